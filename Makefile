@@ -1,0 +1,88 @@
+# iowhy build. Everything generated goes to $(OUT) (ignored by git).
+#   make            build ./iowhy
+#   make test       install missing packages, build, run unit + integration tests
+#   make demo       install missing packages, build, run the loop/split/direct demo
+#   make unit       unit tests only (no root, no kernel)
+
+OUT      ?= build
+ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+CLANG    ?= clang
+BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+CC       ?= gcc
+PKGS     := libbpf libelf zlib json-c libcrypto libarchive
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -I$(OUT) -Ibpf -Iuser -Iworkloads
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lcrypto -larchive) -lm -lpthread
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -Wall -Werror
+
+BPF_SRCS  := $(wildcard bpf/*.bpf.c)
+BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
+SKELS     := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
+
+# The pure parts (no libbpf): shared by iowhy and the unit tests.
+CORE_SRCS := $(filter-out user/main.c user/tracer.c user/block_tracer.c,$(wildcard user/*.c)) $(wildcard workloads/*.c)
+CORE_OBJS := $(patsubst %.c,$(OUT)/obj/%.o,$(CORE_SRCS)) $(OUT)/obj/syscall_names.o
+APP_OBJS  := $(patsubst %.c,$(OUT)/obj/%.o,$(filter user/main.c user/tracer.c user/block_tracer.c,$(wildcard user/*.c)))
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all clean test unit integration demo deps bench
+all: iowhy
+
+iowhy: $(OUT)/iowhy
+	cp $< $@
+
+$(OUT)/iowhy: $(APP_OBJS) $(CORE_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(OUT)/%.bpf.o: bpf/%.bpf.c bpf/*.h | $(OUT)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/%.skel.h: $(OUT)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@
+
+# Syscall number → name table for this architecture, from the kernel headers.
+$(OUT)/syscall_names.c: user/gen_syscall_names.sh | $(OUT)
+	sh $< $(CC) > $@
+
+$(OUT)/obj/syscall_names.o: $(OUT)/syscall_names.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUT)/obj/%.o: %.c $(wildcard user/*.h workloads/*.h bpf/iowhy.h bpf/*.h) | $(OUT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(APP_OBJS): $(SKELS)
+
+$(OUT):
+	mkdir -p $(OUT)
+
+$(OUT)/tests/%: tests/unit/%.c $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDLIBS) -lcmocka
+
+unit: $(UNIT_BINS)
+	@sh tests/unit/run.sh $(UNIT_BINS)
+
+deps:
+	@sh tests/install-deps.sh
+
+test: deps
+	$(MAKE) all $(UNIT_BINS)
+	@sh tests/run.sh $(UNIT_BINS)
+
+integration: all
+	@bash tests/integration/run.sh
+
+demo: deps
+	$(MAKE) all
+	./iowhy gen --strategy loop,split,direct --size 10k --count 10000 --sync
+
+bench: all
+	bash bench/overhead.sh
+
+clean:
+	rm -rf $(OUT) iowhy

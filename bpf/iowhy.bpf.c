@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iowhy core probes: membership of the workload tree, syscalls, scheduler.
+ *
+ * Every program exists twice: a tp_btf flavour (typed arguments, per-task
+ * state in task storage) and a raw_tp flavour (the fallback: per-task state in
+ * a hash keyed by tid). User space loads one set, chosen by a load probe, and
+ * sets `use_hash` to match before load; the verifier prunes the other path.
+ *
+ * The programs only collect: state transitions of tree tasks go to a ring
+ * buffer for the user-space model, syscall statistics are summed per CPU.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "iowhy.h"
+#include "tree.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define TASK_RUNNING_ 0x0
+#define TASK_UNINTERRUPTIBLE_ 0x2
+#define TASK_DEAD_ 0x80
+#define TASK_NOLOAD_ 0x400
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 24); /* resized by user space before load */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IOWHY_MAX_PHASES * IOWHY_NR_SLOTS);
+	__type(key, __u32);
+	__type(value, struct iowhy_sys_stat);
+} sys_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct iowhy_counters);
+} counters SEC(".maps");
+
+static __always_inline struct iowhy_counters *cnt(void)
+{
+	__u32 zero = 0;
+	return bpf_map_lookup_elem(&counters, &zero);
+}
+
+static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_task *c,
+				 __u8 state, __u8 flags)
+{
+	struct iowhy_counters *k = cnt();
+	struct iowhy_event *e;
+
+	c->state = state;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		if (k)
+			k->events_lost++;
+		return;
+	}
+	e->ts = ts;
+	e->tid = tid;
+	e->tgid = tgid;
+	e->type = IOWHY_EV_STATE;
+	e->state = state;
+	e->phase = c->phase;
+	e->flags = flags;
+	e->nr = c->nr;
+	e->pad = 0;
+	e->arg = 0;
+	e->arg2 = 0;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	if (k)
+		k->events++;
+}
+
+static __always_inline void emit_comm(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_task *c,
+				      __u8 type, __u32 arg, __u32 arg2, __u8 flags)
+{
+	struct iowhy_counters *k = cnt();
+	struct iowhy_event_comm *e;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		if (k)
+			k->events_lost++;
+		return;
+	}
+	e->h.ts = ts;
+	e->h.tid = tid;
+	e->h.tgid = tgid;
+	e->h.type = type;
+	e->h.state = c->state;
+	e->h.phase = c->phase;
+	e->h.flags = flags;
+	e->h.nr = c->nr;
+	e->h.pad = 0;
+	e->h.arg = arg;
+	e->h.arg2 = arg2;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	if (k)
+		k->events++;
+}
+
+static __always_inline __u32 log2_slot(__u64 v)
+{
+	__u32 r = 0;
+
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1) { r += 1; }
+	return r < IOWHY_HIST_SLOTS ? r : IOWHY_HIST_SLOTS - 1;
+}
+
+/* A syscall of a tree task ended at `now`: add it to the statistics. */
+static __always_inline void sys_done(struct iowhy_task *c, __u64 now)
+{
+	struct iowhy_sys_stat *s;
+	__u64 total, oncpu;
+	__u32 idx;
+
+	if (!c->count_sys) {
+		c->count_sys = 1;
+		return;
+	}
+	total = now - c->sys_start;
+	oncpu = c->sys_oncpu;
+	idx = (c->phase % IOWHY_MAX_PHASES) * IOWHY_NR_SLOTS + c->nr;
+	s = bpf_map_lookup_elem(&sys_stats, &idx);
+	if (!s)
+		return;
+	s->count++;
+	s->total_ns += total;
+	s->oncpu_ns += oncpu;
+	if (total > s->max_ns)
+		s->max_ns = total;
+	s->hist[log2_slot(total)]++;
+}
+
+static __always_inline void on_sys_enter(struct task_struct *t, long id)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct iowhy_task *c = task_of(t, (__u32)pid_tgid);
+	__u64 now;
+
+	if (!c)
+		return;
+	now = bpf_ktime_get_ns();
+	if (id < 0 || id >= IOWHY_NR_SLOTS) {
+		struct iowhy_counters *k = cnt();
+		if (k)
+			k->nr_folded++;
+		id = IOWHY_NR_SLOTS - 1;
+	}
+	c->nr = id;
+	c->sys_start = now;
+	c->on_since = now;
+	c->sys_oncpu = 0;
+	c->count_sys = 1;
+	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_KERNEL, 0);
+}
+
+static __always_inline void on_sys_exit(struct task_struct *t)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct iowhy_task *c = task_of(t, (__u32)pid_tgid);
+	__u64 now;
+
+	if (!c || c->nr == IOWHY_NR_NONE)
+		return;
+	now = bpf_ktime_get_ns();
+	c->sys_oncpu += now - c->on_since;
+	sys_done(c, now);
+	c->nr = IOWHY_NR_NONE;
+	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_USER, 0);
+}
+
+static __always_inline void on_switch(bool preempt, struct task_struct *prev,
+				      struct task_struct *next, unsigned int prev_state)
+{
+	__u32 ptid = BPF_CORE_READ(prev, pid), ntid = BPF_CORE_READ(next, pid);
+	struct iowhy_task *c;
+	__u64 now = 0;
+
+	c = ptid ? task_of(prev, ptid) : NULL;
+	if (c) {
+		__u32 tgid = BPF_CORE_READ(prev, tgid);
+		__u8 flags = 0, state;
+
+		now = bpf_ktime_get_ns();
+		if (c->nr != IOWHY_NR_NONE)
+			c->sys_oncpu += now - c->on_since;
+		if (prev_state & TASK_DEAD_) {
+			if (c->nr != IOWHY_NR_NONE)
+				sys_done(c, now);
+			emit(now, ptid, tgid, c, IOWHY_TS_DEAD, 0);
+			task_forget(prev, ptid);
+			goto next;
+		}
+		if (preempt || prev_state == TASK_RUNNING_) {
+			state = IOWHY_TS_RUNQ;
+			flags = IOWHY_EVF_PREEMPT;
+		} else if ((prev_state & TASK_UNINTERRUPTIBLE_) && !(prev_state & TASK_NOLOAD_)) {
+			state = IOWHY_TS_DWAIT;
+			if (BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait))
+				flags = IOWHY_EVF_IOWAIT;
+		} else {
+			state = IOWHY_TS_SWAIT;
+		}
+		emit(now, ptid, tgid, c, state, flags);
+	}
+next:
+	c = ntid ? task_of(next, ntid) : NULL;
+	if (c) {
+		if (!now)
+			now = bpf_ktime_get_ns();
+		c->on_since = now;
+		emit(now, ntid, BPF_CORE_READ(next, tgid), c,
+		     c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL, 0);
+	}
+}
+
+static __always_inline void on_wakeup(struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
+	struct iowhy_task *c = task_of(p, tid);
+
+	/* A wakeup of a task that is still running (ttwu_runnable) changes nothing. */
+	if (!c || (c->state != IOWHY_TS_DWAIT && c->state != IOWHY_TS_SWAIT))
+		return;
+	emit(bpf_ktime_get_ns(), tid, BPF_CORE_READ(p, tgid), c, IOWHY_TS_RUNQ, 0);
+}
+
+static __always_inline void on_fork(struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptid = BPF_CORE_READ(parent, pid), ctid = BPF_CORE_READ(child, pid);
+	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
+	struct iowhy_task *pc = task_of(parent, ptid), *cc;
+	__u64 now;
+
+	if (!pc)
+		return;
+	cc = task_create(child, ctid);
+	if (!cc) {
+		struct iowhy_counters *k = cnt();
+		if (k)
+			k->storage_failed++;
+		return;
+	}
+	now = bpf_ktime_get_ns();
+	/* The child starts inside the parent's clone and returns from it
+	 * (ret_from_fork → sys_exit); that return is not a second call. */
+	cc->phase = pc->phase;
+	cc->nr = pc->nr;
+	cc->sys_start = now;
+	cc->on_since = now;
+	cc->sys_oncpu = 0;
+	cc->count_sys = 0;
+	cc->state = IOWHY_TS_RUNQ;
+	emit_comm(now, ptid, ptgid, pc, IOWHY_EV_FORK, ctid, ctgid,
+		  ctgid == ptgid ? IOWHY_EVF_THREAD : 0);
+}
+
+static __always_inline void on_exec(struct task_struct *p)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct iowhy_task *c = task_of(p, (__u32)pid_tgid);
+
+	if (!c)
+		return;
+	emit_comm(bpf_ktime_get_ns(), (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_EV_EXEC, 0, 0, 0);
+}
+
+/* ---- tp_btf flavour ---- */
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(btf_sys_enter, struct pt_regs *regs, long id)
+{
+	on_sys_enter(bpf_get_current_task_btf(), id);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(btf_sys_exit, struct pt_regs *regs, long ret)
+{
+	on_sys_exit(bpf_get_current_task_btf());
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(btf_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	on_switch(preempt, prev, next, prev_state);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(btf_sched_wakeup, struct task_struct *p)
+{
+	on_wakeup(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(btf_sched_wakeup_new, struct task_struct *p)
+{
+	on_wakeup(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(btf_sched_process_fork, struct task_struct *parent, struct task_struct *child)
+{
+	on_fork(parent, child);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(btf_sched_process_exec, struct task_struct *p)
+{
+	on_exec(bpf_get_current_task_btf());
+	return 0;
+}
+
+/* ---- raw_tp flavour (fallback; task pointers are read, never trusted) ---- */
+
+SEC("raw_tp/sys_enter")
+int BPF_PROG(raw_sys_enter, struct pt_regs *regs, long id)
+{
+	on_sys_enter(NULL, id);
+	return 0;
+}
+
+SEC("raw_tp/sys_exit")
+int BPF_PROG(raw_sys_exit, struct pt_regs *regs, long ret)
+{
+	on_sys_exit(NULL);
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(raw_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	on_switch(preempt, prev, next, prev_state);
+	return 0;
+}
+
+SEC("raw_tp/sched_wakeup")
+int BPF_PROG(raw_sched_wakeup, struct task_struct *p)
+{
+	on_wakeup(p);
+	return 0;
+}
+
+SEC("raw_tp/sched_wakeup_new")
+int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p)
+{
+	on_wakeup(p);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(raw_sched_process_fork, struct task_struct *parent, struct task_struct *child)
+{
+	on_fork(parent, child);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(raw_sched_process_exec, struct task_struct *p)
+{
+	on_exec(NULL);
+	return 0;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Structures shared by the core BPF program (iowhy.bpf.c) and user space.
+ * Plain fixed-size types only: this header is included by both sides.
+ */
+#ifndef IOWHY_SHARED_H
+#define IOWHY_SHARED_H
+
+#define IOWHY_MAX_PHASES 16    /* phases (workload, flush, ...) per session */
+#define IOWHY_NR_SLOTS 512     /* syscall numbers tracked; larger ones fold into the last */
+#define IOWHY_NR_NONE 0xffff   /* "not inside a syscall" */
+#define IOWHY_HIST_SLOTS 40    /* log2(ns) buckets: slot k holds [2^k, 2^(k+1)) ns */
+#define IOWHY_COMM_LEN 16
+
+/* Task states as the model sees them. */
+enum iowhy_state {
+	IOWHY_TS_USER = 0,  /* on CPU, not inside a syscall */
+	IOWHY_TS_KERNEL,    /* on CPU, inside syscall `nr` */
+	IOWHY_TS_RUNQ,      /* runnable, waiting for a CPU (woken, preempted, new) */
+	IOWHY_TS_DWAIT,     /* off CPU, uninterruptible sleep (not TASK_IDLE) */
+	IOWHY_TS_SWAIT,     /* off CPU, any other sleep */
+	IOWHY_TS_DEAD,      /* final switch-out */
+	IOWHY_TS_COUNT,
+};
+
+enum iowhy_event_type {
+	IOWHY_EV_STATE = 1, /* task `tid` entered `state` */
+	IOWHY_EV_FORK,      /* `tid` created `arg` (tgid `arg2`); carries the parent's comm */
+	IOWHY_EV_EXEC,      /* `tid` exec'd; carries the new comm */
+};
+
+/* Event flags. */
+#define IOWHY_EVF_PREEMPT 0x1  /* STATE RUNQ: involuntary switch-out */
+#define IOWHY_EVF_IOWAIT 0x2   /* STATE DWAIT: task had in_iowait set */
+#define IOWHY_EVF_THREAD 0x4   /* FORK: child shares the parent's thread group */
+
+struct iowhy_event {
+	__u64 ts;     /* bpf_ktime_get_ns(), CLOCK_MONOTONIC */
+	__u32 tid;
+	__u32 tgid;
+	__u8 type;    /* enum iowhy_event_type */
+	__u8 state;   /* enum iowhy_state (STATE events) */
+	__u8 phase;
+	__u8 flags;
+	__u16 nr;     /* syscall in effect, IOWHY_NR_NONE if none */
+	__u16 pad;
+	__u32 arg;
+	__u32 arg2;
+};
+
+/* FORK and EXEC events carry a comm after the header. */
+struct iowhy_event_comm {
+	struct iowhy_event h;
+	char comm[IOWHY_COMM_LEN];
+};
+
+/* Per (phase, syscall) statistics, per CPU; user space sums the CPUs. */
+struct iowhy_sys_stat {
+	__u64 count;
+	__u64 total_ns;
+	__u64 oncpu_ns;
+	__u64 max_ns;
+	__u32 hist[IOWHY_HIST_SLOTS];
+};
+
+/* Counters of everything the BPF side could not record. */
+struct iowhy_counters {
+	__u64 events_lost;      /* ring buffer full */
+	__u64 storage_failed;   /* could not create per-task state at fork */
+	__u64 nr_folded;        /* syscall numbers >= IOWHY_NR_SLOTS */
+	__u64 events;           /* events written */
+};
+
+/* Per-task state kept in the kernel. */
+struct iowhy_task {
+	__u64 sys_start;   /* sys_enter timestamp */
+	__u64 on_since;    /* last switch-in (or sys_enter) */
+	__u64 sys_oncpu;   /* on-CPU time inside the current syscall so far */
+	__u16 nr;          /* current syscall, IOWHY_NR_NONE outside */
+	__u8 phase;
+	__u8 state;        /* enum iowhy_state, last emitted */
+	__u8 count_sys;    /* 0 while returning from clone in a new child */
+	__u8 pad[3];
+};
+
+#endif

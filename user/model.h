@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The attribution model: pure functions over plain structs, no kernel.
+ *
+ * Input: the time-ordered stream of task events of one phase (state changes,
+ * forks, execs). Output: the wall view (the phase's wall time cut into buckets
+ * that add up to it) and the work view (time per task state, per comm).
+ *
+ * Wall view rule: at each instant the tree is in its highest-priority task
+ * state, in this order: any task on CPU in user mode -> USER; else any on CPU
+ * inside a syscall -> KERNEL (split evenly over those tasks' syscall groups);
+ * else any runnable -> RUNQ; else any in uninterruptible sleep -> IOWAIT; else
+ * OTHER. Time when no task state is known is "unattributed".
+ */
+#ifndef IOWHY_MODEL_H
+#define IOWHY_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "iowhy.h"
+
+enum wall_bucket { WB_USER, WB_KERNEL, WB_RUNQ, WB_IOWAIT, WB_OTHER, WB_COUNT };
+
+/* Syscall groups of kernel CPU time (see syscalls.c for the membership). */
+enum sys_group { SG_PROC, SG_DATA, SG_META, SG_MEM, SG_SYNC, SG_OTHER, SG_COUNT };
+
+/* Index of "not inside a syscall" in the by_nr arrays. */
+#define MODEL_NR_NONE IOWHY_NR_SLOTS
+
+struct wall_view {
+	uint64_t start_ns, end_ns;              /* wall = end_ns - start_ns */
+	uint64_t bucket_ns[WB_COUNT];           /* WB_KERNEL = sum of kernel_group_ns */
+	uint64_t kernel_group_ns[SG_COUNT];
+	uint64_t by_nr[WB_COUNT][IOWHY_NR_SLOTS + 1]; /* each bucket split by syscall in effect */
+	uint64_t unattributed_ns;               /* no task state known */
+};
+
+/* Work view: one row per comm (a task is counted under every comm it had). */
+struct comm_stats {
+	char comm[IOWHY_COMM_LEN];
+	uint32_t tasks, forks, execs, exits;
+	uint64_t state_ns[IOWHY_TS_DEAD];       /* USER, KERNEL, RUNQ, DWAIT, SWAIT */
+	uint64_t kernel_group_ns[SG_COUNT];
+	uint64_t vol_switches, invol_switches;
+};
+
+struct model_task;
+
+struct model {
+	struct wall_view wall;
+	struct comm_stats *comms;
+	size_t ncomms, capcomms;
+
+	uint64_t events;          /* events fed */
+	uint64_t out_of_order;    /* events with a timestamp before the previous one (clamped) */
+	uint64_t unknown_task;    /* events for tasks never seen (state unknown) */
+	uint64_t live;            /* tasks alive */
+	uint64_t last_dead_ns;    /* when the last task died (live dropped to 0) */
+
+	/* private */
+	struct model_task **htab; size_t hcap, hcount;
+	struct model_task *lists[IOWHY_TS_COUNT]; /* tasks per state, intrusive */
+	uint64_t count[IOWHY_TS_COUNT];
+	uint64_t last_ns;
+};
+
+void model_init(struct model *m, uint64_t start_ns);
+/* A task already alive at start (the gated root), in state `st`. */
+void model_add_task(struct model *m, uint32_t tid, uint32_t tgid, const char *comm,
+		    enum iowhy_state st, uint16_t nr);
+/* Feed one event. `comm` is the event's comm for FORK/EXEC, else NULL. */
+void model_event(struct model *m, const struct iowhy_event *e, const char *comm);
+/* Close the phase at end_ns: account the time up to there. */
+void model_finish(struct model *m, uint64_t end_ns);
+void model_free(struct model *m);
+
+/* Wall time of a finished view, and the sum of its buckets. */
+uint64_t wall_ns(const struct wall_view *w);
+uint64_t wall_sum_ns(const struct wall_view *w);
+
+#endif
