@@ -20,10 +20,10 @@ BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
 SKELS     := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 
-# The pure parts (no libbpf): shared by iowhy and the unit tests.
-CORE_SRCS := $(filter-out user/main.c user/tracer.c user/block_tracer.c,$(wildcard user/*.c)) $(wildcard workloads/*.c)
-CORE_OBJS := $(patsubst %.c,$(OUT)/obj/%.o,$(CORE_SRCS)) $(OUT)/obj/syscall_names.o
-APP_OBJS  := $(patsubst %.c,$(OUT)/obj/%.o,$(filter user/main.c user/tracer.c user/block_tracer.c,$(wildcard user/*.c)))
+# Everything but main() goes into one archive that iowhy and the unit tests link.
+LIB_SRCS  := $(filter-out user/main.c,$(wildcard user/*.c)) $(wildcard workloads/*.c)
+LIB_OBJS  := $(patsubst %.c,$(OUT)/obj/%.o,$(LIB_SRCS)) $(OUT)/obj/syscall_names.o
+LIB       := $(OUT)/libiowhy.a
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
@@ -34,8 +34,12 @@ all: iowhy
 iowhy: $(OUT)/iowhy
 	cp $< $@
 
-$(OUT)/iowhy: $(APP_OBJS) $(CORE_OBJS)
+$(OUT)/iowhy: $(OUT)/obj/user/main.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIB): $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
 
 $(OUT)/%.bpf.o: bpf/%.bpf.c bpf/*.h | $(OUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
@@ -55,12 +59,12 @@ $(OUT)/obj/%.o: %.c $(wildcard user/*.h workloads/*.h bpf/iowhy.h bpf/*.h) | $(O
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(APP_OBJS): $(SKELS)
+$(LIB_OBJS) $(OUT)/obj/user/main.o: $(SKELS)
 
 $(OUT):
 	mkdir -p $(OUT)
 
-$(OUT)/tests/%: tests/unit/%.c $(CORE_OBJS)
+$(OUT)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDLIBS) -lcmocka
 

@@ -6,6 +6,10 @@
 #ifndef IOWHY_SHARED_H
 #define IOWHY_SHARED_H
 
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
 #define IOWHY_MAX_PHASES 16    /* phases (workload, flush, ...) per session */
 #define IOWHY_NR_SLOTS 512     /* syscall numbers tracked; larger ones fold into the last */
 #define IOWHY_NR_NONE 0xffff   /* "not inside a syscall" */

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loader of the core probes; see tracer.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+#include "tracer.h"
+#include "iowhy.skel.h"
+
+#define RINGBUF_BYTES (64u << 20)
+#define CAP_PERFMON_ 38
+#define CAP_BPF_ 39
+
+static char libbpf_last[512];
+
+/* Keep libbpf quiet (a failed tp_btf probe must not flood the terminal); remember its last warning
+ * for the one-line error, print everything with IOWHY_DEBUG=1. */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[512];
+	size_t n;
+
+	if (getenv("IOWHY_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strlen(line);
+	while (n && line[n - 1] == '\n')
+		line[--n] = 0;
+	if (n)
+		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
+	return 0;
+}
+
+static int has_caps(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+	unsigned need[] = { CAP_BPF_, CAP_PERFMON_ };
+
+	if (geteuid() == 0)
+		return 1;
+	if (syscall(SYS_capget, &h, d))
+		return 0;
+	for (unsigned i = 0; i < 2; i++)
+		if (!(d[need[i] / 32].effective & (1u << (need[i] % 32))))
+			return 0;
+	return 1;
+}
+
+/* The programs of one flavour. */
+struct prog_ref {
+	const char *name;     /* for messages */
+	int required;
+	struct bpf_program *btf, *raw;
+};
+
+static int prog_refs(struct iowhy_bpf *s, struct prog_ref *r)
+{
+	struct prog_ref refs[] = {
+		{ "raw_syscalls:sys_enter", 1, s->progs.btf_sys_enter, s->progs.raw_sys_enter },
+		{ "raw_syscalls:sys_exit", 1, s->progs.btf_sys_exit, s->progs.raw_sys_exit },
+		{ "sched:sched_switch", 1, s->progs.btf_sched_switch, s->progs.raw_sched_switch },
+		{ "sched:sched_wakeup", 0, s->progs.btf_sched_wakeup, s->progs.raw_sched_wakeup },
+		{ "sched:sched_wakeup_new", 0, s->progs.btf_sched_wakeup_new,
+		  s->progs.raw_sched_wakeup_new },
+		{ "sched:sched_process_fork", 1, s->progs.btf_sched_process_fork,
+		  s->progs.raw_sched_process_fork },
+		{ "sched:sched_process_exec", 0, s->progs.btf_sched_process_exec,
+		  s->progs.raw_sched_process_exec },
+	};
+	memcpy(r, refs, sizeof(refs));
+	return sizeof(refs) / sizeof(refs[0]);
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct tracer *t = ctx;
+	const struct iowhy_event *e = data;
+	const char *comm = NULL;
+
+	if (size < sizeof(*e))
+		return 0;
+	if (size >= sizeof(struct iowhy_event_comm))
+		comm = ((const struct iowhy_event_comm *)data)->comm;
+	t->on_event(t->ctx, e, comm);
+	return 0;
+}
+
+/* Open and load one flavour. Returns the skeleton or NULL. */
+static struct iowhy_bpf *load_flavour(int use_hash)
+{
+	struct prog_ref refs[16];
+	struct iowhy_bpf *s = iowhy_bpf__open();
+	int n;
+
+	if (!s)
+		return NULL;
+	n = prog_refs(s, refs);
+	for (int i = 0; i < n; i++) {
+		bpf_program__set_autoload(refs[i].btf, !use_hash);
+		bpf_program__set_autoload(refs[i].raw, use_hash);
+	}
+	s->rodata->use_hash = use_hash;
+	bpf_map__set_max_entries(s->maps.events, RINGBUF_BYTES);
+	if (iowhy_bpf__load(s)) {
+		iowhy_bpf__destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int attach_all(struct tracer *t)
+{
+	struct prog_ref refs[16];
+	int n = prog_refs(t->skel, refs);
+
+	for (int i = 0; i < n; i++) {
+		struct bpf_program *p = t->use_hash ? refs[i].raw : refs[i].btf;
+		struct bpf_link *l = bpf_program__attach(p);
+
+		if (l) {
+			t->links[t->nlinks++] = l;
+			continue;
+		}
+		if (refs[i].required) {
+			fprintf(stderr, "iowhy: cannot attach the required tracepoint %s: %s\n",
+				refs[i].name, strerror(errno));
+			return -1;
+		}
+		if (t->missing[0])
+			strncat(t->missing, ",", sizeof(t->missing) - strlen(t->missing) - 1);
+		strncat(t->missing, refs[i].name, sizeof(t->missing) - strlen(t->missing) - 1);
+	}
+	return 0;
+}
+
+int tracer_open(struct tracer *t, tracer_event_fn fn, void *ctx)
+{
+	const char *mode = getenv("IOWHY_PROBE_MODE");
+
+	memset(t, 0, sizeof(*t));
+	t->on_event = fn;
+	t->ctx = ctx;
+	libbpf_set_print(libbpf_print);
+	if (!has_caps()) {
+		fprintf(stderr, "iowhy: tracing needs root or CAP_BPF and CAP_PERFMON (try: sudo iowhy ...)\n");
+		return -1;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		fprintf(stderr, "iowhy: no kernel BTF at /sys/kernel/btf/vmlinux: iowhy needs a kernel built "
+				"with CONFIG_DEBUG_INFO_BTF\n");
+		return -1;
+	}
+	if (!mode || strcmp(mode, "raw_tp"))
+		t->skel = load_flavour(0);
+	if (!t->skel) {
+		t->use_hash = 1;
+		t->skel = load_flavour(1);
+	}
+	if (!t->skel) {
+		fprintf(stderr, "iowhy: cannot load the BPF programs: %s\n",
+			libbpf_last[0] ? libbpf_last : strerror(errno));
+		return -1;
+	}
+	if (attach_all(t)) {
+		tracer_close(t);
+		return -1;
+	}
+	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), handle_event, t, NULL);
+	if (!t->rb) {
+		fprintf(stderr, "iowhy: cannot open the event ring buffer: %s\n", strerror(errno));
+		tracer_close(t);
+		return -1;
+	}
+	return 0;
+}
+
+int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr)
+{
+	struct iowhy_task v = {
+		.nr = (__u16)read_nr,
+		.phase = (__u8)phase,
+		.state = IOWHY_TS_SWAIT,
+		.count_sys = 0, /* the gate's read started before tracing: not a whole call */
+	};
+	int err;
+
+	if (t->use_hash) {
+		__u32 key = pid;
+		err = bpf_map_update_elem(bpf_map__fd(t->skel->maps.task_hash), &key, &v, BPF_ANY);
+	} else {
+		int pidfd = syscall(SYS_pidfd_open, pid, 0);
+
+		if (pidfd < 0) {
+			fprintf(stderr, "iowhy: pidfd_open(%d): %s\n", pid, strerror(errno));
+			return -1;
+		}
+		err = bpf_map_update_elem(bpf_map__fd(t->skel->maps.task_store), &pidfd, &v, BPF_ANY);
+		close(pidfd);
+	}
+	if (err) {
+		fprintf(stderr, "iowhy: cannot add process %d to the traced tree: %s\n", pid, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int tracer_drain(struct tracer *t)
+{
+	return ring_buffer__consume(t->rb);
+}
+
+int tracer_sys_stats(struct tracer *t, int phase, struct iowhy_sys_stat *out)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct iowhy_sys_stat *percpu;
+	int fd = bpf_map__fd(t->skel->maps.sys_stats);
+
+	if (ncpu <= 0)
+		return -1;
+	percpu = calloc(ncpu, sizeof(*percpu));
+	if (!percpu)
+		return -1;
+	memset(out, 0, sizeof(*out) * IOWHY_NR_SLOTS);
+	for (__u32 nr = 0; nr < IOWHY_NR_SLOTS; nr++) {
+		__u32 key = (phase % IOWHY_MAX_PHASES) * IOWHY_NR_SLOTS + nr;
+
+		if (bpf_map_lookup_elem(fd, &key, percpu))
+			continue;
+		for (int c = 0; c < ncpu; c++) {
+			struct iowhy_sys_stat *o = &out[nr], *s = &percpu[c];
+
+			o->count += s->count;
+			o->total_ns += s->total_ns;
+			o->oncpu_ns += s->oncpu_ns;
+			if (s->max_ns > o->max_ns)
+				o->max_ns = s->max_ns;
+			for (int k = 0; k < IOWHY_HIST_SLOTS; k++)
+				o->hist[k] += s->hist[k];
+		}
+	}
+	free(percpu);
+	return 0;
+}
+
+void tracer_reset_sys_stats(struct tracer *t, int phase)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct iowhy_sys_stat *zero = calloc(ncpu > 0 ? ncpu : 1, sizeof(*zero));
+	int fd = bpf_map__fd(t->skel->maps.sys_stats);
+
+	if (!zero)
+		return;
+	for (__u32 nr = 0; nr < IOWHY_NR_SLOTS; nr++) {
+		__u32 key = (phase % IOWHY_MAX_PHASES) * IOWHY_NR_SLOTS + nr;
+
+		bpf_map_update_elem(fd, &key, zero, BPF_ANY);
+	}
+	free(zero);
+}
+
+void tracer_counters(struct tracer *t, struct iowhy_counters *out)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct iowhy_counters *percpu = calloc(ncpu > 0 ? ncpu : 1, sizeof(*percpu));
+	__u32 zero = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!percpu)
+		return;
+	if (!bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.counters), &zero, percpu)) {
+		for (int c = 0; c < ncpu; c++) {
+			out->events_lost += percpu[c].events_lost;
+			out->storage_failed += percpu[c].storage_failed;
+			out->nr_folded += percpu[c].nr_folded;
+			out->events += percpu[c].events;
+		}
+	}
+	free(percpu);
+}
+
+const char *tracer_mode(const struct tracer *t)
+{
+	return t->use_hash ? "raw_tp" : "tp_btf";
+}
+
+void tracer_close(struct tracer *t)
+{
+	while (t->nlinks > 0)
+		bpf_link__destroy(t->links[--t->nlinks]);
+	if (t->rb)
+		ring_buffer__free(t->rb);
+	t->rb = NULL;
+	if (t->skel)
+		iowhy_bpf__destroy(t->skel);
+	t->skel = NULL;
+}
