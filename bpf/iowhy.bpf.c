@@ -121,7 +121,7 @@ static __always_inline __u32 log2_slot(__u64 v)
 }
 
 /* A syscall of a tree task ended at `now`: add it to the statistics. */
-static __always_inline void sys_done(struct iowhy_task *c, __u64 now)
+static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 {
 	struct iowhy_sys_stat *s;
 	__u64 total, oncpu;
@@ -140,6 +140,8 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now)
 	s->count++;
 	s->total_ns += total;
 	s->oncpu_ns += oncpu;
+	if (ret > 0)
+		s->ret_sum += ret;
 	if (total > s->max_ns)
 		s->max_ns = total;
 	s->hist[log2_slot(total)]++;
@@ -168,7 +170,7 @@ static __always_inline void on_sys_enter(struct task_struct *t, long id)
 	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_KERNEL, 0);
 }
 
-static __always_inline void on_sys_exit(struct task_struct *t)
+static __always_inline void on_sys_exit(struct task_struct *t, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct iowhy_task *c = task_of(t, (__u32)pid_tgid);
@@ -178,7 +180,7 @@ static __always_inline void on_sys_exit(struct task_struct *t)
 		return;
 	now = bpf_ktime_get_ns();
 	c->sys_oncpu += now - c->on_since;
-	sys_done(c, now);
+	sys_done(c, now, ret);
 	c->nr = IOWHY_NR_NONE;
 	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_USER, 0);
 }
@@ -200,7 +202,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 			c->sys_oncpu += now - c->on_since;
 		if (prev_state & TASK_DEAD_) {
 			if (c->nr != IOWHY_NR_NONE)
-				sys_done(c, now);
+				sys_done(c, now, 0);
 			emit(now, ptid, tgid, c, IOWHY_TS_DEAD, 0);
 			task_forget(prev, ptid);
 			goto next;
@@ -291,7 +293,7 @@ int BPF_PROG(btf_sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(btf_sys_exit, struct pt_regs *regs, long ret)
 {
-	on_sys_exit(bpf_get_current_task_btf());
+	on_sys_exit(bpf_get_current_task_btf(), ret);
 	return 0;
 }
 
@@ -343,7 +345,7 @@ int BPF_PROG(raw_sys_enter, struct pt_regs *regs, long id)
 SEC("raw_tp/sys_exit")
 int BPF_PROG(raw_sys_exit, struct pt_regs *regs, long ret)
 {
-	on_sys_exit(NULL);
+	on_sys_exit(NULL, ret);
 	return 0;
 }
 

@@ -31,3 +31,28 @@ fcmp() { awk "BEGIN { exit !($1) }"; }
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d=a-b; if (d<0) d=-d; exit !(d <= b*p/100) }'; }
 
 finish() { [ "$_checks_failed" = 0 ]; exit $?; }
+
+# Invariants every traced phase must meet: the wall-view buckets sum to the wall within 2%, the
+# unattributed residual stays under 2%, and the tree's CPU is within 10% of getrusage's.
+# check_phase_invariants JSON PHASE_INDEX
+check_phase_invariants() {
+	local j=$1 i=$2 wall sum resid tree ru name
+	name=$(jqr "$j" ".phases[$i].name")
+	wall=$(jqr "$j" ".phases[$i].wall_ns")
+	sum=$(jqr "$j" ".phases[$i].wall | .user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns")
+	resid=$(jqr "$j" ".phases[$i].wall.unattributed_ns")
+	tree=$(jqr "$j" ".phases[$i].cpu_check.tree_cpu_ns")
+	ru=$(jqr "$j" ".phases[$i].cpu_check.rusage_cpu_ns")
+	check "$name: buckets sum to the wall ($sum vs $wall ns) within 2%" within "$sum" "$wall" 2
+	check "$name: unattributed $resid ns < 2% of wall $wall" fcmp "$resid < 0.02 * $wall"
+	# Tiny phases: getrusage has tick-free but µs-rounded fields; compare only when there is CPU to compare.
+	if fcmp "$ru > 20000000"; then
+		check "$name: tree CPU $tree ns within 10% of getrusage $ru ns" within "$tree" "$ru" 10
+	fi
+}
+# Fraction of a phase's wall in a bucket: frac JSON IDX FIELD
+frac() { jqr "$1" ".phases[$2].wall.$3 / .phases[$2].wall_ns"; }
+# Count of a syscall in a phase (0 if absent): sys_count JSON IDX NAME
+sys_count() { jqr "$1" "[.phases[$2].syscalls[] | select(.name == \"$3\") | .count] | add // 0"; }
+# A comm row field: comm_field JSON IDX COMM FIELD
+comm_field() { jqr "$1" "[.phases[$2].comms[] | select(.comm == \"$3\") | .$4] | add // 0"; }

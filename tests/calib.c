@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Calibration workloads with known answers, for the integration tests:
+ *   calib spin MS          burn MS ms of this thread's CPU time in user space
+ *   calib sleep MS         sleep MS ms
+ *   calib getppid N        call getppid N times
+ *   calib fsync FILE N     N times: write 4 KiB at the end of FILE, then fsync
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+static double cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int spin(long ms)
+{
+	volatile unsigned long x = 0;
+	double end = cpu_ms() + ms;
+
+	while (cpu_ms() < end)
+		for (int i = 0; i < 100000; i++)
+			x += i;
+	return 0;
+}
+
+static int do_fsync(const char *path, long n)
+{
+	char buf[4096];
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+	memset(buf, 'x', sizeof(buf));
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	for (long i = 0; i < n; i++) {
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf) || fsync(fd)) {
+			perror(path);
+			return 1;
+		}
+	}
+	return close(fd) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "spin"))
+		return spin(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "sleep")) {
+		long ms = atol(argv[2]);
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+		return nanosleep(&ts, NULL) ? 1 : 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "getppid")) {
+		long n = atol(argv[2]);
+		for (long i = 0; i < n; i++)
+			syscall(SYS_getppid); /* not cached by libc */
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "fsync"))
+		return do_fsync(argv[2], atol(argv[3]));
+	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N\n");
+	return 2;
+}

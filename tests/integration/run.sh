@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Run the integration tests (tests/integration/test_*.sh, or the names given). Each runs in its own
+# bash with lib.sh sourced, a fresh $TMPROOT, and a time limit. Exit 0 = pass, 77 = skip.
+# Last line: "N passed, N failed, N skipped".
+cd "$(dirname "$0")/../.." || exit 1
+export OUT=${OUT:-build}
+export IOWHY=${IOWHY:-$PWD/iowhy} CALIB=${CALIB:-$PWD/$OUT/calib}
+LIMIT=${IOWHY_TEST_TIMEOUT:-300}
+pass=0 failn=0 skipn=0 failed_names=()
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || tests=(tests/integration/test_*.sh)
+for t in "${tests[@]}"; do
+	name=$(basename "$t" .sh)
+	TMPROOT=$(mktemp -d /tmp/iowhy-test.XXXXXX)
+	export TMPROOT
+	echo "== $name"
+	start=$(date +%s.%N)
+	timeout --signal=TERM --kill-after=10 "$LIMIT" \
+		bash -c 'source tests/integration/lib.sh; source "$1"; finish' _ "$t"
+	rc=$?
+	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	rm -rf "$TMPROOT"
+	case $rc in
+	0) pass=$((pass+1)); echo "== $name: PASS (${secs} s)" ;;
+	77) skipn=$((skipn+1)); echo "== $name: SKIP (${secs} s)" ;;
+	124) failn=$((failn+1)); failed_names+=("$name"); echo "== $name: FAIL (timed out after ${LIMIT} s)" ;;
+	*) failn=$((failn+1)); failed_names+=("$name"); echo "== $name: FAIL (exit $rc, ${secs} s)" ;;
+	esac
+done
+# Nothing a test set up may outlive it.
+left=$( (losetup -a; findmnt -rn -o TARGET) 2>/dev/null | grep -c 'iowhy-test\.' )
+if [ "$left" != 0 ]; then
+	echo "== leftovers: $left loop devices or mounts under /tmp/iowhy-test.* were not torn down"
+	failn=$((failn+1)); failed_names+=("teardown")
+fi
+[ ${#failed_names[@]} -eq 0 ] || echo "failed: ${failed_names[*]}"
+echo "integration: $pass passed, $failn failed, $skipn skipped"
+[ "$failn" = 0 ]

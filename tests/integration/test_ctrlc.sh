@@ -1,0 +1,16 @@
+# Ctrl-C mid-run: the workload stops, a partial report is printed, probes are detached, the scratch
+# area is removed, exit 130.
+need_root
+j=$TMPROOT/r.json
+$IOWHY gen --no-io --strategy loop --count 100000 --size 1k --dir "$TMPROOT" --json "$j" >"$TMPROOT/out" 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid; rc=$?
+check "exit status 130 (got $rc)" test "$rc" = 130
+check "report marked partial" grep -qi "partial" "$TMPROOT/out"
+check "JSON marked partial" test "$(jqr "$j" .partial)" = true
+check "scratch area removed" test -z "$(ls "$TMPROOT" | grep '^iowhy-')"
+sleep 0.2
+check "no iowhy BPF program left attached" test "$(bpftool prog list 2>/dev/null | grep -c 'btf_sys_enter\|raw_sys_enter')" = 0
+check "no writer left running" test -z "$(pgrep -f "$TMPROOT/iowhy-")"

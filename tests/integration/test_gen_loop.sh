@@ -1,0 +1,13 @@
+# gen loop: one writer process per file, each exec'd and exiting once.
+need_root
+j=$TMPROOT/r.json
+$IOWHY gen --no-io --strategy loop --count 300 --size 10k --dir "$TMPROOT" --json "$j" >"$TMPROOT/out" \
+	|| fail "gen exited $?"
+w=$(command -v dd >/dev/null && echo dd || echo iowhy)
+ex=$(comm_field "$j" 0 "$w" execs); ez=$(comm_field "$j" 0 "$w" exits)
+check "exactly 300 execs of $w (got $ex)" test "$ex" = 300
+check "exactly 300 exits of $w (got $ez)" test "$ez" = 300
+check "300 files on disk of 10 KiB" test "$(jqr "$j" '.phases[0].facts.files')" = 300
+check "no file of the wrong size" test "$(jqr "$j" '.phases[0].facts.files_wrong_size')" = 0
+check "the scratch area is gone" test -z "$(ls "$TMPROOT" | grep '^iowhy-')"
+check_phase_invariants "$j" 0

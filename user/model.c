@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The attribution model (see model.h for the rules of the two views).
+ *
+ * Bookkeeping: tasks live in a hash table keyed by tid (chained, grown by doubling) and, at the same
+ * time, in one intrusive list per state, with a count per state. Each event first accounts the
+ * interval since the previous event with the states as they were, then applies its change. Both
+ * steps are O(1), except that the wall interval is split over the tasks of the winning state when
+ * that state is KERNEL, RUNQ, DWAIT or SWAIT (USER time is not split), and that EXEC looks its new
+ * comm up among the comm rows (few: one per program name). A task keeps the index of its comm row,
+ * so FORK and state events never search.
+ *
+ * Splits are integer and exact: every task gets dt / n, the first task of the state's list also
+ * gets the remainder. Lists are kept newest-first, so the remainder goes to the task that entered
+ * the state last. Hence the buckets plus the unattributed time add up to the wall to the ns.
+ *
+ * Start-up: a freshly exec'd program first runs the dynamic loader (mapping ld.so.cache and the
+ * libraries, setting up TLS, ...). That is the cost of creating the process, so while a task is in
+ * start-up its kernel time is shown as SG_PROC ("process") rather than as file metadata or memory.
+ * The kernel does not tell where the loader ends; the heuristic is: start-up begins at EXEC and ends
+ * at the first syscall the loader never makes (!syscall_is_loader(nr)), or when a munmap returns:
+ * unmapping ld.so.cache is the loader's last step, and glibc's own start-up after it is the
+ * program's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+#include "syscalls.h"
+
+struct model_task {
+	uint32_t tid, tgid;
+	uint32_t comm;              /* row in m->comms (an index: the array moves when it grows) */
+	uint16_t nr;                /* syscall in effect as the events carry it (IOWHY_NR_NONE: none) */
+	uint8_t state;              /* enum iowhy_state, never DEAD while in the model */
+	uint8_t startup;            /* between EXEC and the end of the dynamic loader */
+	uint64_t since;             /* work view: time accounted up to here */
+	struct model_task *hnext;   /* hash chain */
+	struct model_task *prev, *next; /* list of the tasks in the same state */
+};
+
+#define HTAB_MIN 1024
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		fprintf(stderr, "iowhy: out of memory in the model\n");
+		abort();
+	}
+	return p;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static int live_state(unsigned st)
+{
+	return st < IOWHY_TS_DEAD;
+}
+
+static int on_cpu(unsigned st)
+{
+	return st == IOWHY_TS_USER || st == IOWHY_TS_KERNEL;
+}
+
+/* Index of a syscall number in the by_nr arrays. */
+static unsigned nr_index(uint16_t nr)
+{
+	if (nr == IOWHY_NR_NONE)
+		return MODEL_NR_NONE;
+	return nr < IOWHY_NR_SLOTS ? nr : IOWHY_NR_SLOTS - 1;
+}
+
+static enum sys_group task_group(const struct model_task *t)
+{
+	return t->startup ? SG_PROC : syscall_group(nr_index(t->nr));
+}
+
+/* ---- comms ---- */
+
+static uint32_t comm_index(struct model *m, const char *comm)
+{
+	char name[IOWHY_COMM_LEN] = { 0 };
+	size_t i;
+
+	strncpy(name, comm ? comm : "?", IOWHY_COMM_LEN - 1);
+	for (i = 0; i < m->ncomms; i++)
+		if (!strcmp(m->comms[i].comm, name))
+			return (uint32_t)i;
+	if (m->ncomms == m->capcomms) {
+		size_t cap = m->capcomms ? 2 * m->capcomms : 16;
+		struct comm_stats *c = realloc(m->comms, cap * sizeof(*c));
+
+		if (!c) {
+			fprintf(stderr, "iowhy: out of memory in the model\n");
+			abort();
+		}
+		m->comms = c;
+		m->capcomms = cap;
+	}
+	memset(&m->comms[m->ncomms], 0, sizeof(m->comms[0]));
+	memcpy(m->comms[m->ncomms].comm, name, sizeof(name));
+	return (uint32_t)m->ncomms++;
+}
+
+static struct comm_stats *row(struct model *m, const struct model_task *t)
+{
+	return &m->comms[t->comm];
+}
+
+/* ---- hash table by tid ---- */
+
+static size_t tid_slot(uint32_t tid, size_t cap)
+{
+	uint32_t h = tid; /* murmur3 finaliser: sequential tids spread over the table */
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h & (cap - 1);
+}
+
+static struct model_task *task_find(const struct model *m, uint32_t tid)
+{
+	struct model_task *t;
+
+	if (!m->htab)
+		return NULL;
+	for (t = m->htab[tid_slot(tid, m->hcap)]; t; t = t->hnext)
+		if (t->tid == tid)
+			return t;
+	return NULL;
+}
+
+static void htab_grow(struct model *m)
+{
+	size_t cap = m->hcap ? 2 * m->hcap : HTAB_MIN, i;
+	struct model_task **tab = xcalloc(cap, sizeof(*tab));
+
+	for (i = 0; i < m->hcap; i++) {
+		struct model_task *t = m->htab[i], *next;
+
+		for (; t; t = next) {
+			size_t s = tid_slot(t->tid, cap);
+
+			next = t->hnext;
+			t->hnext = tab[s];
+			tab[s] = t;
+		}
+	}
+	free(m->htab);
+	m->htab = tab;
+	m->hcap = cap;
+}
+
+static void htab_insert(struct model *m, struct model_task *t)
+{
+	size_t s;
+
+	if (4 * (m->hcount + 1) > 3 * m->hcap)
+		htab_grow(m);
+	s = tid_slot(t->tid, m->hcap);
+	t->hnext = m->htab[s];
+	m->htab[s] = t;
+	m->hcount++;
+}
+
+static void htab_remove(struct model *m, struct model_task *t)
+{
+	struct model_task **p = &m->htab[tid_slot(t->tid, m->hcap)];
+
+	while (*p != t)
+		p = &(*p)->hnext;
+	*p = t->hnext;
+	m->hcount--;
+}
+
+/* ---- per-state lists ---- */
+
+static void list_add(struct model *m, struct model_task *t)
+{
+	struct model_task **head = &m->lists[t->state];
+
+	t->prev = NULL;
+	t->next = *head;
+	if (*head)
+		(*head)->prev = t;
+	*head = t;
+	m->count[t->state]++;
+}
+
+static void list_del(struct model *m, struct model_task *t)
+{
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		m->lists[t->state] = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	t->prev = t->next = NULL;
+	m->count[t->state]--;
+}
+
+static void set_state(struct model *m, struct model_task *t, unsigned st, uint16_t nr)
+{
+	if (t->state != st) {
+		list_del(m, t);
+		t->state = (uint8_t)st;
+		list_add(m, t);
+	}
+	t->nr = nr;
+}
+
+/* ---- task lifetime ---- */
+
+static struct model_task *task_new(struct model *m, uint32_t tid, uint32_t tgid, uint32_t comm,
+				   unsigned st, uint16_t nr, uint64_t now)
+{
+	struct model_task *t = xcalloc(1, sizeof(*t));
+
+	t->tid = tid;
+	t->tgid = tgid;
+	t->comm = comm;
+	t->state = (uint8_t)st;
+	t->nr = nr;
+	t->since = now;
+	htab_insert(m, t);
+	list_add(m, t);
+	m->comms[comm].tasks++;
+	m->live++;
+	return t;
+}
+
+/* Take `t` out of the model (its work must be flushed already). */
+static void task_remove(struct model *m, struct model_task *t)
+{
+	list_del(m, t);
+	htab_remove(m, t);
+	free(t);
+	m->live--;
+}
+
+/* ---- work view ---- */
+
+/* Add the time `t` spent in its state since the last change, up to `now`, to its comm. */
+static void task_flush(struct model *m, struct model_task *t, uint64_t now)
+{
+	uint64_t from = max_u64(t->since, m->wall.start_ns);
+
+	if (now > from) {
+		struct comm_stats *c = row(m, t);
+
+		c->state_ns[t->state] += now - from;
+		if (t->state == IOWHY_TS_KERNEL)
+			c->kernel_group_ns[task_group(t)] += now - from;
+	}
+	t->since = max_u64(t->since, now);
+}
+
+static void flush_all(struct model *m, uint64_t now)
+{
+	unsigned st;
+
+	for (st = 0; st < IOWHY_TS_DEAD; st++) {
+		struct model_task *t;
+
+		for (t = m->lists[st]; t; t = t->next)
+			task_flush(m, t, now);
+	}
+}
+
+/* ---- wall view ---- */
+
+/* Split dt over the tasks of list `st` into wall bucket `b`, by syscall (and group for KERNEL). */
+static void wall_split(struct model *m, enum wall_bucket b, unsigned st, uint64_t dt)
+{
+	struct wall_view *w = &m->wall;
+	uint64_t share = dt / m->count[st], extra = dt % m->count[st];
+	struct model_task *t;
+
+	for (t = m->lists[st]; t; t = t->next) {
+		uint64_t part = share + extra;
+
+		w->by_nr[b][nr_index(t->nr)] += part;
+		if (b == WB_KERNEL)
+			w->kernel_group_ns[task_group(t)] += part;
+		extra = 0;
+		if (!share) /* dt < n: the first task got all of it */
+			break;
+	}
+	w->bucket_ns[b] += dt;
+}
+
+/* Attribute dt of wall time to the highest-priority state any task is in. */
+static void wall_attribute(struct model *m, uint64_t dt)
+{
+	struct wall_view *w = &m->wall;
+
+	if (m->count[IOWHY_TS_USER]) {
+		w->bucket_ns[WB_USER] += dt;
+		w->by_nr[WB_USER][MODEL_NR_NONE] += dt;
+	} else if (m->count[IOWHY_TS_KERNEL]) {
+		wall_split(m, WB_KERNEL, IOWHY_TS_KERNEL, dt);
+	} else if (m->count[IOWHY_TS_RUNQ]) {
+		wall_split(m, WB_RUNQ, IOWHY_TS_RUNQ, dt);
+	} else if (m->count[IOWHY_TS_DWAIT]) {
+		wall_split(m, WB_IOWAIT, IOWHY_TS_DWAIT, dt);
+	} else if (m->count[IOWHY_TS_SWAIT]) {
+		wall_split(m, WB_OTHER, IOWHY_TS_SWAIT, dt);
+	} else {
+		w->unattributed_ns += dt;
+	}
+}
+
+/* Account the wall interval [last_ns, now), ignoring what lies before the start. */
+static void wall_advance(struct model *m, uint64_t now)
+{
+	uint64_t from = max_u64(m->last_ns, m->wall.start_ns);
+
+	if (now > from)
+		wall_attribute(m, now - from);
+	m->last_ns = max_u64(m->last_ns, now);
+}
+
+/* ---- events ---- */
+
+/*
+ * Start-up ends at a syscall the loader never makes, or when munmap returns (see the top). A task
+ * enters a syscall on USER -> KERNEL; KERNEL after RUNQ is a switch back into the same syscall (the
+ * execve that started it all, for one).
+ */
+static void update_startup(struct model_task *t, unsigned st, uint16_t nr)
+{
+	if (!t->startup)
+		return;
+	if (st == IOWHY_TS_KERNEL && t->state == IOWHY_TS_USER && !syscall_is_loader(nr_index(nr)))
+		t->startup = 0;
+	else if (st == IOWHY_TS_USER && t->state == IOWHY_TS_KERNEL &&
+		 (int)t->nr == syscall_nr("munmap"))
+		t->startup = 0;
+}
+
+static void count_switch(struct model *m, const struct model_task *t, unsigned st, uint8_t flags)
+{
+	struct comm_stats *c = row(m, t);
+
+	if (!on_cpu(t->state))
+		return;
+	if (st == IOWHY_TS_DWAIT || st == IOWHY_TS_SWAIT)
+		c->vol_switches++;
+	else if (st == IOWHY_TS_RUNQ && (flags & IOWHY_EVF_PREEMPT))
+		c->invol_switches++;
+}
+
+static void task_die(struct model *m, struct model_task *t, uint64_t now)
+{
+	row(m, t)->exits++;
+	task_remove(m, t);
+	if (m->live == 0)
+		m->last_dead_ns = now;
+}
+
+static void on_state(struct model *m, const struct iowhy_event *e, uint64_t now)
+{
+	struct model_task *t = task_find(m, e->tid);
+
+	if (e->state >= IOWHY_TS_COUNT)
+		return;
+	if (!t) {
+		/* Its earlier time is lost; from now on its state is known. */
+		m->unknown_task++;
+		if (e->state != IOWHY_TS_DEAD)
+			task_new(m, e->tid, e->tgid, comm_index(m, "?"), e->state, e->nr, now);
+		return;
+	}
+	task_flush(m, t, now);
+	count_switch(m, t, e->state, e->flags);
+	update_startup(t, e->state, e->nr);
+	if (e->state == IOWHY_TS_DEAD)
+		task_die(m, t, now);
+	else
+		set_state(m, t, e->state, e->nr);
+}
+
+/*
+ * FORK comes from the parent (e->tid); the child (e->arg, tgid e->arg2) starts runnable, inside the
+ * parent's syscall, with the comm the event carries (the parent's, which it inherits). If the
+ * parent is unknown the child is still created: its tid is known and its later events then count.
+ */
+static void on_fork(struct model *m, const struct iowhy_event *e, const char *comm, uint64_t now)
+{
+	struct model_task *parent = task_find(m, e->tid), *old;
+	uint32_t parent_comm, child_comm;
+
+	if (!parent)
+		m->unknown_task++;
+	parent_comm = parent ? parent->comm : comm_index(m, comm);
+	m->comms[parent_comm].forks++;
+	child_comm = comm && *comm ? comm_index(m, comm) : parent_comm;
+
+	/* A stale task under the child's tid (its DEAD event was lost): drop it silently. */
+	old = task_find(m, e->arg);
+	if (old) {
+		task_flush(m, old, now);
+		task_remove(m, old);
+	}
+	task_new(m, e->arg, e->arg2, child_comm, IOWHY_TS_RUNQ, e->nr, now);
+}
+
+/* EXEC: the task now runs under the new comm (counted as one of its tasks unless it already was)
+ * and is in start-up. */
+static void on_exec(struct model *m, const struct iowhy_event *e, const char *comm, uint64_t now)
+{
+	struct model_task *t = task_find(m, e->tid);
+
+	if (!t) {
+		m->unknown_task++;
+		return;
+	}
+	task_flush(m, t, now);
+	if (comm) {
+		uint32_t c = comm_index(m, comm);
+
+		if (c != t->comm) {
+			t->comm = c;
+			m->comms[c].tasks++;
+		}
+	}
+	row(m, t)->execs++;
+	t->startup = 1;
+}
+
+static int finished(const struct model *m)
+{
+	return m->wall.end_ns != 0;
+}
+
+/* ---- API ---- */
+
+void model_init(struct model *m, uint64_t start_ns)
+{
+	memset(m, 0, sizeof(*m));
+	m->wall.start_ns = start_ns;
+}
+
+void model_add_task(struct model *m, uint32_t tid, uint32_t tgid, const char *comm,
+		    enum iowhy_state st, uint16_t nr)
+{
+	uint64_t now = max_u64(m->last_ns, m->wall.start_ns);
+	struct model_task *old = task_find(m, tid);
+
+	if (old) {
+		task_flush(m, old, now);
+		task_remove(m, old);
+	}
+	if (live_state(st))
+		task_new(m, tid, tgid, comm_index(m, comm), st, nr, now);
+}
+
+/*
+ * After model_finish, events later than the end are ignored; earlier ones still change states
+ * (their time was accounted already, so they count as out of order).
+ */
+void model_event(struct model *m, const struct iowhy_event *e, const char *comm)
+{
+	uint64_t now = e->ts;
+
+	if (finished(m) && now > m->wall.end_ns)
+		return;
+	m->events++;
+	if (now < m->last_ns) {
+		m->out_of_order++;
+		now = m->last_ns;
+	}
+	wall_advance(m, now);
+	switch (e->type) {
+	case IOWHY_EV_STATE:
+		on_state(m, e, now);
+		break;
+	case IOWHY_EV_FORK:
+		on_fork(m, e, comm, now);
+		break;
+	case IOWHY_EV_EXEC:
+		on_exec(m, e, comm, now);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Account up to end_ns. If events later than end_ns were fed already, their time is in the buckets:
+ * the end moves to the last event so that the buckets still add up to the wall.
+ */
+void model_finish(struct model *m, uint64_t end_ns)
+{
+	uint64_t end = max_u64(end_ns, max_u64(m->last_ns, m->wall.start_ns));
+
+	wall_advance(m, end);
+	flush_all(m, end);
+	m->wall.end_ns = end;
+}
+
+void model_free(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->hcap; i++) {
+		struct model_task *t = m->htab[i], *next;
+
+		for (; t; t = next) {
+			next = t->hnext;
+			free(t);
+		}
+	}
+	free(m->htab);
+	free(m->comms);
+	m->htab = NULL;
+	m->hcap = m->hcount = 0;
+	m->comms = NULL;
+	m->ncomms = m->capcomms = 0;
+	memset(m->lists, 0, sizeof(m->lists));
+	memset(m->count, 0, sizeof(m->count));
+	m->live = 0;
+}
+
+uint64_t wall_ns(const struct wall_view *w)
+{
+	return w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
+}
+
+uint64_t wall_sum_ns(const struct wall_view *w)
+{
+	uint64_t sum = w->unattributed_ns;
+	int b;
+
+	for (b = 0; b < WB_COUNT; b++)
+		sum += w->bucket_ns[b];
+	return sum;
+}
