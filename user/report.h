@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdint.h>
+#include <linux/types.h>
 #include "iowhy.h"
 #include "model.h"
 #include "workload.h"

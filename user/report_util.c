@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers shared by the text report, the JSON report and the explanation. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats.h"
+#include "syscalls.h"
+
+uint64_t phase_sys_count(const struct phase_result *p, const char *syscall)
+{
+	int nr = syscall_nr(syscall);
+
+	/* The last slot mixes every number from IOWHY_NR_SLOTS - 1 up: no single syscall's count. */
+	if (nr < 0 || nr >= IOWHY_NR_SLOTS - 1)
+		return 0;
+	return p->sys[nr].count;
+}
+
+uint64_t phase_cpu_ns(const struct phase_result *p)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < p->ncomms; i++)
+		sum += p->comms[i].state_ns[IOWHY_TS_USER] + p->comms[i].state_ns[IOWHY_TS_KERNEL];
+	return sum;
+}
+
+/* ---- Columns ---- */
+
+static int find_column(const struct column *cols, int ncols, const char *name)
+{
+	for (int i = 0; i < ncols; i++)
+		if (strcmp(cols[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int session_columns(const struct session_result *s, struct column *cols, int maxcols)
+{
+	int ncols = 0;
+
+	for (int i = 0; i < s->nphases; i++) {
+		const struct phase_result *p = &s->phases[i];
+		const char *name = p->column[0] ? p->column : p->name;
+		int c = find_column(cols, ncols, name);
+		struct column *col;
+
+		if (c < 0) {
+			if (ncols == maxcols)
+				continue;
+			c = ncols++;
+			memset(&cols[c], 0, sizeof(cols[c]));
+			snprintf(cols[c].name, sizeof(cols[c].name), "%s", name);
+		}
+		col = &cols[c];
+		if (p->kind == PHASE_FLUSH && col->nflush < IOWHY_MAX_PHASES)
+			col->flush[col->nflush++] = i;
+		else if (p->kind == PHASE_WORK && col->nwork < IOWHY_MAX_PHASES)
+			col->work[col->nwork++] = i;
+	}
+	return ncols;
+}
+
+/* ---- Numbers read from a phase ---- */
+
+double pv_wall(const struct phase_result *p, int unused)
+{
+	(void)unused;
+	return (double)wall_ns(&p->wall);
+}
+
+double pv_bucket(const struct phase_result *p, int bucket)
+{
+	return (double)p->wall.bucket_ns[bucket];
+}
+
+double pv_group(const struct phase_result *p, int group)
+{
+	return (double)p->wall.kernel_group_ns[group];
+}
+
+double pv_unattributed(const struct phase_result *p, int unused)
+{
+	(void)unused;
+	return (double)p->wall.unattributed_ns;
+}
+
+double pv_sys_count(const struct phase_result *p, int nr)
+{
+	return (double)p->sys[nr].count;
+}
+
+double pv_sys_total(const struct phase_result *p, int nr)
+{
+	return (double)p->sys[nr].total_ns;
+}
+
+double pv_sys_oncpu(const struct phase_result *p, int nr)
+{
+	return (double)p->sys[nr].oncpu_ns;
+}
+
+double pv_by_nr(const struct phase_result *p, int arg)
+{
+	return (double)p->wall.by_nr[arg / (IOWHY_NR_SLOTS + 1)][arg % (IOWHY_NR_SLOTS + 1)];
+}
+
+/* get(phase, arg) for each listed phase into v; returns how many (n, capped at the array). */
+static int gather(const struct session_result *s, const int *idx, int n, phase_value_fn get, int arg,
+		  double *v)
+{
+	if (n > IOWHY_MAX_PHASES)
+		n = IOWHY_MAX_PHASES;
+	for (int i = 0; i < n; i++)
+		v[i] = get(&s->phases[idx[i]], arg);
+	return n;
+}
+
+double phases_mean(const struct session_result *s, const int *idx, int n, phase_value_fn get,
+		   int arg)
+{
+	double v[IOWHY_MAX_PHASES] = { 0 };
+
+	n = gather(s, idx, n, get, arg, v);
+	return trimmed_mean(v, n);
+}
+
+int phases_summary(const struct session_result *s, const int *idx, int n, phase_value_fn get,
+		   int arg, struct summary *out)
+{
+	double v[IOWHY_MAX_PHASES] = { 0 };
+
+	n = gather(s, idx, n, get, arg, v);
+	return summarize(v, n, out);
+}
+
+int phases_median_run(const struct session_result *s, const int *idx, int n)
+{
+	double v[IOWHY_MAX_PHASES] = { 0 }, med, best_d = 0;
+	int best = -1;
+
+	n = gather(s, idx, n, pv_wall, 0, v);
+	med = median(v, n);
+	for (int i = 0; i < n; i++) {
+		double d = v[i] > med ? v[i] - med : med - v[i];
+
+		if (best < 0 || d < best_d) {
+			best = idx[i];
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* ---- Syscalls ---- */
+
+static int cmp_by_total(const void *a, const void *b, void *phase)
+{
+	const struct phase_result *p = phase;
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	uint64_t tx = p->sys[x].total_ns, ty = p->sys[y].total_ns;
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+int phase_syscalls_by_total(const struct phase_result *p, unsigned *nrs)
+{
+	int n = 0;
+
+	for (unsigned nr = 0; nr < IOWHY_NR_SLOTS; nr++)
+		if (p->sys[nr].count || p->sys[nr].total_ns)
+			nrs[n++] = nr;
+	qsort_r(nrs, (size_t)n, sizeof(*nrs), cmp_by_total, (void *)p);
+	return n;
+}
+
+/* ---- Text ---- */
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 if the bytes there are not one. */
+static size_t utf8_seq_len(const unsigned char *s)
+{
+	size_t len;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, beyond U+10FFFF. */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void clean_text(char *dst, size_t n, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t j = 0;
+
+	if (n == 0)
+		return;
+	while (*s) {
+		size_t len = utf8_seq_len(s);
+
+		if (len == 0 || (len == 1 && (*s < 0x20 || *s == 0x7f))) {
+			if (j + 1 >= n)
+				break;
+			dst[j++] = '?';
+			s++;
+			continue;
+		}
+		if (j + len >= n)
+			break;
+		memmove(dst + j, s, len); /* dst may be src: cleaning in place */
+		j += len;
+		s += len;
+	}
+	dst[j] = '\0';
+}
+
+size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
