@@ -200,6 +200,8 @@ static struct json_object *syscall_obj(unsigned nr, const struct iowhy_sys_stat 
 	put_u64(o, "total_ns", st->total_ns);
 	put_u64(o, "oncpu_ns", st->oncpu_ns);
 	put_u64(o, "avg_ns", st->count ? st->total_ns / st->count : 0);
+	if (syscall_returns_bytes(nr))
+		put_u64(o, "bytes", st->ret_sum);
 	put_u64(o, "p50_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 50, st->max_ns));
 	put_u64(o, "p99_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns));
 	put_u64(o, "max_ns", st->max_ns);

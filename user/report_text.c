@@ -535,10 +535,10 @@ static void print_work_view(FILE *out, const struct phase_result *p)
 static void sys_header(struct table *t)
 {
 	static const char *const head[] = { "syscall", "count", "total", "avg",
-					    "on-CPU",  "p50",	"p99",	 "max" };
+					    "on-CPU",  "p50",	"p99",	 "max", "bytes" };
 
 	tbl_row(t);
-	for (int c = 0; c < 8; c++)
+	for (int c = 0; c < 9; c++)
 		tbl_set(t, c, "%s", head[c]);
 }
 
@@ -558,6 +558,7 @@ static void sys_row(struct table *t, unsigned nr, const struct iowhy_sys_stat *s
 	tbl_set(t, 6, "%s", fmt_ns(a, sizeof(a),
 				   hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns)));
 	tbl_set(t, 7, "%s", fmt_ns(a, sizeof(a), st->max_ns));
+	tbl_set(t, 8, "%s", syscall_returns_bytes(nr) ? fmt_bytes(a, sizeof(a), st->ret_sum) : "");
 }
 
 static void print_rest(FILE *out, const struct phase_result *p, const unsigned *nrs, int from,
@@ -588,7 +589,7 @@ static void print_syscalls(FILE *out, const struct phase_result *p)
 		fprintf(out, "  (none)\n");
 		return;
 	}
-	t = tbl_new(8);
+	t = tbl_new(9);
 	if (!t)
 		return;
 	sys_header(t);

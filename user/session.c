@@ -432,6 +432,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		tracer_close(&s.tracer);
 		return 1;
 	}
+	tracer_dontfork_mappings();
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	res.phases = calloc(nphases, sizeof(*res.phases));
@@ -467,8 +468,11 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	munmap(s.shared, sizeof(*s.shared));
 
 	if (res.nphases) {
-		report_text(stdout, &res);
-		fflush(stdout);
+		/* --json -: the JSON owns stdout, the text goes to stderr */
+		FILE *text = o->json_path && !strcmp(o->json_path, "-") ? stderr : stdout;
+
+		report_text(text, &res);
+		fflush(text);
 		if (o->json_path && report_json(o->json_path, &res) && !failed)
 			failed = 1;
 	}

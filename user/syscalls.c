@@ -54,6 +54,12 @@ static const char *const loader_names[] = {
 	"rseq", "prlimit64", "getrandom", NULL,
 };
 
+/* Calls whose positive return value is a byte count (the BPF side sums it for every call). */
+static const char *const byte_names[] = {
+	"read", "write", "pread64", "pwrite64", "readv", "writev", "preadv", "pwritev", "preadv2",
+	"pwritev2", "sendfile", "copy_file_range", "splice", "tee", "vmsplice", NULL,
+};
+
 static const char *const group_names[SG_COUNT] = {
 	"process", "file data", "file metadata", "memory", "sync", "other",
 };
@@ -65,6 +71,7 @@ static const char *const group_keys[SG_COUNT] = {
 /* Built once by build_tables(); sized iowhy_syscall_names_len. */
 static unsigned char *group_of;     /* nr -> enum sys_group */
 static unsigned char *is_loader;    /* nr -> 0/1 */
+static unsigned char *returns_bytes; /* nr -> 0/1 */
 static unsigned *by_name;           /* numbers that have a name, sorted by name */
 static unsigned nnamed;
 
@@ -144,13 +151,15 @@ static void build_tables(void)
 	build_name_index();
 	group_of = malloc(size);
 	is_loader = calloc(size, 1);
-	if (!group_of || !is_loader)
+	returns_bytes = calloc(size, 1);
+	if (!group_of || !is_loader || !returns_bytes)
 		abort();
 	memset(group_of, SG_OTHER, size);
 	for (g = 0; g < SG_COUNT; g++)
 		if (group_members[g])
 			mark_names(group_of, group_members[g], (unsigned char)g);
 	mark_names(is_loader, loader_names, 1);
+	mark_names(returns_bytes, byte_names, 1);
 
 	for (nr = 0; nr < UNNAMED_STATIC; nr++)
 		if (!table_name(nr))
@@ -229,4 +238,10 @@ bool syscall_is_loader(unsigned nr)
 {
 	init_tables();
 	return nr < iowhy_syscall_names_len && is_loader[nr];
+}
+
+bool syscall_returns_bytes(unsigned nr)
+{
+	init_tables();
+	return nr < iowhy_syscall_names_len && returns_bytes[nr];
 }

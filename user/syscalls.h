@@ -20,6 +20,9 @@ const char *sys_group_key(enum sys_group g);
 /* True for syscalls the dynamic loader makes before main (see model.c: start-up). */
 bool syscall_is_loader(unsigned nr);
 
+/* True for calls whose positive return value counts bytes moved (read, write, pread64, ...). */
+bool syscall_returns_bytes(unsigned nr);
+
 /* Generated at build time (build/syscall_names.c). */
 extern const char *const iowhy_syscall_names[];
 extern const unsigned iowhy_syscall_names_len;

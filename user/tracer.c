@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/libbpf.h>
@@ -183,6 +184,26 @@ int tracer_open(struct tracer *t, tracer_event_fn fn, void *ctx)
 	return 0;
 }
 
+void tracer_dontfork_mappings(void)
+{
+	char line[512];
+	FILE *maps = fopen("/proc/self/maps", "re");
+	int at_line_start = 1;
+
+	if (!maps)
+		return;
+	while (fgets(line, sizeof(line), maps)) {
+		int whole_line_start = at_line_start;
+		unsigned long start, end;
+
+		at_line_start = strchr(line, '\n') != NULL;
+		if (whole_line_start && strstr(line, "anon_inode:bpf-map") &&
+		    sscanf(line, "%lx-%lx", &start, &end) == 2)
+			madvise((void *)start, end - start, MADV_DONTFORK);
+	}
+	fclose(maps);
+}
+
 int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr)
 {
 	struct iowhy_task v = {
@@ -241,6 +262,7 @@ int tracer_sys_stats(struct tracer *t, int phase, struct iowhy_sys_stat *out)
 			o->count += s->count;
 			o->total_ns += s->total_ns;
 			o->oncpu_ns += s->oncpu_ns;
+			o->ret_sum += s->ret_sum;
 			if (s->max_ns > o->max_ns)
 				o->max_ns = s->max_ns;
 			for (int k = 0; k < IOWHY_HIST_SLOTS; k++)

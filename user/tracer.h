@@ -32,6 +32,12 @@ struct tracer {
  * IOWHY_PROBE_MODE=raw_tp), attach. Returns 0, or -1 after one line on stderr.
  */
 int tracer_open(struct tracer *t, tracer_event_fn fn, void *ctx);
+/*
+ * Mark every BPF map mapping of this process (ring buffer: over 100 MiB, inserted page by page;
+ * skeleton data) MADV_DONTFORK, so that the workload's forks, execs and exits do not copy or tear
+ * down page tables a shell would not have. Call after all probes are loaded, before any phase.
+ */
+void tracer_dontfork_mappings(void);
 /* Make `pid` (blocked in read(2) on the gate) a tree root of `phase`. */
 int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr);
 /* Drain what the ring buffer holds (non-blocking). Returns the number of events, or -1. */

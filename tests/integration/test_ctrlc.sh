@@ -12,5 +12,5 @@ check "report marked partial" grep -qi "partial" "$TMPROOT/out"
 check "JSON marked partial" test "$(jqr "$j" .partial)" = true
 check "scratch area removed" test -z "$(ls "$TMPROOT" | grep '^iowhy-')"
 sleep 0.2
-check "no iowhy BPF program left attached" test "$(bpftool prog list 2>/dev/null | grep -c 'btf_sys_enter\|raw_sys_enter')" = 0
+check "no BPF program held by the stopped iowhy ($pid)" test "$(bpftool prog show 2>/dev/null | grep -c "iowhy($pid)")" = 0
 check "no writer left running" test -z "$(pgrep -f "$TMPROOT/iowhy-")"

@@ -3,7 +3,7 @@ need_root
 j=$TMPROOT/r.json
 $IOWHY gen --no-io --strategy loop --count 300 --size 10k --dir "$TMPROOT" --json "$j" >"$TMPROOT/out" \
 	|| fail "gen exited $?"
-w=$(command -v dd >/dev/null && echo dd || echo iowhy)
+w=$(command -v dd >/dev/null && echo dd || echo iowhy-writer)
 ex=$(comm_field "$j" 0 "$w" execs); ez=$(comm_field "$j" 0 "$w" exits)
 check "exactly 300 execs of $w (got $ex)" test "$ex" = 300
 check "exactly 300 exits of $w (got $ez)" test "$ez" = 300
