@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tracing overhead: the same workload untraced and traced, alternating A/B, PAIRS pairs, median
-# ratio traced/untraced of the wall time. Untraced = the workload run directly (iowhy's writer path
-# is the same code: `iowhy gen` with IOWHY_UNTRACED=1 runs the phases without probes).
+# ratio traced/untraced of the wall time. Untraced = the same code run directly: `iowhy __gen`
+# runs one gen strategy without probes; traced = `iowhy run -- <the same command>`.
 # Usage: bench/overhead.sh [PAIRS]   (root; results appended to bench/results/overhead-DATE.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,14 +16,17 @@ trap 'rm -rf "$scratch"' EXIT
 secs() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(( (e - s) / 1000 )); }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
+# fresh: empty the scratch area between runs (untimed) and settle the page cache.
+fresh() { rm -rf "${scratch:?}"/*; mkdir -p "$scratch/d" "$scratch/l"; sync; echo 3 >/proc/sys/vm/drop_caches; sleep 1; }
+
 # case NAME -- CMD...: CMD is run as is (A) and under `iowhy run` (B), interleaved.
 bench_case() {
 	local name=$1; shift; shift
 	local ratios=() a b
 	for ((i = 0; i < PAIRS; i++)); do
-		sync; echo 3 >/proc/sys/vm/drop_caches
+		fresh
 		a=$(secs "$@")
-		sync; echo 3 >/proc/sys/vm/drop_caches
+		fresh
 		b=$(secs ./iowhy run ${IOWHY_BENCH_OPTS:-} -- "$@")
 		ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", b / a }')")
 		echo "  $name pair $((i + 1)): untraced $((a / 1000)) ms, traced $((b / 1000)) ms, ratio ${ratios[-1]}"

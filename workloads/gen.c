@@ -899,3 +899,33 @@ int cmd_gen(int argc, char **argv)
 	scratch_remove(&scratch);
 	return rc;
 }
+
+/*
+ * `iowhy __gen STRATEGY SIZE COUNT DIR`: one strategy run directly, untraced, in an existing empty
+ * DIR (files are left there). The A side of bench/overhead.sh: the same code as the traced phase.
+ */
+int gen_untraced_main(int argc, char **argv)
+{
+	struct gen_work w = { 0 };
+	struct phase_facts facts = { 0 };
+	char err[160], dd[PATH_MAX];
+	int s;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: iowhy __gen loop|split|direct SIZE COUNT DIR\n");
+		return 2;
+	}
+	for (s = 0; s < GEN_NSTRATEGIES && strcmp(argv[1], gen_strategy_name(s)); s++)
+		;
+	if (s == GEN_NSTRATEGIES || parse_size(argv[2], GEN_SIZE_MAX, &w.size, err, sizeof(err)) ||
+	    parse_count(argv[3], GEN_COUNT_MAX, &w.count, err, sizeof(err))) {
+		fprintf(stderr, "iowhy __gen: bad arguments\n");
+		return 2;
+	}
+	w.strategy = s;
+	snprintf(w.name, sizeof(w.name), "%s", argv[1]);
+	snprintf(w.dir, sizeof(w.dir), "%s", argv[4]);
+	if (!gen_find_program("dd", dd, sizeof(dd)))
+		w.dd_path = dd;
+	return gen_run(&w, &facts);
+}

@@ -80,5 +80,7 @@ int gen_flush(struct gen_work *w, struct phase_facts *facts);
 
 /* `iowhy gen ...` (argv[0] is "gen"): the exit status. */
 int cmd_gen(int argc, char **argv);
+/* `iowhy __gen STRATEGY SIZE COUNT DIR`: one run, untraced (bench/overhead.sh). */
+int gen_untraced_main(int argc, char **argv);
 
 #endif
