@@ -68,6 +68,10 @@ $(OUT)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDLIBS) -lcmocka
 
+# Calibration workloads with known answers (integration tests).
+$(OUT)/calib: tests/calib.c | $(OUT)
+	$(CC) $(CFLAGS) -o $@ $<
+
 unit: $(UNIT_BINS)
 	@sh tests/unit/run.sh $(UNIT_BINS)
 
@@ -75,10 +79,10 @@ deps:
 	@sh tests/install-deps.sh
 
 test: deps
-	$(MAKE) all $(UNIT_BINS)
-	@sh tests/run.sh $(UNIT_BINS)
+	$(MAKE) all $(UNIT_BINS) $(OUT)/calib
+	@bash tests/run.sh $(UNIT_BINS)
 
-integration: all
+integration: all $(OUT)/calib
 	@bash tests/integration/run.sh
 
 demo: deps

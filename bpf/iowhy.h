@@ -64,6 +64,7 @@ struct iowhy_sys_stat {
 	__u64 total_ns;
 	__u64 oncpu_ns;
 	__u64 max_ns;
+	__u64 ret_sum;   /* sum of positive return values: bytes for read/write-family calls */
 	__u32 hist[IOWHY_HIST_SLOTS];
 };
 

@@ -628,14 +628,14 @@ static void say_session_caveats(struct text *t, const struct session_result *s)
 void explain(const struct session_result *s, char *buf, size_t n)
 {
 	struct text t = { buf, n, 0 };
-	struct column cols[IOWHY_MAX_PHASES];
-	const struct column *work[IOWHY_MAX_PHASES];
+	struct column cols[SESSION_MAX_PHASES];
+	const struct column *work[SESSION_MAX_PHASES];
 	int ncols, nwork = 0;
 
 	if (n == 0)
 		return;
 	buf[0] = '\0';
-	ncols = session_columns(s, cols, IOWHY_MAX_PHASES);
+	ncols = session_columns(s, cols, SESSION_MAX_PHASES);
 	for (int i = 0; i < ncols; i++)
 		if (cols[i].nwork)
 			work[nwork++] = &cols[i];

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "gen.h"
+#include "workloads4.h"
 #include "writer.h"
 
 #define IOWHY_VERSION "0.1.0"
@@ -17,6 +18,13 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run, "run any command under tracing: iowhy run [--json F] [--sync DIR] -- CMD..." },
 	{ "gen", cmd_gen, "small-file workload: --strategy loop|split|direct --size S --count N" },
+	{ "bigfile", cmd_bigfile, "one big file: --size S --method dd|fallocate|truncate [--bs LIST]" },
+	{ "read", cmd_read, "read as fast as possible: [FILE | --size S] --bs LIST [--hash md5|crc32]" },
+	{ "rand", cmd_rand, "random I/O: --bs 4k --op read|write --workers N (--ops K | --time T)" },
+	{ "fsbench", cmd_fsbench, "seq/random read/write summary in MiB/s, IOPS and latency" },
+	{ "tar", cmd_tar, "tar byte-range reads: --members M --member-size S --readers R [--gzip]" },
+	{ "copy", cmd_copy, "copy a tree: --files N --size S --jobs LIST --mode process|inproc" },
+	{ "delete", cmd_delete, "delete a tree: --files N --size S --jobs LIST --mode process|inproc" },
 };
 
 static void usage(FILE *f)

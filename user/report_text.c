@@ -558,7 +558,7 @@ static void sys_row(struct table *t, unsigned nr, const struct iowhy_sys_stat *s
 	tbl_set(t, 6, "%s", fmt_ns(a, sizeof(a),
 				   hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns)));
 	tbl_set(t, 7, "%s", fmt_ns(a, sizeof(a), st->max_ns));
-	tbl_set(t, 8, "%s", syscall_returns_bytes(nr) ? fmt_bytes(a, sizeof(a), st->ret_sum) : "");
+	tbl_set(t, 8, "%s", syscall_returns_bytes(nr) ? fmt_bytes(a, sizeof(a), st->ret_sum) : "-");
 }
 
 static void print_rest(FILE *out, const struct phase_result *p, const unsigned *nrs, int from,
@@ -657,8 +657,8 @@ static void print_explanation(FILE *out, const struct session_result *s)
 
 void report_text(FILE *out, const struct session_result *s)
 {
-	struct column cols[IOWHY_MAX_PHASES];
-	int ncols = session_columns(s, cols, IOWHY_MAX_PHASES);
+	struct column cols[SESSION_MAX_PHASES];
+	int ncols = session_columns(s, cols, SESSION_MAX_PHASES);
 
 	print_header(out, s);
 	if (count_work_phases(s) >= 2)

@@ -53,9 +53,9 @@ int session_columns(const struct session_result *s, struct column *cols, int max
 			snprintf(cols[c].name, sizeof(cols[c].name), "%s", name);
 		}
 		col = &cols[c];
-		if (p->kind == PHASE_FLUSH && col->nflush < IOWHY_MAX_PHASES)
+		if (p->kind == PHASE_FLUSH && col->nflush < SESSION_MAX_PHASES)
 			col->flush[col->nflush++] = i;
-		else if (p->kind == PHASE_WORK && col->nwork < IOWHY_MAX_PHASES)
+		else if (p->kind == PHASE_WORK && col->nwork < SESSION_MAX_PHASES)
 			col->work[col->nwork++] = i;
 	}
 	return ncols;
@@ -109,8 +109,8 @@ double pv_by_nr(const struct phase_result *p, int arg)
 static int gather(const struct session_result *s, const int *idx, int n, phase_value_fn get, int arg,
 		  double *v)
 {
-	if (n > IOWHY_MAX_PHASES)
-		n = IOWHY_MAX_PHASES;
+	if (n > SESSION_MAX_PHASES)
+		n = SESSION_MAX_PHASES;
 	for (int i = 0; i < n; i++)
 		v[i] = get(&s->phases[idx[i]], arg);
 	return n;
@@ -119,7 +119,7 @@ static int gather(const struct session_result *s, const int *idx, int n, phase_v
 double phases_mean(const struct session_result *s, const int *idx, int n, phase_value_fn get,
 		   int arg)
 {
-	double v[IOWHY_MAX_PHASES] = { 0 };
+	double v[SESSION_MAX_PHASES] = { 0 };
 
 	n = gather(s, idx, n, get, arg, v);
 	return trimmed_mean(v, n);
@@ -128,7 +128,7 @@ double phases_mean(const struct session_result *s, const int *idx, int n, phase_
 int phases_summary(const struct session_result *s, const int *idx, int n, phase_value_fn get,
 		   int arg, struct summary *out)
 {
-	double v[IOWHY_MAX_PHASES] = { 0 };
+	double v[SESSION_MAX_PHASES] = { 0 };
 
 	n = gather(s, idx, n, get, arg, v);
 	return summarize(v, n, out);
@@ -136,7 +136,7 @@ int phases_summary(const struct session_result *s, const int *idx, int n, phase_
 
 int phases_median_run(const struct session_result *s, const int *idx, int n)
 {
-	double v[IOWHY_MAX_PHASES] = { 0 }, med, best_d = 0;
+	double v[SESSION_MAX_PHASES] = { 0 }, med, best_d = 0;
 	int best = -1;
 
 	n = gather(s, idx, n, pv_wall, 0, v);

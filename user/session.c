@@ -424,6 +424,11 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	struct session_result res = { 0 };
 	int failed = 0, rc;
 
+	if (nphases < 1 || nphases > SESSION_MAX_PHASES) {
+		fprintf(stderr, "iowhy %s: %d runs asked for; a session runs 1 to %d\n", tool, nphases,
+			SESSION_MAX_PHASES);
+		return 2;
+	}
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (tracer_open(&s.tracer, on_event, &s.pc))

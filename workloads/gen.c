@@ -168,18 +168,18 @@ static int gen_valued_opt(int argc, char **argv, int *i, struct gen_opts *o, int
 	return 0;
 }
 
-/* The session runs at most IOWHY_MAX_PHASES phases. */
+/* The session runs at most SESSION_MAX_PHASES phases. */
 static int check_phase_count(const struct gen_opts *o, char *err, size_t n)
 {
 	int per_run = o->sync ? 2 : 1;
 	int nphases = o->nstrategies * o->common.repeat * per_run;
 
-	if (nphases > IOWHY_MAX_PHASES)
+	if (nphases > SESSION_MAX_PHASES)
 		return parse_error(err, n,
 				   "%d strateg%s × --repeat %d%s make %d phases; a session runs at most %d",
 				   o->nstrategies, o->nstrategies == 1 ? "y" : "ies",
 				   o->common.repeat, o->sync ? " × 2 (--sync)" : "", nphases,
-				   IOWHY_MAX_PHASES);
+				   SESSION_MAX_PHASES);
 	return 0;
 }
 
@@ -861,7 +861,7 @@ static int report_verification(const struct gen_work *work, int nwork, int statu
 int cmd_gen(int argc, char **argv)
 {
 	struct gen_work work[GEN_MAX_RUNS];
-	struct phase_spec phases[IOWHY_MAX_PHASES];
+	struct phase_spec phases[SESSION_MAX_PHASES];
 	struct scratch scratch;
 	char err[512], dd[PATH_MAX], command[1024];
 	const char *dd_path = NULL, *dir;

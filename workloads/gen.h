@@ -25,7 +25,7 @@ enum gen_strategy { GEN_LOOP, GEN_SPLIT, GEN_DIRECT, GEN_NSTRATEGIES };
 #define GEN_COUNT_MAX 10000000ULL           /* --count at most 10,000,000 */
 #define GEN_TOTAL_MAX (64ULL << 30)         /* size x count at most 64 GiB */
 #define GEN_BIG_FILE  "big.img"             /* split's intermediate file */
-#define GEN_MAX_RUNS  IOWHY_MAX_PHASES      /* strategies x --repeat, flush phases aside */
+#define GEN_MAX_RUNS  SESSION_MAX_PHASES      /* strategies x --repeat, flush phases aside */
 
 struct gen_opts {
 	enum gen_strategy strategies[GEN_NSTRATEGIES]; /* in the order given */

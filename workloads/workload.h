@@ -12,6 +12,10 @@
 
 enum phase_kind { PHASE_WORK, PHASE_FLUSH };
 
+/* Phases one session runs at most. The BPF side tags events with the phase index modulo
+ * IOWHY_MAX_PHASES; phases run one after another and each slot is cleared after it is read. */
+#define SESSION_MAX_PHASES 64
+
 #define FACTS_MAX 24
 
 /* Numbers a workload reports about itself (files made, bytes written, its own timing). The child

@@ -1,0 +1,845 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iowhy device and kernel-side I/O probes: block layer, page cache, writeback, fsync, journal.
+ *
+ * Attribution happens where the work is submitted. A bio is classified at block_bio_queue (and
+ * block_split, whose new bio never passes block_bio_queue) in the submitter's context: a workload
+ * tree task, a flusher inside writeback_single_inode (charged to the workload when the inode is one
+ * the tree dirtied), jbd2, or other. The class travels with the bio to the request it becomes (the
+ * request's first bio, looked up at insert/issue) and stays with the request through merges and
+ * requeues until it completes. Timestamps are our own: rq->io_start_time_ns is often 0.
+ *
+ * Phases: tree tasks carry their phase in the core's per-task state (tree.bpf.h); background work
+ * (writeback, journal, other processes) is charged to `current_phase`, the window user space opens
+ * at the start of each phase and closes at its end (IO_NO_PHASE between phases).
+ *
+ * Everything is aggregated here; user space only reads the maps when a phase ends.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "iowhy.h"
+#include "tree.bpf.h"
+#include "io.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Window phase for background work; written by user space. */
+__u32 current_phase;
+
+extern unsigned int CONFIG_HZ __kconfig __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct io_key);
+	__type(value, struct io_stat);
+} io_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u64);
+	__type(value, struct io_bio);
+} bios SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u64);
+	__type(value, struct io_req);
+} reqs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, struct io_dev);
+} devs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IO_MAX_PHASES);
+	__type(key, __u32);
+	__type(value, struct io_phase_ctr);
+} phase_ctr SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct io_fs_key);
+	__type(value, struct io_fs_stat);
+} fs_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct io_fs_key);
+	__type(value, struct io_jbd_stat);
+} jbd_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct io_inode_key);
+	__type(value, struct io_inode);
+} tree_inodes SEC(".maps");
+
+/* Tasks inside writeback_single_inode: tid -> the inode (and whether the tree dirtied it). */
+struct io_wb {
+	struct io_inode_key inode;
+	__u32 tree;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct io_wb);
+} wb_tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u64);
+} fsync_start SEC(".maps");
+
+/* blkio (io) cgroups of tree tasks, seen at exec: css address -> phase. A throttled bio is
+ * dispatched later by the throttler's worker, not by its submitter; its cgroup names it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, __u32);
+} tree_css SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, __u64);
+} commit_start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct io_lost);
+} lost SEC(".maps");
+
+/* Zeroes to create rows of the per-CPU hashes from (the largest value type; never written). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct io_stat);
+} zero_row SEC(".maps");
+
+__noinline __u32 io_slot(__u64 v, __u32 nslots)
+{
+	return io_log2(v, nslots);
+}
+
+#define LOST(field)                                                     \
+	do {                                                            \
+		__u32 z_ = 0;                                           \
+		struct io_lost *l_ = bpf_map_lookup_elem(&lost, &z_);   \
+		if (l_)                                                 \
+			l_->field++;                                    \
+	} while (0)
+
+/* Row `key` of a hash, created zeroed when missing; NULL when the map is full. */
+static __always_inline void *row(void *map, const void *key)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+	__u32 z = 0;
+	void *zero;
+
+	if (v)
+		return v;
+	zero = bpf_map_lookup_elem(&zero_row, &z);
+	if (!zero)
+		return NULL;
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
+static __always_inline struct io_phase_ctr *ctr(__u32 phase)
+{
+	if (phase >= IO_MAX_PHASES)
+		return NULL;
+	return bpf_map_lookup_elem(&phase_ctr, &phase);
+}
+
+static __always_inline __u32 cur_tid(void)
+{
+	return (__u32)bpf_get_current_pid_tgid();
+}
+
+/* The current task's tree state, NULL outside the workload tree. */
+static __always_inline struct iowhy_task *tree_task(void)
+{
+	return task_of(bpf_get_current_task_btf(), cur_tid());
+}
+
+static __always_inline __u64 jiffies_ns(__u64 j)
+{
+	__u64 hz = CONFIG_HZ ? CONFIG_HZ : 250;
+
+	return j * (1000000000ULL / hz);
+}
+
+static __always_inline int comm_is_jbd2(void)
+{
+	char c[8];
+
+	if (bpf_get_current_comm(c, sizeof(c)))
+		return 0;
+	return c[0] == 'j' && c[1] == 'b' && c[2] == 'd' && c[3] == '2' && c[4] == '/';
+}
+
+static __always_inline __u64 folio_bytes(struct folio *f)
+{
+	unsigned long flags = BPF_CORE_READ(f, flags.f);
+
+	if (!(flags & (1UL << 6 /* PG_head */)))
+		return IO_PAGE_SIZE;
+	return IO_PAGE_SIZE << (BPF_CORE_READ(f, _flags_1) & 0xff);
+}
+
+static __always_inline void inode_key(struct inode *inode, struct io_inode_key *k)
+{
+	k->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	k->pad = 0;
+	k->ino = BPF_CORE_READ(inode, i_ino);
+}
+
+/* ---- block layer ---- */
+
+#define BIO_BPS_THROTTLED_ 5   /* bio_flags: dispatched by blk-throttle */
+
+static __always_inline __u64 task_io_css(struct task_struct *t)
+{
+	int id = bpf_core_enum_value(enum cgroup_subsys_id, io_cgrp_id);
+
+	if (id < 0 || id >= CGROUP_SUBSYS_COUNT)
+		return 0;
+	return (__u64)BPF_CORE_READ(t, cgroups, subsys[id]);
+}
+
+/* A bio blk-throttle held back and now dispatches from its worker: if its cgroup is one of the
+ * tree's (not the root), the tree submitted it. */
+static __always_inline void throttled_tree_bio(struct bio *bio, struct io_bio *b)
+{
+	struct blkcg *cg;
+	__u32 *phase;
+	__u64 css;
+
+	if (!(BPF_CORE_READ(bio, bi_flags) & (1 << BIO_BPS_THROTTLED_)))
+		return;
+	cg = BPF_CORE_READ(bio, bi_blkg, blkcg);
+	if (!cg || !BPF_CORE_READ(cg, css.parent))
+		return;
+	css = (__u64)&cg->css;
+	phase = bpf_map_lookup_elem(&tree_css, &css);
+	if (!phase)
+		return;
+	b->cls = IO_CL_TREE;
+	b->phase = *phase;
+}
+
+/* Classify a bio in its submitter's context and remember it until it becomes a request. */
+static __always_inline void bio_seen(struct bio *bio)
+{
+	struct iowhy_task *c = tree_task();
+	__u64 key = (__u64)bio;
+	struct io_bio b = {};
+
+	b.t_queue = bpf_ktime_get_ns();
+	b.dev = BPF_CORE_READ(bio, bi_bdev, bd_dev);
+	if (c) {
+		b.cls = IO_CL_TREE;
+		b.phase = c->phase;
+	} else {
+		int jbd2 = comm_is_jbd2();
+		__u32 tid = cur_tid();
+		struct io_wb *w = jbd2 ? NULL : bpf_map_lookup_elem(&wb_tasks, &tid);
+
+		b.cls = io_classify(0, jbd2, w != NULL, w && w->tree);
+		b.phase = current_phase;
+		if (b.cls == IO_CL_OTHER)
+			throttled_tree_bio(bio, &b);
+	}
+	if (bpf_map_update_elem(&bios, &key, &b, BPF_ANY))
+		LOST(bios_full);
+}
+
+static __always_inline __u32 disk_of(struct request *rq)
+{
+	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
+
+	if (!disk)
+		return 0;
+	return ((__u32)BPF_CORE_READ(disk, major) << 20) | (__u32)BPF_CORE_READ(disk, first_minor);
+}
+
+/* The tracked state of a request; on first sight, built from its first bio (or UNKNOWN). */
+static __always_inline struct io_req *req_get(struct request *rq)
+{
+	__u64 key = (__u64)rq, bkey;
+	struct io_req *r = bpf_map_lookup_elem(&reqs, &key);
+	struct io_req n = {};
+	struct io_bio *b;
+
+	if (r)
+		return r;
+	bkey = (__u64)BPF_CORE_READ(rq, bio);
+	b = bkey ? bpf_map_lookup_elem(&bios, &bkey) : NULL;
+	if (b) {
+		n.t_queue = b->t_queue;
+		n.dev = b->dev;
+		n.phase = b->phase;
+		n.cls = b->cls;
+		bpf_map_delete_elem(&bios, &bkey);
+	} else {
+		struct block_device *part = BPF_CORE_READ(rq, part);
+
+		n.cls = IO_CL_UNKNOWN;
+		n.phase = current_phase;
+		n.dev = part ? BPF_CORE_READ(part, bd_dev) : 0;
+		LOST(issue_unseen);
+	}
+	n.disk = disk_of(rq);
+	if (!n.dev)
+		n.dev = n.disk;
+	n.op = io_op_of(BPF_CORE_READ(rq, cmd_flags));
+	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY)) {
+		LOST(reqs_full);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&reqs, &key);
+}
+
+static __always_inline struct io_dev *dev_get(__u32 disk)
+{
+	struct io_dev *d = bpf_map_lookup_elem(&devs, &disk);
+	struct io_dev zero = {};
+
+	if (d)
+		return d;
+	bpf_map_update_elem(&devs, &disk, &zero, BPF_NOEXIST);
+	d = bpf_map_lookup_elem(&devs, &disk);
+	if (!d)
+		LOST(devs_full);
+	return d;
+}
+
+static __always_inline void on_rq_insert(struct request *rq)
+{
+	struct io_req *r = req_get(rq);
+
+	if (r)
+		r->t_insert = bpf_ktime_get_ns();
+}
+
+static __always_inline void on_rq_issue(struct request *rq)
+{
+	struct io_req *r = req_get(rq);
+	__u64 now = bpf_ktime_get_ns();
+	__u64 sector = BPF_CORE_READ(rq, __sector);
+	__u32 nsect = BPF_CORE_READ(rq, __data_len) >> 9, depth;
+	struct io_dev *d;
+	__u8 seq = 0;
+
+	if (!r)
+		return;
+	d = dev_get(r->disk);
+	if (!d)
+		return;
+	if (r->issued) /* issued twice without a requeue event: count it once */
+		return;
+	bpf_spin_lock(&d->lock);
+	depth = io_dev_issue(&d->s, now, current_phase, sector, nsect, &seq);
+	bpf_spin_unlock(&d->lock);
+	io_req_issue(r, now, depth, seq);
+}
+
+static __always_inline void on_rq_requeue(struct request *rq)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct io_req *r = bpf_map_lookup_elem(&reqs, &key);
+	struct io_phase_ctr *pc;
+	struct io_dev *d;
+
+	if (!r)
+		return;
+	pc = ctr(r->phase);
+	if (pc)
+		pc->requeues++;
+	if (!io_req_requeue(r, now))
+		return;
+	d = dev_get(r->disk);
+	if (!d)
+		return;
+	bpf_spin_lock(&d->lock);
+	io_dev_done(&d->s, now, current_phase);
+	bpf_spin_unlock(&d->lock);
+}
+
+static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_bytes)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct io_req *r = bpf_map_lookup_elem(&reqs, &key);
+	struct io_key k = {};
+	struct io_stat *s;
+	struct io_dev *d;
+
+	if (!r || !r->issued) {
+		LOST(complete_untracked);
+		if (r)
+			bpf_map_delete_elem(&reqs, &key);
+		return;
+	}
+	if (!io_req_complete(r, nr_bytes, BPF_CORE_READ(rq, __data_len)))
+		return;
+	d = dev_get(r->disk);
+	if (d) {
+		bpf_spin_lock(&d->lock);
+		io_dev_done(&d->s, now, current_phase);
+		bpf_spin_unlock(&d->lock);
+	}
+	if (r->phase < IO_MAX_PHASES) {
+		k.dev = r->dev;
+		k.phase = r->phase;
+		k.op = r->op;
+		k.cls = r->cls;
+		s = row(&io_stats, &k);
+		if (s)
+			io_stat_add(s, r, now);
+		else
+			LOST(stats_full);
+	}
+	bpf_map_delete_elem(&reqs, &key);
+}
+
+static __always_inline void count_merge(int which)
+{
+	struct iowhy_task *c = tree_task();
+	struct io_phase_ctr *pc = ctr(c ? c->phase : current_phase);
+
+	if (!pc)
+		return;
+	if (which == 0)
+		pc->bio_backmerges++;
+	else if (which == 1)
+		pc->bio_frontmerges++;
+	else if (which == 2)
+		pc->rq_merges++;
+	else
+		pc->splits++;
+}
+
+SEC("tp_btf/block_bio_queue")
+int BPF_PROG(io_bio_queue, struct bio *bio)
+{
+	bio_seen(bio);
+	return 0;
+}
+
+/* The front part split off a bio never passes block_bio_queue. It is chained to the rest
+ * (bi_private = parent): it inherits the parent's class, else it is classified here (the splitter
+ * runs in the submitter's context, or in blk-throttle's worker for throttled bios). */
+SEC("tp_btf/block_split")
+int BPF_PROG(io_split, struct bio *bio, unsigned int new_sector)
+{
+	__u64 parent = (__u64)BPF_CORE_READ(bio, bi_private), key = (__u64)bio;
+	struct io_bio *pb = parent ? bpf_map_lookup_elem(&bios, &parent) : NULL;
+	struct io_bio b;
+
+	count_merge(3);
+	if (!pb) {
+		bio_seen(bio);
+		return 0;
+	}
+	b = *pb;
+	b.t_queue = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&bios, &key, &b, BPF_ANY))
+		LOST(bios_full);
+	return 0;
+}
+
+/* A bio merged at the back of a request: the request keeps its first bio's class. */
+SEC("tp_btf/block_bio_backmerge")
+int BPF_PROG(io_bio_backmerge, struct bio *bio)
+{
+	__u64 key = (__u64)bio;
+
+	bpf_map_delete_elem(&bios, &key);
+	count_merge(0);
+	return 0;
+}
+
+/* A bio merged at the front becomes the request's first bio: keep it, it names the request. */
+SEC("tp_btf/block_bio_frontmerge")
+int BPF_PROG(io_bio_frontmerge, struct bio *bio)
+{
+	count_merge(1);
+	return 0;
+}
+
+/* Request `rq` was merged into another one and is freed without completing. */
+SEC("tp_btf/block_rq_merge")
+int BPF_PROG(io_rq_merge, struct request *rq)
+{
+	__u64 key = (__u64)rq;
+
+	bpf_map_delete_elem(&reqs, &key);
+	count_merge(2);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(io_rq_insert, struct request *rq)
+{
+	on_rq_insert(rq);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(io_rq_issue, struct request *rq)
+{
+	on_rq_issue(rq);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_requeue")
+int BPF_PROG(io_rq_requeue, struct request *rq)
+{
+	on_rq_requeue(rq);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(io_rq_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+{
+	on_rq_complete(rq, nr_bytes);
+	return 0;
+}
+
+/* A tree task exec'd: remember its io cgroup (it may have just joined a throttled one). */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(io_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct iowhy_task *c = tree_task();
+	__u64 css;
+	__u32 phase;
+
+	if (!c)
+		return 0;
+	css = task_io_css(bpf_get_current_task_btf());
+	phase = c->phase;
+	if (css)
+		bpf_map_update_elem(&tree_css, &css, &phase, BPF_ANY);
+	return 0;
+}
+
+/* ---- page cache ---- */
+
+SEC("tp_btf/writeback_dirty_folio")
+int BPF_PROG(io_dirty_folio, struct folio *folio, struct address_space *mapping)
+{
+	struct iowhy_task *c = tree_task();
+	struct io_inode_key k;
+	struct io_phase_ctr *pc;
+	struct io_inode *in;
+	struct inode *host;
+	__u64 bytes;
+
+	if (!c || !mapping)
+		return 0;
+	pc = ctr(c->phase);
+	bytes = folio_bytes(folio);
+	host = BPF_CORE_READ(mapping, host);
+	if (pc)
+		pc->dirtied_bytes += bytes;
+	if (!host)
+		return 0;
+	inode_key(host, &k);
+	in = bpf_map_lookup_elem(&tree_inodes, &k);
+	if (!in) {
+		struct io_inode n = { .phase = c->phase };
+
+		if (bpf_map_update_elem(&tree_inodes, &k, &n, BPF_NOEXIST) == 0 && pc)
+			pc->dirtied_inodes++;
+		in = bpf_map_lookup_elem(&tree_inodes, &k);
+		if (!in) {
+			LOST(inodes_full);
+			return 0;
+		}
+	}
+	__sync_fetch_and_add(&in->dirtied_bytes, bytes);
+	return 0;
+}
+
+SEC("tp_btf/mm_filemap_add_to_page_cache")
+int BPF_PROG(io_pc_add, struct folio *folio)
+{
+	struct iowhy_task *c = tree_task();
+	struct io_phase_ctr *pc = c ? ctr(c->phase) : NULL;
+
+	if (pc)
+		pc->pc_added_bytes += folio_bytes(folio);
+	return 0;
+}
+
+SEC("tp_btf/mm_filemap_delete_from_page_cache")
+int BPF_PROG(io_pc_delete, struct folio *folio)
+{
+	struct iowhy_task *c = tree_task();
+	struct io_phase_ctr *pc = c ? ctr(c->phase) : NULL;
+	struct io_inode_key k;
+	struct io_inode *in;
+	struct inode *host;
+	__u64 bytes;
+
+	if (!pc)
+		return 0;
+	bytes = folio_bytes(folio);
+	pc->pc_removed_bytes += bytes;
+	host = BPF_CORE_READ(folio, mapping, host);
+	if (!host)
+		return 0;
+	inode_key(host, &k);
+	in = bpf_map_lookup_elem(&tree_inodes, &k);
+	if (in)
+		__sync_fetch_and_add(&in->removed_bytes, bytes);
+	return 0;
+}
+
+SEC("tp_btf/page_cache_sync_ra")
+int BPF_PROG(io_ra_sync, struct inode *inode, unsigned long index, struct file_ra_state *ra,
+	     unsigned long req_count)
+{
+	struct iowhy_task *c = tree_task();
+	struct io_phase_ctr *pc = c ? ctr(c->phase) : NULL;
+
+	if (pc) {
+		pc->ra_sync++;
+		pc->ra_pages += req_count;
+	}
+	return 0;
+}
+
+SEC("tp_btf/page_cache_async_ra")
+int BPF_PROG(io_ra_async, struct inode *inode, unsigned long index, struct file_ra_state *ra,
+	     unsigned long req_count)
+{
+	struct iowhy_task *c = tree_task();
+	struct io_phase_ctr *pc = c ? ctr(c->phase) : NULL;
+
+	if (pc) {
+		pc->ra_async++;
+		pc->ra_pages += req_count;
+	}
+	return 0;
+}
+
+SEC("tp_btf/balance_dirty_pages")
+int BPF_PROG(io_bdp, struct bdi_writeback *wb, struct dirty_throttle_control *dtc,
+	     unsigned long dirty_ratelimit, unsigned long task_ratelimit, unsigned long dirtied,
+	     unsigned long period, long pause, unsigned long start_time)
+{
+	struct iowhy_task *c = tree_task();
+	struct io_phase_ctr *pc = c ? ctr(c->phase) : NULL;
+
+	if (!pc)
+		return 0;
+	pc->bdp_count++;
+	if (pause > 0)
+		pc->bdp_pause_ns += jiffies_ns(pause);
+	return 0;
+}
+
+/* ---- writeback ---- */
+
+SEC("tp_btf/writeback_single_inode_start")
+int BPF_PROG(io_wb_start, struct inode *inode, struct writeback_control *wbc,
+	     unsigned long nr_to_write)
+{
+	__u32 tid = cur_tid();
+	struct io_wb w = {};
+
+	inode_key(inode, &w.inode);
+	w.tree = bpf_map_lookup_elem(&tree_inodes, &w.inode) != NULL;
+	if (bpf_map_update_elem(&wb_tasks, &tid, &w, BPF_ANY))
+		LOST(wb_full);
+	return 0;
+}
+
+SEC("tp_btf/writeback_single_inode")
+int BPF_PROG(io_wb_end, struct inode *inode, struct writeback_control *wbc,
+	     unsigned long nr_to_write)
+{
+	struct io_phase_ctr *pc = ctr(current_phase);
+	long left = BPF_CORE_READ(wbc, nr_to_write);
+	__u64 bytes = 0;
+	__u32 tid = cur_tid();
+	struct io_wb *w = bpf_map_lookup_elem(&wb_tasks, &tid);
+
+	if ((long)nr_to_write > left)
+		bytes = ((long)nr_to_write - left) * IO_PAGE_SIZE;
+	if (pc) {
+		pc->wb_bytes += bytes;
+		pc->wb_inodes++;
+	}
+	if (w && w->tree) {
+		struct io_inode *in = bpf_map_lookup_elem(&tree_inodes, &w->inode);
+
+		if (in)
+			__sync_fetch_and_add(&in->wb_bytes, bytes);
+		if (pc) {
+			pc->wb_tree_bytes += bytes;
+			pc->wb_tree_inodes++;
+		}
+	}
+	if (w)
+		bpf_map_delete_elem(&wb_tasks, &tid);
+	return 0;
+}
+
+/* ---- fsync (ext4) ---- */
+
+SEC("tp_btf/ext4_sync_file_enter")
+int BPF_PROG(io_fsync_enter, struct file *file, int datasync)
+{
+	__u32 tid = cur_tid();
+	__u64 now;
+
+	if (!tree_task())
+		return 0;
+	now = bpf_ktime_get_ns();
+	/* The top bit carries datasync. */
+	now = (now & ~(1ULL << 63)) | ((__u64)(datasync != 0) << 63);
+	if (bpf_map_update_elem(&fsync_start, &tid, &now, BPF_ANY))
+		LOST(fs_full);
+	return 0;
+}
+
+SEC("tp_btf/ext4_sync_file_exit")
+int BPF_PROG(io_fsync_exit, struct inode *inode, int ret)
+{
+	struct iowhy_task *c = tree_task();
+	__u32 tid = cur_tid();
+	__u64 *t0, start, d, now;
+	struct io_fs_key k = {};
+	struct io_fs_stat *s;
+	int datasync;
+
+	if (!c)
+		return 0;
+	t0 = bpf_map_lookup_elem(&fsync_start, &tid);
+	if (!t0) {
+		LOST(fsync_unmatched);
+		return 0;
+	}
+	start = *t0 & ~(1ULL << 63);
+	datasync = *t0 >> 63;
+	bpf_map_delete_elem(&fsync_start, &tid);
+	now = bpf_ktime_get_ns();
+	d = now > start ? now - start : 0;
+	k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	k.phase = c->phase;
+	s = row(&fs_stats, &k);
+	if (!s) {
+		LOST(fs_full);
+		return 0;
+	}
+	if (datasync)
+		s->fdatasync++;
+	else
+		s->fsync++;
+	s->total_ns += d;
+	if (d > s->max_ns)
+		s->max_ns = d;
+	s->hist[io_log2(d, IO_LAT_SLOTS)]++;
+	return 0;
+}
+
+/* ---- journal (jbd2), charged to the window phase ---- */
+
+SEC("tp_btf/jbd2_run_stats")
+int BPF_PROG(io_jbd_run_stats, dev_t dev, tid_t tid, struct transaction_run_stats_s *rs)
+{
+	struct io_fs_key k = { .dev = dev, .phase = current_phase };
+	struct io_jbd_stat *s;
+
+	if (k.phase >= IO_MAX_PHASES)
+		return 0;
+	s = row(&jbd_stats, &k);
+	if (!s) {
+		LOST(fs_full);
+		return 0;
+	}
+	s->commits++;
+	s->wait_ns += jiffies_ns(BPF_CORE_READ(rs, rs_wait));
+	s->request_delay_ns += jiffies_ns(BPF_CORE_READ(rs, rs_request_delay));
+	s->running_ns += jiffies_ns(BPF_CORE_READ(rs, rs_running));
+	s->locked_ns += jiffies_ns(BPF_CORE_READ(rs, rs_locked));
+	s->flushing_ns += jiffies_ns(BPF_CORE_READ(rs, rs_flushing));
+	s->logging_ns += jiffies_ns(BPF_CORE_READ(rs, rs_logging));
+	s->handles += BPF_CORE_READ(rs, rs_handle_count);
+	s->blocks += BPF_CORE_READ(rs, rs_blocks);
+	s->blocks_logged += BPF_CORE_READ(rs, rs_blocks_logged);
+	return 0;
+}
+
+static __always_inline __u32 journal_dev(journal_t *j)
+{
+	return BPF_CORE_READ(j, j_fs_dev, bd_dev);
+}
+
+SEC("tp_btf/jbd2_start_commit")
+int BPF_PROG(io_jbd_start, journal_t *journal, transaction_t *commit)
+{
+	__u32 dev = journal_dev(journal);
+	__u64 now = bpf_ktime_get_ns();
+
+	if (bpf_map_update_elem(&commit_start, &dev, &now, BPF_ANY))
+		LOST(fs_full);
+	return 0;
+}
+
+SEC("tp_btf/jbd2_end_commit")
+int BPF_PROG(io_jbd_end, journal_t *journal, transaction_t *commit)
+{
+	__u32 dev = journal_dev(journal);
+	__u64 *t0 = bpf_map_lookup_elem(&commit_start, &dev), now, d;
+	struct io_fs_key k = { .dev = dev, .phase = current_phase };
+	struct io_jbd_stat *s;
+
+	if (!t0) {
+		LOST(commit_unmatched);
+		return 0;
+	}
+	now = bpf_ktime_get_ns();
+	d = now > *t0 ? now - *t0 : 0;
+	bpf_map_delete_elem(&commit_start, &dev);
+	if (k.phase >= IO_MAX_PHASES)
+		return 0;
+	s = row(&jbd_stats, &k);
+	if (!s) {
+		LOST(fs_full);
+		return 0;
+	}
+	s->commit_count++;
+	s->commit_ns += d;
+	if (d > s->commit_max)
+		s->commit_max = d;
+	if (BPF_CORE_READ_BITFIELD_PROBED(commit, t_synchronous_commit))
+		s->sync_commits++;
+	s->hist[io_log2(d, IO_LAT_SLOTS)]++;
+	return 0;
+}

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Block layer, page cache, writeback and journal tracing (bpf/io.bpf.c): the structures shared with
+ * user space, and the small pieces of logic both sides run (the BPF programs on live events, the
+ * pure model user/io_model.c on synthetic ones in the unit tests). Plain fixed-size types only.
+ *
+ * Devices are kernel dev_t values (major << 20 | minor), as in struct block_device.bd_dev.
+ */
+#ifndef IOWHY_IO_H
+#define IOWHY_IO_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+#include "iowhy.h"
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+#define IO_MAX_PHASES IOWHY_MAX_PHASES
+#define IO_NO_PHASE 0xff          /* current_phase between phases: background I/O is not counted */
+#define IO_LAT_SLOTS IOWHY_HIST_SLOTS  /* log2(ns) */
+#define IO_SIZE_SLOTS 32          /* log2(bytes) */
+#define IO_DEPTH_SLOTS 12         /* log2(requests in flight, this one included) */
+#define IO_PAGE_SIZE 4096ULL
+
+#define IO_DEV_MAJOR(d) ((d) >> 20)
+#define IO_DEV_MINOR(d) ((d) & 0xfffff)
+
+/* Operations, as REQ_OP_* (the low byte of cmd_flags / bi_opf); everything else is OTHER. */
+enum io_op { IO_OP_READ, IO_OP_WRITE, IO_OP_FLUSH, IO_OP_DISCARD, IO_OP_OTHER, IO_OP_COUNT };
+
+/* Who submitted a request: decided at block_bio_queue, in the submitter's context. */
+enum io_class {
+	IO_CL_TREE,      /* a task of the workload tree */
+	IO_CL_WB_TREE,   /* writeback (flusher) of an inode the tree dirtied: done for the workload */
+	IO_CL_WB,        /* other writeback */
+	IO_CL_JOURNAL,   /* jbd2 */
+	IO_CL_OTHER,     /* anything else */
+	IO_CL_UNKNOWN,   /* request whose bios were never seen queued (e.g. flush machinery) */
+	IO_CL_COUNT,
+};
+
+/* ---- block layer ---- */
+
+/* Per (phase, dev, op, class) statistics of completed requests; a per-CPU hash. */
+struct io_key {
+	__u32 dev;       /* the bio's device (a partition when the I/O went to one) */
+	__u8 phase, op, cls, pad;
+};
+
+struct io_stat {
+	__u64 requests;
+	__u64 bytes;
+	__u64 seq;          /* requests that started where the previous one to the disk ended */
+	__u64 requeues;
+	__u64 queue_ns, dev_ns;     /* sums */
+	__u64 queue_max, dev_max;
+	__u32 qhist[IO_LAT_SLOTS];  /* queue time: insert (or bio queue) -> issue */
+	__u32 dhist[IO_LAT_SLOTS];  /* device time: issue -> complete */
+	__u32 size_hist[IO_SIZE_SLOTS];
+	__u32 depth_hist[IO_DEPTH_SLOTS];
+};
+
+/* A bio seen at block_bio_queue, until it becomes (the first bio of) a request. */
+struct io_bio {
+	__u64 t_queue;
+	__u32 dev;
+	__u8 phase, cls, pad[2];
+};
+
+/* A request being tracked, keyed by its address, from insert/issue to completion. */
+struct io_req {
+	__u64 t_queue;      /* first bio queued (0 if never seen) */
+	__u64 t_insert;     /* last insert (or requeue) */
+	__u64 t_issue;      /* last issue; 0 while not on the device */
+	__u64 bytes;        /* completed so far (completions can be partial) */
+	__u32 dev, disk;
+	__u16 depth;        /* in flight at issue, this one included */
+	__u8 phase, cls, op, seq, requeues, issued;
+};
+
+/* Per-disk state: in-flight count, busy time (union of intervals with >= 1 request in flight). */
+struct io_dev_state {
+	__u64 last_ns;              /* last issue/complete/requeue on this disk */
+	__u64 next_sector;          /* where the last issued request ended */
+	__u32 inflight;
+	__u32 primed;               /* next_sector is valid */
+	__u64 busy_ns[IO_MAX_PHASES];
+	__u64 issued[IO_MAX_PHASES];
+};
+
+#ifdef __bpf__
+#define IO_LOCK_T struct bpf_spin_lock
+#else
+#define IO_LOCK_T __u32               /* struct bpf_spin_lock is one __u32 */
+#endif
+
+struct io_dev {
+	IO_LOCK_T lock;
+	__u32 pad;
+	struct io_dev_state s;
+};
+
+/* ---- page cache, writeback, fsync, journal ---- */
+
+/* Per-phase counters (per-CPU array indexed by phase). Tree context unless said otherwise. */
+struct io_phase_ctr {
+	__u64 dirtied_bytes;        /* folios the tree made dirty */
+	__u64 dirtied_inodes;       /* inodes the tree dirtied first in this phase */
+	__u64 pc_added_bytes;       /* added to the page cache in tree context (reads, readahead, writes) */
+	__u64 pc_removed_bytes;     /* removed in tree context (truncate, unlink) */
+	__u64 ra_sync, ra_async;    /* readahead calls */
+	__u64 ra_pages;             /* pages readahead asked for */
+	__u64 bdp_count;            /* balance_dirty_pages throttling events */
+	__u64 bdp_pause_ns;         /* pauses it imposed */
+	__u64 wb_bytes;             /* written back (any inode, window phase, any context) */
+	__u64 wb_tree_bytes;        /* of that, inodes the tree dirtied */
+	__u64 wb_inodes, wb_tree_inodes;
+	__u64 bio_backmerges, bio_frontmerges, rq_merges, requeues, splits;
+	__u64 bios_other_phase;     /* background bios queued while no phase was open */
+};
+
+/* Per (phase, fs dev): fsync/fdatasync of tree tasks (ext4_sync_file_enter/exit). */
+struct io_fs_key {
+	__u32 dev;
+	__u32 phase;
+};
+
+struct io_fs_stat {
+	__u64 fsync, fdatasync;
+	__u64 total_ns, max_ns;
+	__u32 hist[IO_LAT_SLOTS];
+};
+
+/* Per (window phase, fs dev): jbd2 commits (jbd2_run_stats, jbd2_start/end_commit). */
+struct io_jbd_stat {
+	__u64 commits;              /* jbd2_run_stats events */
+	__u64 wait_ns, request_delay_ns, running_ns, locked_ns, flushing_ns, logging_ns;
+	__u64 handles, blocks, blocks_logged;
+	__u64 commit_count, commit_ns, commit_max, sync_commits; /* start_commit -> end_commit */
+	__u32 hist[IO_LAT_SLOTS];
+};
+
+/* Inodes the tree dirtied, so writeback of them can be charged back to the workload. */
+struct io_inode_key {
+	__u32 dev;
+	__u32 pad;
+	__u64 ino;
+};
+
+struct io_inode {
+	__u64 dirtied_bytes;
+	__u64 wb_bytes;
+	__u64 removed_bytes;        /* dropped from the page cache by the tree (truncate, unlink) */
+	__u32 phase;                /* phase that first dirtied it */
+	__u32 pad;
+};
+
+/* Everything that could not be tracked: shown in the report, never silent. */
+struct io_lost {
+	__u64 bios_full;            /* bio map full */
+	__u64 reqs_full;            /* request map full */
+	__u64 stats_full;           /* statistics map full */
+	__u64 devs_full;
+	__u64 inodes_full;
+	__u64 wb_full;
+	__u64 fs_full;
+	__u64 issue_unseen;         /* request issued whose bios were never seen queued (class UNKNOWN) */
+	__u64 complete_untracked;   /* completion of a request never seen issued */
+	__u64 fsync_unmatched;      /* ext4_sync_file_exit without enter */
+	__u64 commit_unmatched;     /* jbd2_end_commit without start */
+};
+
+/* ---- logic shared by the BPF programs and the pure model ---- */
+
+static __always_inline __u32 io_log2(__u64 v, __u32 nslots)
+{
+	__u32 r = 0;
+
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1) { r += 1; }
+	return r < nslots ? r : nslots - 1;
+}
+
+#ifdef __bpf__
+/* io_log2 as a global BPF function (io.bpf.c), verified once on its own: inlined four times in one
+ * program its branches multiply into more states than the verifier accepts. */
+__u32 io_slot(__u64 v, __u32 nslots);
+#else
+static inline __u32 io_slot(__u64 v, __u32 nslots)
+{
+	return io_log2(v, nslots);
+}
+#endif
+
+/* Histogram slot of v, bounded for the verifier whatever io_slot returned (the empty asm hides
+ * the value from the compiler, which would otherwise drop the check it can prove redundant). */
+#ifdef __bpf__
+#define IO_SLOT(v, n) ({ __u64 s_ = io_slot((v), (n)); asm volatile("" : "+r"(s_));	\
+			 s_ < (n) ? s_ : (n) - 1; })
+#else
+#define IO_SLOT(v, n) io_slot((v), (n))
+#endif
+
+static __always_inline __u8 io_op_of(__u32 opf)
+{
+	__u32 op = opf & 0xff;
+
+	return op < IO_OP_OTHER ? op : IO_OP_OTHER;
+}
+
+/* Class of a bio from what is known about its submitter. */
+static __always_inline __u8 io_classify(int tree, int jbd2, int in_writeback, int wb_tree_inode)
+{
+	if (tree)
+		return IO_CL_TREE;
+	if (jbd2)
+		return IO_CL_JOURNAL;
+	if (in_writeback)
+		return wb_tree_inode ? IO_CL_WB_TREE : IO_CL_WB;
+	return IO_CL_OTHER;
+}
+
+/* Advance the disk's busy clock to `now`: time since the last event, if anything was in flight,
+ * goes to the busy time of `phase` (the window open now). */
+static __always_inline void io_dev_tick(struct io_dev_state *d, __u64 now, __u32 phase)
+{
+	if (d->inflight && now > d->last_ns && phase < IO_MAX_PHASES)
+		d->busy_ns[phase] += now - d->last_ns;
+	if (now > d->last_ns)
+		d->last_ns = now;
+}
+
+/* A request went to the device. Returns the depth (in flight, this one included); *seq is set
+ * when it starts where the previous request to the disk ended. */
+static __always_inline __u32 io_dev_issue(struct io_dev_state *d, __u64 now, __u32 phase,
+					  __u64 sector, __u32 nr_sectors, __u8 *seq)
+{
+	io_dev_tick(d, now, phase);
+	d->inflight++;
+	*seq = d->primed && nr_sectors && d->next_sector == sector;
+	if (nr_sectors) {
+		d->next_sector = sector + nr_sectors;
+		d->primed = 1;
+	}
+	if (phase < IO_MAX_PHASES)
+		d->issued[phase]++;
+	return d->inflight;
+}
+
+/* A request left the device (completed, or requeued). */
+static __always_inline void io_dev_done(struct io_dev_state *d, __u64 now, __u32 phase)
+{
+	io_dev_tick(d, now, phase);
+	if (d->inflight)
+		d->inflight--;
+}
+
+static __always_inline void io_req_issue(struct io_req *r, __u64 now, __u32 depth, __u8 seq)
+{
+	r->t_issue = now;
+	r->issued = 1;
+	r->depth = depth > 0xffff ? 0xffff : depth;
+	r->seq = seq;
+}
+
+/* Back from the device to the queue. Returns 1 if it was on the device. */
+static __always_inline int io_req_requeue(struct io_req *r, __u64 now)
+{
+	int was = r->issued;
+
+	r->issued = 0;
+	r->t_issue = 0;
+	r->t_insert = now;
+	if (r->requeues < 0xff)
+		r->requeues++;
+	return was;
+}
+
+/* Completion of nr_bytes of a request that had `remaining` bytes left. Returns 1 when it is done. */
+static __always_inline int io_req_complete(struct io_req *r, __u64 nr_bytes, __u64 remaining)
+{
+	r->bytes += nr_bytes;
+	return nr_bytes >= remaining;
+}
+
+static __always_inline __u64 io_req_queue_ns(const struct io_req *r)
+{
+	__u64 start = r->t_insert ? r->t_insert : r->t_queue;
+
+	return start && r->t_issue > start ? r->t_issue - start : 0;
+}
+
+/* Add a finished request to its statistics row. */
+static __always_inline void io_stat_add(struct io_stat *s, const struct io_req *r, __u64 now)
+{
+	__u64 q = io_req_queue_ns(r);
+	__u64 d = r->t_issue && now > r->t_issue ? now - r->t_issue : 0;
+
+	s->requests++;
+	s->bytes += r->bytes;
+	s->seq += r->seq;
+	s->requeues += r->requeues;
+	s->queue_ns += q;
+	s->dev_ns += d;
+	if (q > s->queue_max)
+		s->queue_max = q;
+	if (d > s->dev_max)
+		s->dev_max = d;
+	s->qhist[IO_SLOT(q, IO_LAT_SLOTS)]++;
+	s->dhist[IO_SLOT(d, IO_LAT_SLOTS)]++;
+	s->size_hist[IO_SLOT(r->bytes, IO_SIZE_SLOTS)]++;
+	s->depth_hist[IO_SLOT(r->depth, IO_DEPTH_SLOTS)]++;
+}
+
+#endif

@@ -1,0 +1,25 @@
+# O_DIRECT write of 64 MiB in 1 MiB blocks on a journaled ext4 loop device: the block writes the
+# tree submitted to that device are 64..64.5 MiB and agree with /sys/block/loopN/stat within 1%.
+need_root
+source tests/integration/lib_dev.sh
+make_loop_ext4 256
+J=$TMPROOT/r.json
+sync
+"$IOWHY" run --json "$J" -- dd if=/dev/zero of="$MNT/f" bs=1M count=64 oflag=direct status=none \
+	>"$TMPROOT/out.txt" 2>&1
+check "iowhy run exits 0" test $? = 0
+ph='.phases[] | select(.kind == "work") | .io'
+tree_bytes=$(jqr "$J" "[$ph.requests[] | select(.name == \"$LOOPNAME\" and .op == \"write\" and .class == \"tree\") | .bytes] | add // 0")
+tree_reqs=$(jqr "$J" "[$ph.requests[] | select(.name == \"$LOOPNAME\" and .op == \"write\" and .class == \"tree\") | .requests] | add // 0")
+all_bytes=$(jqr "$J" "[$ph.requests[] | select(.name == \"$LOOPNAME\" and .op == \"write\") | .bytes] | add // 0")
+all_reqs=$(jqr "$J" "[$ph.requests[] | select(.name == \"$LOOPNAME\" and .op == \"write\") | .requests] | add // 0")
+dev_bytes=$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .stat.write_bytes")
+dev_ios=$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .stat.write_ios")
+echo "  tree: $tree_reqs requests $tree_bytes B; all: $all_reqs / $all_bytes B; /sys: $dev_ios / $dev_bytes B"
+check "tree write bytes on $LOOPNAME in [64, 64.5] MiB" fcmp "$tree_bytes >= 67108864 && $tree_bytes <= 67633152"
+check "block write bytes agree with /sys/block stat within 1%" within "$all_bytes" "$dev_bytes" 1
+check "block write requests agree with /sys/block stat within 1%" within "$all_reqs" "$dev_ios" 1
+check "nothing dirtied in the page cache" fcmp "$(jqr "$J" "$ph.page_cache.dirtied_bytes") < 1048576"
+check "device busy time > 0" fcmp "$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .busy_ns") > 0"
+check "nothing lost" test "$(jqr "$J" "[$ph.lost | .[]] | add")" = 0
+check "text report has the device table" grep -q "Devices and kernel I/O" "$TMPROOT/out.txt"

@@ -1,0 +1,21 @@
+# fsync-heavy workload on the journaled ext4: 1000 x (write 4k + fsync) -> 1000 fsyncs counted on
+# that file system, journal commits visible with their phases (wait/locked/flushing/logging).
+need_root
+source tests/integration/lib_dev.sh
+make_loop_ext4 128
+J=$TMPROOT/r.json
+# One dd per 4 KiB: conv=fsync,notrunc appends 4 KiB and calls fsync(2) once before exiting.
+"$IOWHY" run --json "$J" -- bash -c "for i in \$(seq 1000); do dd if=/dev/zero of='$MNT/f' bs=4k count=1 oflag=append conv=notrunc,fsync status=none || exit 1; done" \
+	>"$TMPROOT/out.txt" 2>&1
+check "iowhy run exits 0" test $? = 0
+check "the file is 4000 KiB" test "$(stat -c %s "$MNT/f")" = 4096000
+ph='.phases[] | select(.kind == "work") | .io'
+n=$(jqr "$J" "[$ph.fsync[] | select(.name == \"$LOOPNAME\") | .fsync + .fdatasync] | add // 0")
+c=$(jqr "$J" "[$ph.journal[] | select(.name == \"$LOOPNAME\") | .commits] | add // 0")
+lg=$(jqr "$J" "[$ph.journal[] | select(.name == \"$LOOPNAME\") | .logging_ns] | add // 0")
+echo "  fsync $n, journal commits $c, logging $lg ns"
+check "fsync count is 1000" test "$n" = 1000
+check "journal commits visible (>= 100)" fcmp "$c >= 100"
+check "journal commit phases reported" test "$(jqr "$J" "$ph.journal[0] | has(\"wait_ns\") and has(\"locked_ns\") and has(\"flushing_ns\") and has(\"logging_ns\")")" = true
+jw=$(jqr "$J" "[$ph.requests[] | select(.name == \"$LOOPNAME\" and .class == \"journal\") | .bytes] | add // 0")
+check "journal writes on $LOOPNAME charged to the journal class" fcmp "$jw > 0"

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the pure I/O model (user/io_model.c) and the logic it shares with bpf/io.bpf.c. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "io_model.h"
+
+#define DEV 0x700000u   /* 7:0 */
+#define US 1000ull
+
+/* ---- busy time ---- */
+
+static void test_union_overlaps_nesting_touching(void **state)
+{
+	struct io_interval iv[] = {
+		{ 100, 200 }, { 150, 250 },   /* overlap: 100..250 */
+		{ 300, 400 }, { 320, 340 },   /* nested: 300..400 */
+		{ 400, 450 },                 /* touching: 300..450 */
+		{ 500, 500 },                 /* empty */
+		{ 600, 700 },                 /* alone */
+	};
+
+	(void)state;
+	assert_int_equal(io_interval_union(iv, sizeof(iv) / sizeof(iv[0])), 150 + 150 + 100);
+	assert_int_equal(io_interval_union(iv, 0), 0);
+}
+
+/* The streaming in-flight counter (BPF side) equals the union of the request intervals. */
+static void test_inflight_counter_matches_union(void **state)
+{
+	struct io_interval iv[] = { { 10, 50 }, { 20, 30 }, { 40, 90 }, { 90, 95 }, { 200, 260 } };
+	/* events in time order: +1 at start, -1 at end */
+	struct { uint64_t t; int d; } ev[] = {
+		{ 10, 1 }, { 20, 1 }, { 30, -1 }, { 40, 1 }, { 50, -1 }, { 90, -1 }, { 90, 1 },
+		{ 95, -1 }, { 200, 1 }, { 260, -1 },
+	};
+	struct io_dev_state d;
+	uint8_t seq;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		if (ev[i].d > 0)
+			io_dev_issue(&d, ev[i].t, 3, 0, 0, &seq);
+		else
+			io_dev_done(&d, ev[i].t, 3);
+	}
+	assert_int_equal(d.inflight, 0);
+	assert_int_equal(d.busy_ns[3], io_interval_union(iv, 5));
+	assert_int_equal(d.busy_ns[3], 85 + 60);
+}
+
+/* Busy time is cut at phase windows: what elapses in a window goes to that window's phase. */
+static void test_busy_split_by_window(void **state)
+{
+	struct io_dev_state d;
+	uint8_t seq;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	io_dev_issue(&d, 100, 0, 0, 0, &seq);
+	io_dev_issue(&d, 150, 0, 0, 0, &seq);     /* tick: 50 to phase 0 */
+	io_dev_done(&d, 300, 1);                  /* tick: 150 to phase 1 */
+	io_dev_done(&d, 400, IO_NO_PHASE);        /* no window: not counted */
+	assert_int_equal(d.busy_ns[0], 50);
+	assert_int_equal(d.busy_ns[1], 150);
+	assert_int_equal(d.inflight, 0);
+}
+
+/* ---- sequential detection ---- */
+
+static void test_sequential(void **state)
+{
+	struct io_dev_state d;
+	uint8_t seq;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	io_dev_issue(&d, 1, 0, 1000, 8, &seq);
+	assert_int_equal(seq, 0);                 /* first request: nothing before it */
+	io_dev_done(&d, 2, 0);
+	io_dev_issue(&d, 3, 0, 1008, 8, &seq);
+	assert_int_equal(seq, 1);                 /* starts where the previous ended */
+	io_dev_issue(&d, 4, 0, 5000, 16, &seq);
+	assert_int_equal(seq, 0);                 /* random */
+	io_dev_issue(&d, 5, 0, 5016, 0, &seq);
+	assert_int_equal(seq, 0);                 /* flush (no data): never sequential */
+	io_dev_issue(&d, 6, 0, 5016, 8, &seq);
+	assert_int_equal(seq, 1);                 /* ...and does not break the run */
+	assert_int_equal(d.issued[0], 5);
+}
+
+/* ---- request tracking ---- */
+
+static const struct io_row *row_of(const struct io_phase *p, uint8_t op, uint8_t cls)
+{
+	for (size_t i = 0; i < p->nrows; i++)
+		if (p->rows[i].op == op && p->rows[i].cls == cls)
+			return &p->rows[i];
+	return NULL;
+}
+
+/* Three bios: one becomes a request, one back-merges into it, one front-merges (and becomes the
+ * first bio). A second request merges into the first. One completion in two parts. */
+static void test_lifecycle_merges(void **state)
+{
+	struct io_phase *p = io_phase_new();
+	struct io_sim s;
+	const struct io_row *r;
+
+	(void)state;
+	io_sim_init(&s, p, 0);
+	io_sim_bio_queue(&s, 0xa, 100 * US, DEV, IO_CL_TREE, 0);
+	io_sim_bio_queue(&s, 0xb, 101 * US, DEV, IO_CL_TREE, 0);
+	io_sim_bio_backmerge(&s, 0xb);
+	io_sim_bio_queue(&s, 0xc, 102 * US, DEV, IO_CL_TREE, 0);
+	io_sim_bio_frontmerge(&s, 0xc);
+	/* request 1 now starts with bio c; request 2 (bio d) is merged into it */
+	io_sim_bio_queue(&s, 0xd, 103 * US, DEV, IO_CL_TREE, 0);
+	io_sim_rq_insert(&s, 0x2, 0xd, IO_OP_WRITE, 104 * US);
+	io_sim_rq_merge(&s, 0x2);
+	io_sim_rq_insert(&s, 0x1, 0xc, IO_OP_WRITE, 110 * US);
+	io_sim_rq_issue(&s, 0x1, 0xc, IO_OP_WRITE, 130 * US, 0, 32);
+	io_sim_rq_complete(&s, 0x1, 200 * US, 8192, 16384);   /* partial */
+	assert_int_equal(io_sim_tracked(&s), 1);
+	io_sim_rq_complete(&s, 0x1, 230 * US, 8192, 8192);    /* done */
+	assert_int_equal(io_sim_tracked(&s), 0);
+	assert_int_equal(s.dev.inflight, 0);
+	r = row_of(p, IO_OP_WRITE, IO_CL_TREE);
+	assert_non_null(r);
+	assert_int_equal(r->st.requests, 1);
+	assert_int_equal(r->st.bytes, 16384);
+	assert_int_equal(r->st.queue_ns, 20 * US);             /* insert -> issue */
+	assert_int_equal(r->st.dev_ns, 100 * US);              /* issue -> final completion */
+	assert_int_equal(s.backmerges + s.frontmerges + s.rq_merges, 3);
+	assert_int_equal(s.lost.issue_unseen + s.lost.complete_untracked, 0);
+	assert_int_equal(s.dev.busy_ns[0], 100 * US);
+	io_result_free(p);
+}
+
+/* A requeued request leaves the device (busy stops), waits, is issued again: one request, device
+ * time from the last issue, queue time from the requeue. */
+static void test_lifecycle_requeue(void **state)
+{
+	struct io_phase *p = io_phase_new();
+	struct io_sim s;
+	const struct io_row *r;
+
+	(void)state;
+	io_sim_init(&s, p, 2);
+	io_sim_bio_queue(&s, 0xa, 0, DEV, IO_CL_WB_TREE, 2);
+	io_sim_rq_issue(&s, 0x1, 0xa, IO_OP_WRITE, 10 * US, 0, 8);   /* direct issue, no insert */
+	io_sim_rq_requeue(&s, 0x1, 30 * US);
+	assert_int_equal(s.dev.inflight, 0);
+	io_sim_rq_insert(&s, 0x1, 0xa, IO_OP_WRITE, 35 * US);
+	io_sim_rq_issue(&s, 0x1, 0xa, IO_OP_WRITE, 50 * US, 0, 8);
+	io_sim_rq_complete(&s, 0x1, 80 * US, 4096, 4096);
+	r = row_of(p, IO_OP_WRITE, IO_CL_WB_TREE);
+	assert_non_null(r);
+	assert_int_equal(r->st.requests, 1);
+	assert_int_equal(r->st.requeues, 1);
+	assert_int_equal(r->st.queue_ns, 15 * US);
+	assert_int_equal(r->st.dev_ns, 30 * US);
+	assert_int_equal(s.dev.busy_ns[2], 20 * US + 30 * US);
+	io_result_free(p);
+}
+
+/* Requests whose bios were never seen are UNKNOWN and counted; completions never issued counted. */
+static void test_lifecycle_untracked(void **state)
+{
+	struct io_phase *p = io_phase_new();
+	struct io_sim s;
+
+	(void)state;
+	io_sim_init(&s, p, 0);
+	io_sim_rq_issue(&s, 0x9, 0, IO_OP_FLUSH, 10, 0, 0);
+	io_sim_rq_complete(&s, 0x9, 20, 0, 0);
+	io_sim_rq_complete(&s, 0x8, 30, 4096, 4096);
+	assert_non_null(row_of(p, IO_OP_FLUSH, IO_CL_UNKNOWN));
+	assert_int_equal(s.lost.issue_unseen, 1);
+	assert_int_equal(s.lost.complete_untracked, 1);
+	io_result_free(p);
+}
+
+/* ---- aggregation and reconciliation ---- */
+
+static void add_bytes(struct io_phase *p, uint32_t dev, uint8_t op, uint8_t cls, uint64_t bytes)
+{
+	struct io_stat st;
+
+	memset(&st, 0, sizeof(st));
+	st.requests = bytes / 65536 + 1;
+	st.bytes = bytes;
+	io_phase_add(p, dev, op, cls, &st);
+}
+
+static void test_layers_buffered(void **state)
+{
+	struct io_phase *p = io_phase_new();
+	struct io_devinfo *d;
+	struct io_layers l;
+	struct io_stat sum;
+
+	(void)state;
+	p->sys_write_bytes = 64 << 20;
+	p->sys_read_bytes = 1 << 20;
+	p->ctr.dirtied_bytes = 64 << 20;
+	p->ctr.wb_tree_bytes = 48 << 20;
+	p->tree_dirtied_total = 64 << 20;
+	p->tree_wb_total = 48 << 20;
+	add_bytes(p, DEV, IO_OP_WRITE, IO_CL_WB_TREE, 48 << 20);
+	add_bytes(p, DEV, IO_OP_WRITE, IO_CL_JOURNAL, 100 << 10);
+	add_bytes(p, DEV, IO_OP_WRITE, IO_CL_OTHER, 1 << 20);
+	add_bytes(p, DEV + 1, IO_OP_READ, IO_CL_TREE, 256 << 10);   /* a partition of DEV */
+	add_bytes(p, 0xfe00000, IO_OP_WRITE, IO_CL_OTHER, 5 << 20); /* another disk: not ours */
+	d = io_phase_dev(p, DEV + 1);
+	d->disk = DEV;
+	d->is_partition = 1;
+	d = io_phase_dev(p, DEV);
+	d->has_stat = 1;
+	d->stat.wr_sectors = ((48 << 20) + (100 << 10) + (1 << 20)) / 512;
+	d->stat.rd_sectors = (256 << 10) / 512;
+	io_layers_compute(p, &l);
+	assert_int_equal(l.ndisks, 1);
+	assert_int_equal(l.blk_write_wb_tree, 48 << 20);
+	assert_int_equal(l.blk_write_journal, 100 << 10);
+	assert_int_equal(l.blk_write_other, 1 << 20);           /* the other disk is left out */
+	assert_int_equal(l.blk_read_tree, 256 << 10);           /* partition counted under its disk */
+	assert_int_equal(l.still_dirty, 16 << 20);
+	assert_int_equal(l.write_not_dirtied, 0);
+	assert_int_equal(l.read_from_cache, (1 << 20) - (256 << 10));
+	assert_int_equal(l.read_ahead_extra, 0);
+	assert_int_equal(l.write_overhead, 100 << 10);
+	assert_int_equal(l.dev_minus_block, 0);
+	assert_int_equal(io_phase_sum(p, DEV, -1, -1, &sum), 4);
+	assert_int_equal(sum.bytes, (48 << 20) + (100 << 10) + (1 << 20) + (256 << 10));
+	io_result_free(p);
+}
+
+static void test_layers_direct_and_readahead(void **state)
+{
+	struct io_phase *p = io_phase_new();
+	struct io_layers l;
+
+	(void)state;
+	p->sys_write_bytes = 16 << 20;                 /* O_DIRECT: nothing dirtied */
+	p->sys_read_bytes = 1 << 20;
+	add_bytes(p, DEV, IO_OP_WRITE, IO_CL_TREE, 16 << 20);
+	add_bytes(p, DEV, IO_OP_READ, IO_CL_TREE, 2 << 20);   /* readahead read twice as much */
+	io_layers_compute(p, &l);
+	assert_int_equal(l.write_not_dirtied, 16 << 20);
+	assert_int_equal(l.blk_write_tree, 16 << 20);
+	assert_int_equal(l.read_ahead_extra, 1 << 20);
+	assert_int_equal(l.read_from_cache, 0);
+	io_result_free(p);
+}
+
+static void test_sysstat(void **state)
+{
+	struct io_sysstat a, b, d;
+
+	(void)state;
+	assert_int_equal(io_sysstat_parse("1 2 3 4 5 6 7 8 9 10 11", &a), 11);
+	assert_int_equal(io_sysstat_parse("  11 2 13 4 25 6 1031 8 0 20 21 0 0 0 0 3 4\n", &b), 17);
+	assert_int_equal(io_sysstat_parse("1 2 3", &d), -1);
+	io_sysstat_delta(&a, &b, &d);
+	assert_int_equal(d.rd_ios, 10);
+	assert_int_equal(d.wr_ios, 20);
+	assert_int_equal(d.wr_sectors, 1024);
+	assert_int_equal(d.fl_ios, 3);
+}
+
+static void test_log2_slots(void **state)
+{
+	(void)state;
+	assert_int_equal(io_log2(0, IO_LAT_SLOTS), 0);
+	assert_int_equal(io_log2(1, IO_LAT_SLOTS), 0);
+	assert_int_equal(io_log2(4096, IO_SIZE_SLOTS), 12);
+	assert_int_equal(io_log2(~0ull, IO_DEPTH_SLOTS), IO_DEPTH_SLOTS - 1);
+	assert_int_equal(io_op_of(1 | (1u << 11)), IO_OP_WRITE);
+	assert_int_equal(io_op_of(35), IO_OP_OTHER);
+	assert_int_equal(io_classify(1, 1, 1, 1), IO_CL_TREE);
+	assert_int_equal(io_classify(0, 0, 1, 1), IO_CL_WB_TREE);
+	assert_int_equal(io_classify(0, 0, 1, 0), IO_CL_WB);
+	assert_int_equal(io_classify(0, 1, 0, 0), IO_CL_JOURNAL);
+	assert_int_equal(io_classify(0, 0, 0, 0), IO_CL_OTHER);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_union_overlaps_nesting_touching),
+		cmocka_unit_test(test_inflight_counter_matches_union),
+		cmocka_unit_test(test_busy_split_by_window),
+		cmocka_unit_test(test_sequential),
+		cmocka_unit_test(test_lifecycle_merges),
+		cmocka_unit_test(test_lifecycle_requeue),
+		cmocka_unit_test(test_lifecycle_untracked),
+		cmocka_unit_test(test_layers_buffered),
+		cmocka_unit_test(test_layers_direct_and_readahead),
+		cmocka_unit_test(test_sysstat),
+		cmocka_unit_test(test_log2_slots),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

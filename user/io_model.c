@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The pure I/O model: see io_model.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io_model.h"
+
+/* ---- /sys/block stat ---- */
+
+int io_sysstat_parse(const char *text, struct io_sysstat *out)
+{
+	uint64_t v[17] = { 0 };
+	const char *s = text;
+	char *end;
+	int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (n < 17) {
+		unsigned long long x = strtoull(s, &end, 10);
+
+		if (end == s)
+			break;
+		v[n++] = x;
+		s = end;
+	}
+	if (n < 11)
+		return -1;
+	out->rd_ios = v[0]; out->rd_merges = v[1]; out->rd_sectors = v[2]; out->rd_ticks = v[3];
+	out->wr_ios = v[4]; out->wr_merges = v[5]; out->wr_sectors = v[6]; out->wr_ticks = v[7];
+	out->in_flight = v[8]; out->io_ticks = v[9]; out->time_in_queue = v[10];
+	out->dc_ios = v[11]; out->dc_merges = v[12]; out->dc_sectors = v[13]; out->dc_ticks = v[14];
+	out->fl_ios = v[15]; out->fl_ticks = v[16];
+	return n;
+}
+
+static uint64_t sub0(uint64_t b, uint64_t a)
+{
+	return b > a ? b - a : 0;
+}
+
+void io_sysstat_delta(const struct io_sysstat *a, const struct io_sysstat *b, struct io_sysstat *o)
+{
+	o->rd_ios = sub0(b->rd_ios, a->rd_ios);
+	o->rd_merges = sub0(b->rd_merges, a->rd_merges);
+	o->rd_sectors = sub0(b->rd_sectors, a->rd_sectors);
+	o->rd_ticks = sub0(b->rd_ticks, a->rd_ticks);
+	o->wr_ios = sub0(b->wr_ios, a->wr_ios);
+	o->wr_merges = sub0(b->wr_merges, a->wr_merges);
+	o->wr_sectors = sub0(b->wr_sectors, a->wr_sectors);
+	o->wr_ticks = sub0(b->wr_ticks, a->wr_ticks);
+	o->in_flight = b->in_flight;
+	o->io_ticks = sub0(b->io_ticks, a->io_ticks);
+	o->time_in_queue = sub0(b->time_in_queue, a->time_in_queue);
+	o->dc_ios = sub0(b->dc_ios, a->dc_ios);
+	o->dc_merges = sub0(b->dc_merges, a->dc_merges);
+	o->dc_sectors = sub0(b->dc_sectors, a->dc_sectors);
+	o->dc_ticks = sub0(b->dc_ticks, a->dc_ticks);
+	o->fl_ios = sub0(b->fl_ios, a->fl_ios);
+	o->fl_ticks = sub0(b->fl_ticks, a->fl_ticks);
+}
+
+/* ---- the phase result ---- */
+
+struct io_phase *io_phase_new(void)
+{
+	return calloc(1, sizeof(struct io_phase));
+}
+
+void io_result_free(void *io)
+{
+	struct io_phase *p = io;
+
+	if (!p)
+		return;
+	free(p->rows);
+	free(p->devs);
+	free(p->fs);
+	free(p->jbd);
+	free(p);
+}
+
+void io_stat_merge(struct io_stat *a, const struct io_stat *b)
+{
+	int k;
+
+	a->requests += b->requests;
+	a->bytes += b->bytes;
+	a->seq += b->seq;
+	a->requeues += b->requeues;
+	a->queue_ns += b->queue_ns;
+	a->dev_ns += b->dev_ns;
+	if (b->queue_max > a->queue_max)
+		a->queue_max = b->queue_max;
+	if (b->dev_max > a->dev_max)
+		a->dev_max = b->dev_max;
+	for (k = 0; k < IO_LAT_SLOTS; k++) {
+		a->qhist[k] += b->qhist[k];
+		a->dhist[k] += b->dhist[k];
+	}
+	for (k = 0; k < IO_SIZE_SLOTS; k++)
+		a->size_hist[k] += b->size_hist[k];
+	for (k = 0; k < IO_DEPTH_SLOTS; k++)
+		a->depth_hist[k] += b->depth_hist[k];
+}
+
+int io_phase_add(struct io_phase *p, uint32_t dev, uint8_t op, uint8_t cls, const struct io_stat *st)
+{
+	struct io_row *r;
+	size_t i;
+
+	for (i = 0; i < p->nrows; i++) {
+		r = &p->rows[i];
+		if (r->dev == dev && r->op == op && r->cls == cls) {
+			io_stat_merge(&r->st, st);
+			return 0;
+		}
+	}
+	if (p->nrows == p->caprows) {
+		size_t cap = p->caprows ? 2 * p->caprows : 16;
+
+		r = realloc(p->rows, cap * sizeof(*r));
+		if (!r)
+			return -1;
+		p->rows = r;
+		p->caprows = cap;
+	}
+	r = &p->rows[p->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->dev = dev;
+	r->op = op;
+	r->cls = cls;
+	r->st = *st;
+	return 0;
+}
+
+const struct io_devinfo *io_phase_find_dev(const struct io_phase *p, uint32_t dev)
+{
+	for (size_t i = 0; i < p->ndevs; i++)
+		if (p->devs[i].dev == dev)
+			return &p->devs[i];
+	return NULL;
+}
+
+struct io_devinfo *io_phase_dev(struct io_phase *p, uint32_t dev)
+{
+	struct io_devinfo *d = (struct io_devinfo *)io_phase_find_dev(p, dev);
+
+	if (d)
+		return d;
+	if (p->ndevs == p->capdevs) {
+		size_t cap = p->capdevs ? 2 * p->capdevs : 8;
+
+		d = realloc(p->devs, cap * sizeof(*d));
+		if (!d)
+			return NULL;
+		p->devs = d;
+		p->capdevs = cap;
+	}
+	d = &p->devs[p->ndevs++];
+	memset(d, 0, sizeof(*d));
+	d->dev = dev;
+	d->disk = dev;
+	snprintf(d->name, sizeof(d->name), "%u:%u", IO_DEV_MAJOR(dev), IO_DEV_MINOR(dev));
+	snprintf(d->disk_name, sizeof(d->disk_name), "%s", d->name);
+	return d;
+}
+
+uint32_t io_phase_disk_of(const struct io_phase *p, uint32_t dev)
+{
+	const struct io_devinfo *d = io_phase_find_dev(p, dev);
+
+	return d ? d->disk : dev;
+}
+
+size_t io_phase_sum(const struct io_phase *p, uint32_t disk, int op, int cls, struct io_stat *out)
+{
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct io_row *r = &p->rows[i];
+
+		if (disk && io_phase_disk_of(p, r->dev) != disk)
+			continue;
+		if ((op >= 0 && r->op != op) || (cls >= 0 && r->cls != cls))
+			continue;
+		io_stat_merge(out, &r->st);
+		n++;
+	}
+	return n;
+}
+
+const char *io_op_name(int op)
+{
+	static const char *const n[IO_OP_COUNT] = { "read", "write", "flush", "discard", "other" };
+
+	return op >= 0 && op < IO_OP_COUNT ? n[op] : "?";
+}
+
+const char *io_class_name(int cls)
+{
+	static const char *const n[IO_CL_COUNT] = {
+		"workload", "writeback for the workload", "writeback (other)", "journal (jbd2)",
+		"other processes", "untracked",
+	};
+
+	return cls >= 0 && cls < IO_CL_COUNT ? n[cls] : "?";
+}
+
+const char *io_class_key(int cls)
+{
+	static const char *const n[IO_CL_COUNT] = {
+		"tree", "writeback_tree", "writeback", "journal", "other", "untracked",
+	};
+
+	return cls >= 0 && cls < IO_CL_COUNT ? n[cls] : "?";
+}
+
+/* ---- busy time ---- */
+
+static int cmp_interval(const void *a, const void *b)
+{
+	const struct io_interval *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+uint64_t io_interval_union(struct io_interval *iv, size_t n)
+{
+	uint64_t total = 0, cs = 0, ce = 0;
+	int open = 0;
+
+	qsort(iv, n, sizeof(*iv), cmp_interval);
+	for (size_t i = 0; i < n; i++) {
+		if (iv[i].end <= iv[i].start)
+			continue;
+		if (open && iv[i].start <= ce) {
+			if (iv[i].end > ce)
+				ce = iv[i].end;
+			continue;
+		}
+		if (open)
+			total += ce - cs;
+		cs = iv[i].start;
+		ce = iv[i].end;
+		open = 1;
+	}
+	if (open)
+		total += ce - cs;
+	return total;
+}
+
+/* ---- request tracking ---- */
+
+void io_sim_init(struct io_sim *s, struct io_phase *out, uint32_t phase)
+{
+	memset(s, 0, sizeof(*s));
+	s->out = out;
+	s->phase = phase;
+}
+
+static struct io_bio *sim_bio(struct io_sim *s, uint64_t id, int create)
+{
+	int free_slot = -1;
+
+	for (int i = 0; i < IO_SIM_MAX; i++) {
+		if (s->bios[i].used && s->bios[i].id == id)
+			return &s->bios[i].b;
+		if (!s->bios[i].used && free_slot < 0)
+			free_slot = i;
+	}
+	if (!create || free_slot < 0)
+		return NULL;
+	s->bios[free_slot].used = 1;
+	s->bios[free_slot].id = id;
+	memset(&s->bios[free_slot].b, 0, sizeof(struct io_bio));
+	return &s->bios[free_slot].b;
+}
+
+static void sim_bio_delete(struct io_sim *s, uint64_t id)
+{
+	for (int i = 0; i < IO_SIM_MAX; i++)
+		if (s->bios[i].used && s->bios[i].id == id)
+			s->bios[i].used = 0;
+}
+
+static struct io_req *sim_req_find(struct io_sim *s, uint64_t id)
+{
+	for (int i = 0; i < IO_SIM_MAX; i++)
+		if (s->reqs[i].used && s->reqs[i].id == id)
+			return &s->reqs[i].r;
+	return NULL;
+}
+
+static void sim_req_delete(struct io_sim *s, uint64_t id)
+{
+	for (int i = 0; i < IO_SIM_MAX; i++)
+		if (s->reqs[i].used && s->reqs[i].id == id)
+			s->reqs[i].used = 0;
+}
+
+/* req_get() of io.bpf.c. */
+static struct io_req *sim_req_get(struct io_sim *s, uint64_t rq, uint64_t first_bio, uint8_t op)
+{
+	struct io_req *r = sim_req_find(s, rq);
+	struct io_bio *b;
+
+	if (r)
+		return r;
+	for (int i = 0; i < IO_SIM_MAX; i++) {
+		if (s->reqs[i].used)
+			continue;
+		s->reqs[i].used = 1;
+		s->reqs[i].id = rq;
+		r = &s->reqs[i].r;
+		memset(r, 0, sizeof(*r));
+		b = first_bio ? sim_bio(s, first_bio, 0) : NULL;
+		if (b) {
+			r->t_queue = b->t_queue;
+			r->dev = b->dev;
+			r->phase = b->phase;
+			r->cls = b->cls;
+			sim_bio_delete(s, first_bio);
+		} else {
+			r->cls = IO_CL_UNKNOWN;
+			r->phase = s->phase;
+			s->lost.issue_unseen++;
+		}
+		r->op = op;
+		return r;
+	}
+	s->lost.reqs_full++;
+	return NULL;
+}
+
+void io_sim_bio_queue(struct io_sim *s, uint64_t bio, uint64_t now, uint32_t dev, uint8_t cls,
+		      uint8_t phase)
+{
+	struct io_bio *b = sim_bio(s, bio, 1);
+
+	if (!b) {
+		s->lost.bios_full++;
+		return;
+	}
+	b->t_queue = now;
+	b->dev = dev;
+	b->cls = cls;
+	b->phase = phase;
+}
+
+void io_sim_bio_backmerge(struct io_sim *s, uint64_t bio)
+{
+	sim_bio_delete(s, bio);
+	s->backmerges++;
+}
+
+void io_sim_bio_frontmerge(struct io_sim *s, uint64_t bio)
+{
+	(void)bio;
+	s->frontmerges++;
+}
+
+void io_sim_rq_insert(struct io_sim *s, uint64_t rq, uint64_t first_bio, uint8_t op, uint64_t now)
+{
+	struct io_req *r = sim_req_get(s, rq, first_bio, op);
+
+	if (r)
+		r->t_insert = now;
+}
+
+void io_sim_rq_issue(struct io_sim *s, uint64_t rq, uint64_t first_bio, uint8_t op, uint64_t now,
+		     uint64_t sector, uint32_t nr_sectors)
+{
+	struct io_req *r = sim_req_get(s, rq, first_bio, op);
+	uint32_t depth;
+	__u8 seq = 0;
+
+	if (!r || r->issued)
+		return;
+	depth = io_dev_issue(&s->dev, now, s->phase, sector, nr_sectors, &seq);
+	io_req_issue(r, now, depth, seq);
+}
+
+void io_sim_rq_requeue(struct io_sim *s, uint64_t rq, uint64_t now)
+{
+	struct io_req *r = sim_req_find(s, rq);
+
+	if (!r)
+		return;
+	s->requeues++;
+	if (io_req_requeue(r, now))
+		io_dev_done(&s->dev, now, s->phase);
+}
+
+void io_sim_rq_merge(struct io_sim *s, uint64_t rq)
+{
+	sim_req_delete(s, rq);
+	s->rq_merges++;
+}
+
+void io_sim_rq_complete(struct io_sim *s, uint64_t rq, uint64_t now, uint64_t nr_bytes,
+			uint64_t remaining)
+{
+	struct io_req *r = sim_req_find(s, rq);
+	struct io_stat st;
+
+	if (!r || !r->issued) {
+		s->lost.complete_untracked++;
+		if (r)
+			sim_req_delete(s, rq);
+		return;
+	}
+	if (!io_req_complete(r, nr_bytes, remaining))
+		return;
+	io_dev_done(&s->dev, now, s->phase);
+	if (r->phase < IO_MAX_PHASES && s->out) {
+		memset(&st, 0, sizeof(st));
+		io_stat_add(&st, r, now);
+		if (io_phase_add(s->out, r->dev, r->op, r->cls, &st))
+			s->lost.stats_full++;
+	}
+	sim_req_delete(s, rq);
+}
+
+int io_sim_tracked(const struct io_sim *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < IO_SIM_MAX; i++)
+		n += s->reqs[i].used;
+	return n;
+}
+
+/* ---- layer reconciliation ---- */
+
+static int disk_in(const uint32_t *disks, int n, uint32_t d)
+{
+	for (int i = 0; i < n; i++)
+		if (disks[i] == d)
+			return 1;
+	return 0;
+}
+
+/* Disks the workload's I/O touched (or every disk with requests when it touched none). */
+static int workload_disks(const struct io_phase *p, uint32_t *disks, int max)
+{
+	int n = 0, pass;
+
+	for (pass = 0; pass < 2 && n == 0; pass++) {
+		for (size_t i = 0; i < p->nrows && n < max; i++) {
+			const struct io_row *r = &p->rows[i];
+			uint32_t d = io_phase_disk_of(p, r->dev);
+
+			if (pass == 0 && r->cls != IO_CL_TREE && r->cls != IO_CL_WB_TREE)
+				continue;
+			if (!disk_in(disks, n, d))
+				disks[n++] = d;
+		}
+	}
+	return n;
+}
+
+static uint64_t diff0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+void io_layers_compute(const struct io_phase *p, struct io_layers *l)
+{
+	uint32_t disks[64];
+	int n = workload_disks(p, disks, 64);
+
+	memset(l, 0, sizeof(*l));
+	l->ndisks = n;
+	l->sys_write = p->sys_write_bytes;
+	l->sys_read = p->sys_read_bytes;
+	l->dirtied = p->ctr.dirtied_bytes;
+	l->pc_added = p->ctr.pc_added_bytes;
+	l->wb_tree = p->ctr.wb_tree_bytes;
+	l->wb_all = p->ctr.wb_bytes;
+	l->still_dirty = diff0(p->tree_dirtied_total, p->tree_wb_total + p->tree_removed_total);
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct io_row *r = &p->rows[i];
+		uint64_t b = r->st.bytes;
+
+		if (!disk_in(disks, n, io_phase_disk_of(p, r->dev)))
+			continue;
+		if (r->op == IO_OP_READ) {
+			l->blk_read_all += b;
+			if (r->cls == IO_CL_TREE)
+				l->blk_read_tree += b;
+			else
+				l->blk_read_others += b;
+			continue;
+		}
+		if (r->op != IO_OP_WRITE)
+			continue;
+		l->blk_write_all += b;
+		switch (r->cls) {
+		case IO_CL_TREE: l->blk_write_tree += b; break;
+		case IO_CL_WB_TREE: l->blk_write_wb_tree += b; break;
+		case IO_CL_WB: l->blk_write_wb += b; break;
+		case IO_CL_JOURNAL: l->blk_write_journal += b; break;
+		case IO_CL_OTHER: l->blk_write_other += b; break;
+		default: l->blk_write_unknown += b; break;
+		}
+	}
+	for (size_t i = 0; i < p->ndevs; i++) {
+		const struct io_devinfo *d = &p->devs[i];
+
+		if (d->is_partition || !d->has_stat || !disk_in(disks, n, d->dev))
+			continue;
+		l->dev_write += d->stat.wr_sectors * 512;
+		l->dev_read += d->stat.rd_sectors * 512;
+	}
+	l->write_not_dirtied = diff0(l->sys_write, l->dirtied);
+	l->read_from_cache = diff0(l->sys_read, l->blk_read_tree);
+	l->read_ahead_extra = diff0(l->blk_read_tree, l->sys_read);
+	l->write_overhead = l->blk_write_journal + l->blk_write_unknown;
+	l->dev_minus_block = (int64_t)(l->dev_write + l->dev_read) -
+			     (int64_t)(l->blk_write_all + l->blk_read_all);
+}
