@@ -337,6 +337,52 @@ static __always_inline struct io_dev *dev_get(__u32 disk)
 	return d;
 }
 
+/*
+ * The workload's requests in flight per disk (its own, writeback of its files, the journal), for
+ * the core's I/O wait by device. Counted from issue to completion or requeue.
+ */
+static __always_inline void wait_slot_inc(struct io_req *r)
+{
+	struct iowhy_inflight *f;
+	__u32 zero = 0, *slot;
+
+	if (r->cls != IO_CL_TREE && r->cls != IO_CL_WB_TREE && r->cls != IO_CL_JOURNAL)
+		return;
+	slot = bpf_map_lookup_elem(&disk_slots, &r->disk);
+	f = bpf_map_lookup_elem(&tree_inflight, &zero);
+	if (!slot || !f || *slot >= IOWHY_DISK_SLOTS)
+		return;
+	__sync_fetch_and_add(&f->count[*slot], 1);
+	r->wslot = *slot + 1;
+}
+
+static __always_inline void wait_slot_dec(struct io_req *r)
+{
+	struct iowhy_inflight *f;
+	__u32 zero = 0, slot = r->wslot - 1;
+
+	if (!r->wslot)
+		return;
+	r->wslot = 0;
+	f = bpf_map_lookup_elem(&tree_inflight, &zero);
+	if (f && slot < IOWHY_DISK_SLOTS)
+		__sync_fetch_and_add(&f->count[slot], (__u32)-1); /* XADD: no atomic sub on BPF v1 */
+}
+
+/* Remember, per CPU, which disk completed a request last: the core credits a D-sleeping tree task
+ * woken right after it (same CPU, within microseconds) with waiting on that disk. */
+static __always_inline void note_completion(__u32 disk, __u64 now)
+{
+	struct iowhy_last_complete *l;
+	__u32 zero = 0, *slot = bpf_map_lookup_elem(&disk_slots, &disk);
+
+	l = bpf_map_lookup_elem(&last_complete, &zero);
+	if (!l)
+		return;
+	l->ts = now;
+	l->slot1 = slot ? *slot + 1 : 0;
+}
+
 static __always_inline void on_rq_insert(struct request *rq)
 {
 	struct io_req *r = req_get(rq);
@@ -365,6 +411,7 @@ static __always_inline void on_rq_issue(struct request *rq)
 	depth = io_dev_issue(&d->s, now, current_phase, sector, nsect, &seq);
 	bpf_spin_unlock(&d->lock);
 	io_req_issue(r, now, depth, seq);
+	wait_slot_inc(r);
 }
 
 static __always_inline void on_rq_requeue(struct request *rq)
@@ -381,6 +428,7 @@ static __always_inline void on_rq_requeue(struct request *rq)
 		pc->requeues++;
 	if (!io_req_requeue(r, now))
 		return;
+	wait_slot_dec(r);
 	d = dev_get(r->disk);
 	if (!d)
 		return;
@@ -397,6 +445,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 	struct io_stat *s;
 	struct io_dev *d;
 
+	note_completion(disk_of(rq), now);
 	if (!r || !r->issued) {
 		LOST(complete_untracked);
 		if (r)
@@ -405,6 +454,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 	}
 	if (!io_req_complete(r, nr_bytes, BPF_CORE_READ(rq, __data_len)))
 		return;
+	wait_slot_dec(r);
 	d = dev_get(r->disk);
 	if (d) {
 		bpf_spin_lock(&d->lock);

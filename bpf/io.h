@@ -79,6 +79,8 @@ struct io_req {
 	__u32 dev, disk;
 	__u16 depth;        /* in flight at issue, this one included */
 	__u8 phase, cls, op, seq, requeues, issued;
+	__u8 wslot;         /* 1 + the disk slot counted in tree_inflight while issued; 0: none */
+	__u8 pad2[7];
 };
 
 /* Per-disk state: in-flight count, busy time (union of intervals with >= 1 request in flight). */

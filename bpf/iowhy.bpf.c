@@ -43,6 +43,14 @@ struct {
 	__type(value, struct iowhy_counters);
 } counters SEC(".maps");
 
+/* Syscalls whose first argument is a file descriptor (1), filled by user space. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, IOWHY_NR_SLOTS);
+	__type(key, __u32);
+	__type(value, __u8);
+} fd_syscalls SEC(".maps");
+
 static __always_inline struct iowhy_counters *cnt(void)
 {
 	__u32 zero = 0;
@@ -50,7 +58,7 @@ static __always_inline struct iowhy_counters *cnt(void)
 }
 
 static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_task *c,
-				 __u8 state, __u8 flags)
+				 __u8 state, __u8 flags, __u32 arg)
 {
 	struct iowhy_counters *k = cnt();
 	struct iowhy_event *e;
@@ -71,7 +79,7 @@ static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_t
 	e->flags = flags;
 	e->nr = c->nr;
 	e->pad = 0;
-	e->arg = 0;
+	e->arg = arg;
 	e->arg2 = 0;
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	if (k)
@@ -105,6 +113,21 @@ static __always_inline void emit_comm(__u64 ts, __u32 tid, __u32 tgid, struct io
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	if (k)
 		k->events++;
+}
+
+/* Mask of the disk slots on which workload I/O is in flight (io.bpf.c keeps the counts). */
+static __always_inline __u32 disks_in_flight(void)
+{
+	struct iowhy_inflight *f;
+	__u32 zero = 0, mask = 0;
+
+	f = bpf_map_lookup_elem(&tree_inflight, &zero);
+	if (!f)
+		return 0;
+	for (int i = 0; i < IOWHY_DISK_SLOTS; i++)
+		if (f->count[i])
+			mask |= 1u << i;
+	return mask;
 }
 
 static __always_inline __u32 log2_slot(__u64 v)
@@ -147,7 +170,7 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 	s->hist[log2_slot(total)]++;
 }
 
-static __always_inline void on_sys_enter(struct task_struct *t, long id)
+static __always_inline void on_sys_enter(struct task_struct *t, struct pt_regs *regs, long id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct iowhy_task *c = task_of(t, (__u32)pid_tgid);
@@ -163,11 +186,12 @@ static __always_inline void on_sys_enter(struct task_struct *t, long id)
 		id = IOWHY_NR_SLOTS - 1;
 	}
 	c->nr = id;
+	c->arg0 = PT_REGS_PARM1_CORE_SYSCALL(regs);
 	c->sys_start = now;
 	c->on_since = now;
 	c->sys_oncpu = 0;
 	c->count_sys = 1;
-	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_KERNEL, 0);
+	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_KERNEL, 0, 0);
 }
 
 static __always_inline void on_sys_exit(struct task_struct *t, long ret)
@@ -182,7 +206,43 @@ static __always_inline void on_sys_exit(struct task_struct *t, long ret)
 	c->sys_oncpu += now - c->on_since;
 	sys_done(c, now, ret);
 	c->nr = IOWHY_NR_NONE;
-	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_USER, 0);
+	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_USER, 0, 0);
+}
+
+/*
+ * Mask of the disk behind the file descriptor the current syscall works on (fd → file → inode →
+ * superblock → s_dev → slot), or 0: a task in D inside write(fd) waits on that file's device.
+ */
+static __always_inline __u32 fd_disk(struct task_struct *t, struct iowhy_task *c)
+{
+	__u32 nr = c->nr, key, *slot;
+	struct fdtable *fdt;
+	struct file **fds, *f = NULL;
+	__u8 *is_fd;
+
+	if (nr >= IOWHY_NR_SLOTS || c->arg0 < 0)
+		return 0;
+	is_fd = bpf_map_lookup_elem(&fd_syscalls, &nr);
+	if (!is_fd || !*is_fd)
+		return 0;
+	fdt = BPF_CORE_READ(t, files, fdt);
+	if (!fdt || c->arg0 >= BPF_CORE_READ(fdt, max_fds))
+		return 0;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[c->arg0]) || !f)
+		return 0;
+	key = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+	slot = bpf_map_lookup_elem(&disk_slots, &key);
+	return slot && *slot < IOWHY_DISK_SLOTS ? 1u << *slot : 0;
+}
+
+/* The disks a task going to uninterruptible sleep waits on: its fd's, else those with workload I/O
+ * in flight. (The model prefers the disk whose completion wakes it, when one does.) */
+static __always_inline __u32 dwait_disks(struct task_struct *t, struct iowhy_task *c)
+{
+	__u32 m = fd_disk(t, c);
+
+	return m ? m : disks_in_flight();
 }
 
 static __always_inline void on_switch(bool preempt, struct task_struct *prev,
@@ -203,7 +263,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		if (prev_state & TASK_DEAD_) {
 			if (c->nr != IOWHY_NR_NONE)
 				sys_done(c, now, 0);
-			emit(now, ptid, tgid, c, IOWHY_TS_DEAD, 0);
+			emit(now, ptid, tgid, c, IOWHY_TS_DEAD, 0, 0);
 			task_forget(prev, ptid);
 			goto next;
 		}
@@ -217,7 +277,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		} else {
 			state = IOWHY_TS_SWAIT;
 		}
-		emit(now, ptid, tgid, c, state, flags);
+		emit(now, ptid, tgid, c, state, flags, state == IOWHY_TS_DWAIT ? dwait_disks(prev, c) : 0);
 	}
 next:
 	c = ntid ? task_of(next, ntid) : NULL;
@@ -226,19 +286,37 @@ next:
 			now = bpf_ktime_get_ns();
 		c->on_since = now;
 		emit(now, ntid, BPF_CORE_READ(next, tgid), c,
-		     c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL, 0);
+		     c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL, 0, 0);
 	}
+}
+
+/* Completion-to-wakeup distance within which a request completion counts as the waker. */
+#define WAKER_WINDOW_NS 200000
+
+/* Mask of the disk whose request completion (just now, on this CPU) is waking a task, or 0. */
+static __always_inline __u32 waking_disk(__u64 now)
+{
+	struct iowhy_last_complete *l;
+	__u32 zero = 0;
+
+	l = bpf_map_lookup_elem(&last_complete, &zero);
+	if (!l || !l->slot1 || l->slot1 > IOWHY_DISK_SLOTS || now - l->ts > WAKER_WINDOW_NS)
+		return 0;
+	return 1u << (l->slot1 - 1);
 }
 
 static __always_inline void on_wakeup(struct task_struct *p)
 {
 	__u32 tid = BPF_CORE_READ(p, pid);
 	struct iowhy_task *c = task_of(p, tid);
+	__u64 now;
 
 	/* A wakeup of a task that is still running (ttwu_runnable) changes nothing. */
 	if (!c || (c->state != IOWHY_TS_DWAIT && c->state != IOWHY_TS_SWAIT))
 		return;
-	emit(bpf_ktime_get_ns(), tid, BPF_CORE_READ(p, tgid), c, IOWHY_TS_RUNQ, 0);
+	now = bpf_ktime_get_ns();
+	emit(now, tid, BPF_CORE_READ(p, tgid), c, IOWHY_TS_RUNQ, 0,
+	     c->state == IOWHY_TS_DWAIT ? waking_disk(now) : 0);
 }
 
 static __always_inline void on_fork(struct task_struct *parent, struct task_struct *child)
@@ -286,7 +364,7 @@ static __always_inline void on_exec(struct task_struct *p)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(btf_sys_enter, struct pt_regs *regs, long id)
 {
-	on_sys_enter(bpf_get_current_task_btf(), id);
+	on_sys_enter(bpf_get_current_task_btf(), regs, id);
 	return 0;
 }
 
@@ -338,7 +416,7 @@ int BPF_PROG(btf_sched_process_exec, struct task_struct *p)
 SEC("raw_tp/sys_enter")
 int BPF_PROG(raw_sys_enter, struct pt_regs *regs, long id)
 {
-	on_sys_enter(NULL, id);
+	on_sys_enter(NULL, regs, id);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #define IOWHY_NR_NONE 0xffff   /* "not inside a syscall" */
 #define IOWHY_HIST_SLOTS 40    /* log2(ns) buckets: slot k holds [2^k, 2^(k+1)) ns */
 #define IOWHY_COMM_LEN 16
+#define IOWHY_DISK_SLOTS 32    /* disks whose in-flight workload I/O is tracked for I/O wait */
 
 /* Task states as the model sees them. */
 enum iowhy_state {
@@ -48,8 +49,9 @@ struct iowhy_event {
 	__u8 flags;
 	__u16 nr;     /* syscall in effect, IOWHY_NR_NONE if none */
 	__u16 pad;
-	__u32 arg;
-	__u32 arg2;
+	__u32 arg;    /* FORK: child tid; STATE DWAIT: mask of disk slots with workload I/O in flight;
+		       * STATE RUNQ after DWAIT: mask of the disk whose completion woke it (0: other) */
+	__u32 arg2;   /* FORK: child tgid */
 };
 
 /* FORK and EXEC events carry a comm after the header. */
@@ -66,6 +68,22 @@ struct iowhy_sys_stat {
 	__u64 max_ns;
 	__u64 ret_sum;   /* sum of positive return values: bytes for read/write-family calls */
 	__u32 hist[IOWHY_HIST_SLOTS];
+};
+
+/*
+ * The workload's requests in flight per disk slot (slots: disk_slots map, filled by user space from
+ * /sys/block). The io probes count requests of the tree, of writeback for it and of the journal
+ * between issue and completion; the core reads the counts when a tree task sleeps uninterruptibly.
+ */
+struct iowhy_inflight {
+	__u32 count[IOWHY_DISK_SLOTS];
+};
+
+/* Per CPU: the disk slot (+1) of the last request completion and when, for wakeup attribution. */
+struct iowhy_last_complete {
+	__u64 ts;
+	__u32 slot1;
+	__u32 pad;
 };
 
 /* Counters of everything the BPF side could not record. */
@@ -86,6 +104,7 @@ struct iowhy_task {
 	__u8 state;        /* enum iowhy_state, last emitted */
 	__u8 count_sys;    /* 0 while returning from clone in a new child */
 	__u8 pad[3];
+	__s64 arg0;        /* first argument of the current syscall (an fd for some: fd_syscalls) */
 };
 
 #endif

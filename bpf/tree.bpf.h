@@ -25,6 +25,28 @@ struct {
 	__type(value, struct iowhy_task);
 } task_hash SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct iowhy_inflight);
+} tree_inflight SEC(".maps");
+
+/* disk (MAJ << 20 | MIN, as the kernel's dev_t) -> slot in tree_inflight */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, __u32);
+} disk_slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct iowhy_last_complete);
+} last_complete SEC(".maps");
+
 /* Per-task state of a tree task, or NULL for tasks outside the tree. */
 static __always_inline struct iowhy_task *task_of(struct task_struct *t, __u32 tid)
 {

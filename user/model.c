@@ -34,6 +34,8 @@ struct model_task {
 	uint16_t nr;                /* syscall in effect as the events carry it (IOWHY_NR_NONE: none) */
 	uint8_t state;              /* enum iowhy_state, never DEAD while in the model */
 	uint8_t startup;            /* between EXEC and the end of the dynamic loader */
+	uint32_t diskmask;          /* DWAIT: disk slots with workload I/O in flight at sleep */
+	uint64_t pending_iowait;    /* DWAIT: wall I/O wait held until we know what woke it */
 	uint64_t since;             /* work view: time accounted up to here */
 	struct model_task *hnext;   /* hash chain */
 	struct model_task *prev, *next; /* list of the tasks in the same state */
@@ -277,6 +279,34 @@ static void flush_all(struct model *m, uint64_t now)
 
 /* ---- wall view ---- */
 
+/* Split one task's share of I/O wait evenly over the disks in its mask (remainder to the first). */
+static void split_by_disk(struct wall_view *w, uint32_t mask, uint64_t part)
+{
+	int n = __builtin_popcount(mask), first = 1;
+
+	if (!n) {
+		w->iowait_by_disk[IOWHY_DISK_SLOTS] += part;
+		return;
+	}
+	for (int i = 0; i < IOWHY_DISK_SLOTS; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		w->iowait_by_disk[i] += part / n + (first ? part % n : 0);
+		first = 0;
+	}
+}
+
+/*
+ * A task leaves uninterruptible sleep: its held I/O wait goes to the disk whose request completion
+ * woke it (`waker`, a mask from the RUNQ event), else to the disks that had workload I/O in flight
+ * when it went to sleep, else to "none in flight".
+ */
+static void settle_iowait(struct wall_view *w, struct model_task *t, uint32_t waker)
+{
+	split_by_disk(w, waker ? waker : t->diskmask, t->pending_iowait);
+	t->pending_iowait = 0;
+}
+
 /* Split dt over the tasks of list `st` into wall bucket `b`, by syscall (and group for KERNEL). */
 static void wall_split(struct model *m, enum wall_bucket b, unsigned st, uint64_t dt)
 {
@@ -290,6 +320,8 @@ static void wall_split(struct model *m, enum wall_bucket b, unsigned st, uint64_
 		w->by_nr[b][nr_index(t->nr)] += part;
 		if (b == WB_KERNEL)
 			w->kernel_group_ns[task_group(t)] += part;
+		if (b == WB_IOWAIT)
+			t->pending_iowait += part;
 		extra = 0;
 		if (!share) /* dt < n: the first task got all of it */
 			break;
@@ -380,12 +412,16 @@ static void on_state(struct model *m, const struct iowhy_event *e, uint64_t now)
 		return;
 	}
 	task_flush(m, t, now);
+	if (t->state == IOWHY_TS_DWAIT)
+		settle_iowait(&m->wall, t, e->state == IOWHY_TS_RUNQ ? e->arg : 0);
 	count_switch(m, t, e->state, e->flags);
 	update_startup(t, e->state, e->nr);
-	if (e->state == IOWHY_TS_DEAD)
+	if (e->state == IOWHY_TS_DEAD) {
 		task_die(m, t, now);
-	else
-		set_state(m, t, e->state, e->nr);
+		return;
+	}
+	set_state(m, t, e->state, e->nr);
+	t->diskmask = e->state == IOWHY_TS_DWAIT ? e->arg : 0;
 }
 
 /*
@@ -504,6 +540,8 @@ void model_finish(struct model *m, uint64_t end_ns)
 
 	wall_advance(m, end);
 	flush_all(m, end);
+	for (struct model_task *t = m->lists[IOWHY_TS_DWAIT]; t; t = t->next)
+		settle_iowait(&m->wall, t, 0);
 	m->wall.end_ns = end;
 }
 

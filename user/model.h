@@ -34,6 +34,9 @@ struct wall_view {
 	uint64_t kernel_group_ns[SG_COUNT];
 	uint64_t by_nr[WB_COUNT][IOWHY_NR_SLOTS + 1]; /* each bucket split by syscall in effect */
 	uint64_t unattributed_ns;               /* no task state known */
+	/* WB_IOWAIT split by the disks with workload I/O in flight when the task went to sleep;
+	 * [IOWHY_DISK_SLOTS]: none was in flight (a lock, another process's I/O, untraced device). */
+	uint64_t iowait_by_disk[IOWHY_DISK_SLOTS + 1];
 };
 
 /* Work view: one row per comm (a task is counted under every comm it had). */

@@ -39,6 +39,7 @@ struct session_result {
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
 	struct phase_result *phases;
 	int nphases;
+	char disk_names[IOWHY_DISK_SLOTS][32]; /* names of the slots of wall.iowait_by_disk */
 };
 
 /* Text report to `out`. */

@@ -231,7 +231,25 @@ static struct json_object *trace_obj(const struct phase_result *p)
 	return o;
 }
 
-static struct json_object *phase_obj(const struct phase_result *p)
+/* [{"name": "loop0", "ns": ...}, ..., {"name": "none", "ns": ...}]: nonzero entries only. */
+static struct json_object *iowait_disk_arr(const struct phase_result *p, const char (*names)[32])
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i <= IOWHY_DISK_SLOTS; i++) {
+		struct json_object *o;
+
+		if (!p->wall.iowait_by_disk[i])
+			continue;
+		o = json_object_new_object();
+		put_str(o, "name", i < IOWHY_DISK_SLOTS ? names[i] : "none");
+		put_u64(o, "ns", p->wall.iowait_by_disk[i]);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *phase_obj(const struct phase_result *p, const char (*disk_names)[32])
 {
 	struct json_object *o = json_object_new_object();
 
@@ -243,6 +261,7 @@ static struct json_object *phase_obj(const struct phase_result *p)
 	put_u64(o, "wall_ns", wall_ns(&p->wall));
 	put(o, "wall", wall_obj(&p->wall));
 	put(o, "iowait_by_syscall", iowait_obj(&p->wall));
+	put(o, "iowait_by_device", iowait_disk_arr(p, disk_names));
 	add_facts(o, &p->facts);
 	put(o, "cpu_check", cpu_check_obj(p));
 	put(o, "trace", trace_obj(p));
@@ -280,7 +299,7 @@ static struct json_object *session_obj(const struct session_result *s)
 	put(o, "events", events_obj(s));
 	put(o, "missing_probes", missing_arr(s->missing));
 	for (int i = 0; i < s->nphases; i++)
-		json_object_array_add(phases, phase_obj(&s->phases[i]));
+		json_object_array_add(phases, phase_obj(&s->phases[i], s->disk_names));
 	put(o, "phases", phases);
 	put(o, "explanation", explanation_arr(s));
 	return o;

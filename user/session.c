@@ -377,6 +377,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 		snprintf(res->kernel, sizeof(res->kernel), "%s", u.release);
 	snprintf(res->probe_mode, sizeof(res->probe_mode), "%s", tracer_mode(&s->tracer));
 	snprintf(res->missing, sizeof(res->missing), "%s", s->tracer.missing);
+	memcpy(res->disk_names, s->tracer.disk_names, sizeof(res->disk_names));
 	if (s->io && io_tracer_missing(s->io)[0]) {
 		if (res->missing[0])
 			strncat(res->missing, ",", sizeof(res->missing) - strlen(res->missing) - 1);

@@ -60,6 +60,14 @@ static const char *const byte_names[] = {
 	"pwritev2", "sendfile", "copy_file_range", "splice", "tee", "vmsplice", NULL,
 };
 
+/* Calls whose first argument is a file descriptor the call may sleep on (I/O wait by device). */
+static const char *const fd_first_names[] = {
+	"read", "write", "pread64", "pwrite64", "readv", "writev", "preadv", "pwritev", "preadv2",
+	"pwritev2", "fsync", "fdatasync", "syncfs", "sync_file_range", "fallocate", "ftruncate",
+	"copy_file_range", "splice", "sendfile", "getdents64", "getdents", "fstat", "fadvise64",
+	"readahead", "lseek", "close", "ioctl", "fcntl", "flock", NULL,
+};
+
 static const char *const group_names[SG_COUNT] = {
 	"process", "file data", "file metadata", "memory", "sync", "other",
 };
@@ -72,6 +80,7 @@ static const char *const group_keys[SG_COUNT] = {
 static unsigned char *group_of;     /* nr -> enum sys_group */
 static unsigned char *is_loader;    /* nr -> 0/1 */
 static unsigned char *returns_bytes; /* nr -> 0/1 */
+static unsigned char *fd_first;      /* nr -> 0/1 */
 static unsigned *by_name;           /* numbers that have a name, sorted by name */
 static unsigned nnamed;
 
@@ -152,7 +161,8 @@ static void build_tables(void)
 	group_of = malloc(size);
 	is_loader = calloc(size, 1);
 	returns_bytes = calloc(size, 1);
-	if (!group_of || !is_loader || !returns_bytes)
+	fd_first = calloc(size, 1);
+	if (!group_of || !is_loader || !returns_bytes || !fd_first)
 		abort();
 	memset(group_of, SG_OTHER, size);
 	for (g = 0; g < SG_COUNT; g++)
@@ -160,6 +170,7 @@ static void build_tables(void)
 			mark_names(group_of, group_members[g], (unsigned char)g);
 	mark_names(is_loader, loader_names, 1);
 	mark_names(returns_bytes, byte_names, 1);
+	mark_names(fd_first, fd_first_names, 1);
 
 	for (nr = 0; nr < UNNAMED_STATIC; nr++)
 		if (!table_name(nr))
@@ -244,4 +255,10 @@ bool syscall_returns_bytes(unsigned nr)
 {
 	init_tables();
 	return nr < iowhy_syscall_names_len && returns_bytes[nr];
+}
+
+bool syscall_first_arg_fd(unsigned nr)
+{
+	init_tables();
+	return nr < iowhy_syscall_names_len && fd_first[nr];
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Loader of the core probes; see tracer.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include "tracer.h"
+#include "syscalls.h"
 #include "iowhy.skel.h"
 
 #define RINGBUF_BYTES (64u << 20)
@@ -143,6 +145,90 @@ static int attach_all(struct tracer *t)
 	return 0;
 }
 
+/* dev file "MAJ:MIN" of a /sys block entry as the kernel's dev_t (MAJ << 20 | MIN), or 0. */
+static __u32 sys_dev(const char *dir)
+{
+	char path[600], buf[32];
+	unsigned maj, min;
+	__u32 dev = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/dev", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &maj, &min) == 2)
+		dev = (maj << 20) | min;
+	fclose(f);
+	return dev;
+}
+
+/* Partitions take their disk's slot (a file's superblock names the partition). */
+static void assign_partition_slots(struct tracer *t, int fd)
+{
+	DIR *d = opendir("/sys/class/block");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char dir[300], part[320], link[600], *parent;
+		ssize_t n;
+		__u32 dev;
+
+		snprintf(dir, sizeof(dir), "/sys/class/block/%.250s", de->d_name);
+		snprintf(part, sizeof(part), "%s/partition", dir);
+		if (de->d_name[0] == '.' || access(part, F_OK))
+			continue;
+		n = readlink(dir, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = 0;
+		*strrchr(link, '/') = 0; /* .../block/vda/vda1 -> .../block/vda */
+		parent = strrchr(link, '/');
+		dev = sys_dev(dir);
+		for (__u32 slot = 0; parent && dev && slot < IOWHY_DISK_SLOTS; slot++)
+			if (!strcmp(t->disk_names[slot], parent + 1))
+				bpf_map_update_elem(fd, &dev, &slot, BPF_ANY);
+	}
+	closedir(d);
+}
+
+/* Mark the syscalls whose first argument is an fd, for the I/O wait by device. */
+static void mark_fd_syscalls(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.fd_syscalls);
+	__u8 one = 1;
+
+	for (__u32 nr = 0; nr < IOWHY_NR_SLOTS; nr++)
+		if (syscall_first_arg_fd(nr))
+			bpf_map_update_elem(fd, &nr, &one, BPF_ANY);
+}
+
+/* Give each disk in /sys/block a slot for the I/O wait by device (the first IOWHY_DISK_SLOTS). */
+static void assign_disk_slots(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.disk_slots);
+	DIR *d = opendir("/sys/block");
+	struct dirent *de;
+	__u32 slot = 0;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) && slot < IOWHY_DISK_SLOTS) {
+		char dir[300];
+		__u32 key;
+
+		snprintf(dir, sizeof(dir), "/sys/block/%.250s", de->d_name);
+		if (de->d_name[0] == '.' || !(key = sys_dev(dir)))
+			continue;
+		if (!bpf_map_update_elem(fd, &key, &slot, BPF_ANY))
+			snprintf(t->disk_names[slot++], sizeof(t->disk_names[0]), "%.31s", de->d_name);
+	}
+	closedir(d);
+	assign_partition_slots(t, fd);
+}
+
 int tracer_open(struct tracer *t, tracer_event_fn fn, void *ctx)
 {
 	const char *mode = getenv("IOWHY_PROBE_MODE");
@@ -175,6 +261,8 @@ int tracer_open(struct tracer *t, tracer_event_fn fn, void *ctx)
 		tracer_close(t);
 		return -1;
 	}
+	assign_disk_slots(t);
+	mark_fd_syscalls(t);
 	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), handle_event, t, NULL);
 	if (!t->rb) {
 		fprintf(stderr, "iowhy: cannot open the event ring buffer: %s\n", strerror(errno));

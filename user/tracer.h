@@ -21,6 +21,7 @@ struct tracer {
 	struct ring_buffer *rb;
 	int use_hash;             /* raw_tp fallback: per-task state in a tid hash */
 	char missing[512];        /* optional probes that did not attach */
+	char disk_names[IOWHY_DISK_SLOTS][32]; /* slot -> /sys/block name ("" unused) */
 	struct bpf_link *links[16];
 	int nlinks;
 	tracer_event_fn on_event;

@@ -239,6 +239,81 @@ static void test_cpu_over_iowait(void **st)
 }
 
 /*
+ * I/O wait split by the disks with workload I/O in flight when each task went to sleep.
+ * [0,10): A (disks 0 and 2) alone in D                 -> 5 + 5
+ * [10,40): A and B (disk 2) in D: A 15 (8 disk 0, 7 disk 2: the remainder goes to the first disk), B 15
+ * [40,50): B back on CPU, A sleeps in D again with no workload I/O in flight -> none 10
+ */
+static void dw_mask(struct model *m, uint64_t ts, uint32_t tid, uint16_t nr, uint32_t mask)
+{
+	struct iowhy_event e = {
+		.ts = ts, .tid = tid, .tgid = tid, .type = IOWHY_EV_STATE, .state = IOWHY_TS_DWAIT,
+		.nr = nr, .arg = mask,
+	};
+
+	model_event(m, &e, NULL);
+}
+
+static void test_iowait_by_disk(void **st)
+{
+	uint16_t rd = nr_of("read");
+	struct model m;
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "a", KE, rd);
+	model_add_task(&m, 2, 2, "b", KE, rd);
+	state(&m, 0, 2, US, NONE);
+	dw_mask(&m, 0, 1, rd, 0x5);
+	state(&m, 0, 2, SW, NONE);
+	dw_mask(&m, 10, 2, rd, 0x4);
+	state(&m, 40, 2, RQ, rd);
+	state(&m, 40, 2, KE, rd);
+	dw_mask(&m, 40, 1, rd, 0);
+	state(&m, 40, 2, SW, rd);
+	model_finish(&m, 50);
+
+	/* [40,50) has both asleep: A in D (no disk), B in S: I/O wait wins, all to "none". */
+	assert_int_equal(m.wall.bucket_ns[WB_IOWAIT], 50);
+	assert_int_equal(m.wall.iowait_by_disk[0], 5 + 8);
+	assert_int_equal(m.wall.iowait_by_disk[2], 5 + 7 + 15);
+	assert_int_equal(m.wall.iowait_by_disk[IOWHY_DISK_SLOTS], 10);
+	model_free(&m);
+}
+
+/*
+ * The disk whose completion woke a task takes its whole sleep, whatever was in flight at sleep
+ * (blk-throttle holds bios before they are requests: nothing in flight, yet the wait is on the disk).
+ * [0,30): A in D with nothing in flight; woken at 30 by disk 3 -> disk 3 gets 30
+ * [30,40): A runnable; [40,60): D again (mask disk 1), woken by something else -> disk 1 gets 20
+ */
+static void test_iowait_waker(void **st)
+{
+	uint16_t wr = nr_of("write");
+	struct model m;
+	struct iowhy_event wake = {
+		.ts = 30, .tid = 1, .tgid = 1, .type = IOWHY_EV_STATE, .state = IOWHY_TS_RUNQ,
+		.nr = wr, .arg = 1u << 3,
+	};
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "dd", KE, wr);
+	dw_mask(&m, 0, 1, wr, 0);
+	model_event(&m, &wake, NULL);
+	state(&m, 40, 1, KE, wr);
+	dw_mask(&m, 40, 1, wr, 1u << 1);
+	state(&m, 60, 1, RQ, wr);
+	model_finish(&m, 60);
+
+	assert_int_equal(m.wall.bucket_ns[WB_IOWAIT], 50);
+	assert_int_equal(m.wall.iowait_by_disk[3], 30);
+	assert_int_equal(m.wall.iowait_by_disk[1], 20);
+	assert_int_equal(m.wall.iowait_by_disk[IOWHY_DISK_SLOTS], 0);
+	model_free(&m);
+}
+
+/*
  * Kernel time of two tasks at once is split evenly; the remainder goes to the list head, the task
  * that entered the state last. Start 0; C sits in SWAIT (no syscall) throughout.
  * [0,20): A alone in KERNEL write (B: SWAIT, then RUNQ at 10)    -> data 20
@@ -668,6 +743,8 @@ int main(void)
 		cmocka_unit_test(test_one_task),
 		cmocka_unit_test(test_two_parallel_tasks),
 		cmocka_unit_test(test_cpu_over_iowait),
+		cmocka_unit_test(test_iowait_by_disk),
+		cmocka_unit_test(test_iowait_waker),
 		cmocka_unit_test(test_kernel_split),
 		cmocka_unit_test(test_runq_preemption),
 		cmocka_unit_test(test_runq_split_by_nr),
