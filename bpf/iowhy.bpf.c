@@ -80,7 +80,7 @@ static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_t
 	e->nr = c->nr;
 	e->pad = 0;
 	e->arg = arg;
-	e->arg2 = 0;
+	e->arg2 = state == IOWHY_TS_DEAD ? c->faults : 0;
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	if (k)
 		k->events++;
@@ -356,7 +356,17 @@ static __always_inline void on_exec(struct task_struct *p)
 
 	if (!c)
 		return;
-	emit_comm(bpf_ktime_get_ns(), (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_EV_EXEC, 0, 0, 0);
+	/* the faults so far belong to the old program (its comm) */
+	emit_comm(bpf_ktime_get_ns(), (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_EV_EXEC, 0, c->faults, 0);
+	c->faults = 0;
+}
+
+static __always_inline void on_page_fault(struct task_struct *t)
+{
+	struct iowhy_task *c = task_of(t, (__u32)bpf_get_current_pid_tgid());
+
+	if (c)
+		c->faults++;
 }
 
 /* ---- tp_btf flavour ---- */
@@ -411,6 +421,20 @@ int BPF_PROG(btf_sched_process_exec, struct task_struct *p)
 	return 0;
 }
 
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(btf_page_fault_user)
+{
+	on_page_fault(bpf_get_current_task_btf());
+	return 0;
+}
+
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(btf_page_fault_kernel)
+{
+	on_page_fault(bpf_get_current_task_btf());
+	return 0;
+}
+
 /* ---- raw_tp flavour (fallback; task pointers are read, never trusted) ---- */
 
 SEC("raw_tp/sys_enter")
@@ -460,5 +484,19 @@ SEC("raw_tp/sched_process_exec")
 int BPF_PROG(raw_sched_process_exec, struct task_struct *p)
 {
 	on_exec(NULL);
+	return 0;
+}
+
+SEC("raw_tp/page_fault_user")
+int BPF_PROG(raw_page_fault_user)
+{
+	on_page_fault(NULL);
+	return 0;
+}
+
+SEC("raw_tp/page_fault_kernel")
+int BPF_PROG(raw_page_fault_kernel)
+{
+	on_page_fault(NULL);
 	return 0;
 }

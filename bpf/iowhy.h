@@ -51,7 +51,7 @@ struct iowhy_event {
 	__u16 pad;
 	__u32 arg;    /* FORK: child tid; STATE DWAIT: mask of disk slots with workload I/O in flight;
 		       * STATE RUNQ after DWAIT: mask of the disk whose completion woke it (0: other) */
-	__u32 arg2;   /* FORK: child tgid */
+	__u32 arg2;   /* FORK: child tgid; EXEC and STATE DEAD: page faults since the last exec */
 };
 
 /* FORK and EXEC events carry a comm after the header. */
@@ -105,6 +105,8 @@ struct iowhy_task {
 	__u8 count_sys;    /* 0 while returning from clone in a new child */
 	__u8 pad[3];
 	__s64 arg0;        /* first argument of the current syscall (an fd for some: fd_syscalls) */
+	__u32 faults;      /* page faults since exec (reported at EXEC and DEAD, then reset) */
+	__u32 pad2;
 };
 
 #endif

@@ -417,6 +417,7 @@ static void on_state(struct model *m, const struct iowhy_event *e, uint64_t now)
 	count_switch(m, t, e->state, e->flags);
 	update_startup(t, e->state, e->nr);
 	if (e->state == IOWHY_TS_DEAD) {
+		row(m, t)->faults += e->arg2;
 		task_die(m, t, now);
 		return;
 	}
@@ -460,6 +461,7 @@ static void on_exec(struct model *m, const struct iowhy_event *e, const char *co
 		return;
 	}
 	task_flush(m, t, now);
+	row(m, t)->faults += e->arg2; /* the old program's faults */
 	if (comm) {
 		uint32_t c = comm_index(m, comm);
 

@@ -46,6 +46,7 @@ struct comm_stats {
 	uint64_t state_ns[IOWHY_TS_DEAD];       /* USER, KERNEL, RUNQ, DWAIT, SWAIT */
 	uint64_t kernel_group_ns[SG_COUNT];
 	uint64_t vol_switches, invol_switches;
+	uint64_t faults;                        /* page faults (counted at exec and exit) */
 };
 
 struct model_task;

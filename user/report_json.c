@@ -178,6 +178,7 @@ static struct json_object *comm_obj(const struct comm_stats *c)
 	put_u64(o, "other_ns", c->state_ns[IOWHY_TS_SWAIT]);
 	put_u64(o, "vol_switches", c->vol_switches);
 	put_u64(o, "invol_switches", c->invol_switches);
+	put_u64(o, "faults", c->faults);
 	return o;
 }
 

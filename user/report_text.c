@@ -486,16 +486,17 @@ static void comm_row(struct table *t, const struct comm_stats *c)
 	tbl_set(t, 8, "%s", fmt_ns(a, sizeof(a), c->state_ns[IOWHY_TS_SWAIT]));
 	tbl_set(t, 9, "%s", fmt_count(a, sizeof(a), c->vol_switches));
 	tbl_set(t, 10, "%s", fmt_count(a, sizeof(a), c->invol_switches));
+	tbl_set(t, 11, "%s", fmt_count(a, sizeof(a), c->faults));
 }
 
 static void comm_header(struct table *t)
 {
 	static const char *const head[] = { "comm",	  "tasks",	"execs",     "exits",
 					    "user",	  "kernel",	"run-queue", "I/O wait",
-					    "other wait", "vol sw",	"invol sw" };
+					    "other wait", "vol sw",	"invol sw",  "faults" };
 
 	tbl_row(t);
-	for (int c = 0; c < 11; c++)
+	for (int c = 0; c < 12; c++)
 		tbl_set(t, c, "%s", head[c]);
 }
 
@@ -506,13 +507,14 @@ static void print_work_view(FILE *out, const struct phase_result *p)
 	size_t shown;
 	char a[32];
 
-	fprintf(out, "work view (task time per comm, by CPU)\n");
+	fprintf(out, "work view (task time per comm, by CPU; user = on a CPU outside syscalls, which "
+		     "includes the page faults counted here)\n");
 	if (p->ncomms == 0) {
 		fprintf(out, "  (no tasks)\n");
 		return;
 	}
 	order = calloc(p->ncomms, sizeof(*order));
-	t = tbl_new(11);
+	t = tbl_new(12);
 	if (order && t) {
 		for (size_t i = 0; i < p->ncomms; i++)
 			order[i] = &p->comms[i];

@@ -78,6 +78,10 @@ static int prog_refs(struct iowhy_bpf *s, struct prog_ref *r)
 		  s->progs.raw_sched_process_fork },
 		{ "sched:sched_process_exec", 0, s->progs.btf_sched_process_exec,
 		  s->progs.raw_sched_process_exec },
+		{ "exceptions:page_fault_user", 0, s->progs.btf_page_fault_user,
+		  s->progs.raw_page_fault_user },
+		{ "exceptions:page_fault_kernel", 0, s->progs.btf_page_fault_kernel,
+		  s->progs.raw_page_fault_kernel },
 	};
 	memcpy(r, refs, sizeof(refs));
 	return sizeof(refs) / sizeof(refs[0]);

@@ -287,6 +287,30 @@ static void test_iowait_by_disk(void **st)
  * [0,30): A in D with nothing in flight; woken at 30 by disk 3 -> disk 3 gets 30
  * [30,40): A runnable; [40,60): D again (mask disk 1), woken by something else -> disk 1 gets 20
  */
+/* Page faults: those before an exec go to the old comm (EXEC carries them), the rest at DEAD. */
+static void test_faults(void **st)
+{
+	struct iowhy_event exec = {
+		.ts = 20, .tid = 2, .tgid = 2, .type = IOWHY_EV_EXEC, .nr = nr_of("execve"), .arg2 = 34,
+	};
+	struct iowhy_event dead = {
+		.ts = 50, .tid = 2, .tgid = 2, .type = IOWHY_EV_STATE, .state = IOWHY_TS_DEAD,
+		.nr = nr_of("exit_group"), .arg2 = 77,
+	};
+	struct model m;
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "sh", SW, nr_of("wait4"));
+	fork_ev(&m, 10, 1, 2, nr_of("clone"), "sh");
+	model_event(&m, &exec, "dd");
+	model_event(&m, &dead, NULL);
+	model_finish(&m, 60);
+	assert_int_equal(comm_row(&m, "sh")->faults, 34);
+	assert_int_equal(comm_row(&m, "dd")->faults, 77);
+	model_free(&m);
+}
+
 static void test_iowait_waker(void **st)
 {
 	uint16_t wr = nr_of("write");
@@ -745,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_over_iowait),
 		cmocka_unit_test(test_iowait_by_disk),
 		cmocka_unit_test(test_iowait_waker),
+		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_kernel_split),
 		cmocka_unit_test(test_runq_preemption),
 		cmocka_unit_test(test_runq_split_by_nr),
