@@ -9,6 +9,8 @@
 #ifndef IOWHY_IO_H
 #define IOWHY_IO_H
 
+#include "log2.h"
+
 #ifndef __bpf__
 #include <linux/types.h>
 #endif
@@ -179,15 +181,7 @@ struct io_lost {
 
 static __always_inline __u32 io_log2(__u64 v, __u32 nslots)
 {
-	__u32 r = 0;
-
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1) { r += 1; }
-	return r < nslots ? r : nslots - 1;
+	return log2_slot(v, nslots);
 }
 
 #ifdef __bpf__

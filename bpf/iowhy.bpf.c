@@ -16,6 +16,7 @@
 #include <bpf/bpf_core_read.h>
 #include "iowhy.h"
 #include "tree.bpf.h"
+#include "log2.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -130,19 +131,6 @@ static __always_inline __u32 disks_in_flight(void)
 	return mask;
 }
 
-static __always_inline __u32 log2_slot(__u64 v)
-{
-	__u32 r = 0;
-
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1) { r += 1; }
-	return r < IOWHY_HIST_SLOTS ? r : IOWHY_HIST_SLOTS - 1;
-}
-
 /* A syscall of a tree task ended at `now`: add it to the statistics. */
 static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 {
@@ -167,7 +155,7 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 		s->ret_sum += ret;
 	if (total > s->max_ns)
 		s->max_ns = total;
-	s->hist[log2_slot(total)]++;
+	s->hist[log2_slot(total, IOWHY_HIST_SLOTS)]++;
 }
 
 static __always_inline void on_sys_enter(struct task_struct *t, struct pt_regs *regs, long id)

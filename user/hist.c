@@ -2,16 +2,11 @@
 /* log2 histograms: slot k holds [2^k, 2^(k+1)), slot 0 also holds 0; the last slot holds the rest. */
 #include <math.h>
 #include "hist.h"
+#include "log2.h"
 
 int hist_slot(uint64_t v, int nslots)
 {
-	int slot = 0;
-
-	if (nslots <= 0)
-		return 0;
-	while (v >>= 1)
-		slot++;
-	return slot < nslots ? slot : nslots - 1;
+	return nslots <= 0 ? 0 : (int)log2_slot(v, (__u32)nslots); /* the BPF side's function */
 }
 
 uint64_t hist_total(const uint32_t *slots, int nslots)

@@ -20,6 +20,7 @@
 
 #include "units.h"
 #include "workloads4.h"
+#include "writer.h"
 
 static const char *const mode_names[] = { "process", "inproc", NULL };
 
@@ -97,7 +98,7 @@ static int make_file(const char *path, uint64_t size, char *buf, struct prng *g)
 		size_t n = size - done < (1u << 20) ? (size_t)(size - done) : (1u << 20);
 
 		prng_fill(g, buf, n);
-		rc = wl_write_all(fd, buf, n);
+		rc = write_full(fd, buf, n);
 		done += n;
 	}
 	return close(fd) < 0 ? -1 : rc;
@@ -330,7 +331,7 @@ static int copy_rw(int in, int out, uint64_t left)
 	while (left > 0) {
 		ssize_t r = read(in, buf, sizeof(buf));
 
-		if (r <= 0 || wl_write_all(out, buf, (size_t)r) < 0)
+		if (r <= 0 || write_full(out, buf, (size_t)r) < 0)
 			return r == 0 ? 0 : -1;
 		left -= (uint64_t)r < left ? (uint64_t)r : left;
 	}

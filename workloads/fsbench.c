@@ -102,23 +102,24 @@ static int fb_option(int argc, char **argv, int *i, struct fsbench_opts *o)
 	return wl_common(argc, argv, i, &o->co);
 }
 
+/* fb_option for wl_parse */
+static int fb_option_cb(int argc, char **argv, int *i, void *o)
+{
+	return fb_option(argc, argv, i, (struct fsbench_opts *)o);
+}
+
 int fsbench_parse(int argc, char **argv, struct fsbench_opts *o)
 {
+	int rc;
+
 	memset(o, 0, sizeof(*o));
 	common_opts_init(&o->co);
 	o->size = 256ull << 20;
 	o->bs_seq = 1 << 20;
 	o->bs_rand = 4096;
-	for (int i = 1; i < argc;) {
-		if (wl_is_help(argv[i]))
-			return 1;
-		int r = fb_option(argc, argv, &i, o);
-
-		if (r < 0)
-			return 2;
-		if (r == 0)
-			return wl_usage_error("fsbench", "unexpected argument '%s'", argv[i]);
-	}
+	rc = wl_parse("fsbench", argc, argv, fb_option_cb, o, NULL);
+	if (rc)
+		return rc;
 	if (o->direct && (o->bs_seq % 512 || o->bs_rand % 512))
 		return wl_usage_error("fsbench", "--direct needs block sizes that are multiples of 512");
 	if (o->bs_seq > o->size || o->bs_rand > o->size)
@@ -166,14 +167,11 @@ static int fb_before(void *arg)
 {
 	struct fb_run *r = arg;
 
-	if (!r->sh->made) {
-		if (wl_make_file("fsbench", r->sh->path, r->sh->o->size, 0xf5b) < 0)
-			return 1;
-		r->sh->made = 1;
-	}
-	sync();
-	wl_maybe_drop("fsbench", &r->sh->o->co);
-	return 0;
+	int rc = wl_input_before("fsbench", NULL, r->sh->path, &r->sh->made, r->sh->o->size, 0xf5b,
+				 &r->sh->o->co);
+
+	sync(); /* the file just made and the previous column's writes are not this column's */
+	return rc;
 }
 
 static void fb_job(struct fb_run *r, int col, int seed)

@@ -233,27 +233,25 @@ static int rand_validate(struct rand_opts *o)
 	return 0;
 }
 
+/* rand_option for wl_parse */
+static int rand_opt(int argc, char **argv, int *i, void *o)
+{
+	return rand_option(argc, argv, i, (struct rand_opts *)o);
+}
+
 int rand_parse(int argc, char **argv, struct rand_opts *o)
 {
+	int rc;
+
 	memset(o, 0, sizeof(*o));
 	common_opts_init(&o->co);
 	o->bs[0] = 4096;
 	o->nbs = 1;
 	o->workers[0] = 1;
 	o->nworkers = 1;
-	for (int i = 1; i < argc;) {
-		if (wl_is_help(argv[i]))
-			return 1;
-		int r = rand_option(argc, argv, &i, o);
-
-		if (r < 0)
-			return 2;
-		if (r == 1)
-			continue;
-		if (argv[i][0] == '-' || o->file)
-			return wl_usage_error("rand", "unexpected argument '%s'", argv[i]);
-		o->file = argv[i++];
-	}
+	rc = wl_parse("rand", argc, argv, rand_opt, o, &o->file);
+	if (rc)
+		return rc;
 	return rand_validate(o);
 }
 
@@ -275,13 +273,8 @@ static int rand_before(void *arg)
 	struct rand_run *r = arg;
 	struct rand_shared *sh = r->sh;
 
-	if (!sh->o->file && !sh->made) {
-		if (wl_make_file("rand", sh->path, sh->o->size, 0x7a4d) < 0)
-			return 1;
-		sh->made = 1;
-	}
-	wl_maybe_drop("rand", &sh->o->co);
-	return 0;
+	return wl_input_before("rand", sh->o->file, sh->path, &sh->made, sh->o->size, 0x7a4d,
+			       &sh->o->co);
 }
 
 static void rand_column(char *buf, size_t n, const struct rand_opts *o, uint64_t bs, uint64_t workers)

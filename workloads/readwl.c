@@ -319,26 +319,24 @@ static int read_validate(struct read_opts *o)
 	return 0;
 }
 
+/* read_option for wl_parse */
+static int read_opt(int argc, char **argv, int *i, void *o)
+{
+	return read_option(argc, argv, i, (struct read_opts *)o);
+}
+
 int read_parse(int argc, char **argv, struct read_opts *o)
 {
+	int rc;
+
 	memset(o, 0, sizeof(*o));
 	common_opts_init(&o->co);
 	o->bs[0] = 1 << 20;
 	o->nbs = 1;
 	o->threads = 1;
-	for (int i = 1; i < argc;) {
-		if (wl_is_help(argv[i]))
-			return 1;
-		int r = read_option(argc, argv, &i, o);
-
-		if (r < 0)
-			return 2;
-		if (r == 1)
-			continue;
-		if (argv[i][0] == '-' || o->file)
-			return wl_usage_error("read", "unexpected argument '%s'", argv[i]);
-		o->file = argv[i++];
-	}
+	rc = wl_parse("read", argc, argv, read_opt, o, &o->file);
+	if (rc)
+		return rc;
 	return read_validate(o);
 }
 
@@ -361,13 +359,8 @@ static int read_before(void *arg)
 	struct read_run *r = arg;
 	struct read_shared *sh = r->sh;
 
-	if (!sh->o->file && !sh->made) {
-		if (wl_make_file("read", sh->path, sh->o->size, 0x5eed) < 0)
-			return 1;
-		sh->made = 1;
-	}
-	wl_maybe_drop("read", &sh->o->co);
-	return 0;
+	return wl_input_before("read", sh->o->file, sh->path, &sh->made, sh->o->size, 0x5eed,
+			       &sh->o->co);
 }
 
 static int read_after(void *arg, struct phase_facts *f)

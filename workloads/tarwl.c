@@ -338,25 +338,25 @@ static int tar_option(int argc, char **argv, int *i, struct tar_opts *o)
 	return wl_common(argc, argv, i, &o->co);
 }
 
+/* tar_option for wl_parse */
+static int tar_option_cb(int argc, char **argv, int *i, void *o)
+{
+	return tar_option(argc, argv, i, (struct tar_opts *)o);
+}
+
 int tar_parse(int argc, char **argv, struct tar_opts *o)
 {
 	uint64_t need;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	common_opts_init(&o->co);
 	o->members = 100;
 	o->member_size = 64 * 1024;
 	o->readers = 4;
-	for (int i = 1; i < argc;) {
-		if (wl_is_help(argv[i]))
-			return 1;
-		int r = tar_option(argc, argv, &i, o);
-
-		if (r < 0)
-			return 2;
-		if (r == 0)
-			return wl_usage_error("tar", "unexpected argument '%s'", argv[i]);
-	}
+	rc = wl_parse("tar", argc, argv, tar_option_cb, o, NULL);
+	if (rc)
+		return rc;
 	if (o->archive && access(o->archive, F_OK) == 0)
 		return wl_usage_error("tar", "--archive %s exists; iowhy does not overwrite files", o->archive);
 	need = o->members * (TAR_BLOCK + padded(o->member_size));

@@ -14,6 +14,7 @@
 #include "iowhy.h"
 #include "units.h"
 #include "wlcommon.h"
+#include "writer.h"
 
 /* ---- messages and options ---- */
 
@@ -279,24 +280,6 @@ void *wl_buf(const char *tool, size_t n)
 	return p;
 }
 
-int wl_write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int wl_pread_all(int fd, void *buf, size_t n, uint64_t off)
 {
 	char *p = buf;
@@ -339,7 +322,7 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 		size_t n = size - done < chunk ? (size_t)(size - done) : chunk;
 
 		prng_fill(&g, buf, n);
-		if (wl_write_all(fd, buf, n) < 0)
+		if (write_full(fd, buf, n) < 0)
 			rc = wl_fail(tool, "write %s: %s", path, strerror(errno));
 		done += n;
 	}
@@ -505,4 +488,35 @@ void wl_facts_lat(struct phase_facts *f, const struct wl_lat *l)
 	facts_set(f, "lat_p99_ns", "latency p99", "ns", (double)wl_lat_pct(l, 99));
 	facts_set(f, "lat_p999_ns", "latency p99.9", "ns", (double)wl_lat_pct(l, 99.9));
 	facts_set(f, "lat_max_ns", "latency max", "ns", (double)l->max_ns);
+}
+
+int wl_parse(const char *tool, int argc, char **argv, wl_option_fn fn, void *ctx, const char **file)
+{
+	for (int i = 1; i < argc;) {
+		int r;
+
+		if (wl_is_help(argv[i]))
+			return 1;
+		r = fn(argc, argv, &i, ctx);
+		if (r < 0)
+			return 2;
+		if (r == 1)
+			continue;
+		if (argv[i][0] == '-' || !file || *file)
+			return wl_usage_error(tool, "unexpected argument '%s'", argv[i]);
+		*file = argv[i++];
+	}
+	return 0;
+}
+
+int wl_input_before(const char *tool, const char *user_file, char *path, int *made, uint64_t size,
+		    uint64_t seed, const struct common_opts *co)
+{
+	if (!user_file && !*made) {
+		if (wl_make_file(tool, path, size, seed) < 0)
+			return 1;
+		*made = 1;
+	}
+	wl_maybe_drop(tool, co);
+	return 0;
 }

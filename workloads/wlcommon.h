@@ -93,8 +93,6 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 int64_t wl_file_size(const char *tool, const char *path);
 /* Bytes available to an unprivileged writer on the filesystem holding `dir`. */
 uint64_t wl_free_bytes(const char *dir);
-/* Full write/pread loops; 0 or -1 (errno set; a short read at EOF is -1 with errno = EIO). */
-int wl_write_all(int fd, const void *buf, size_t n);
 int wl_pread_all(int fd, void *buf, size_t n, uint64_t off);
 
 /* Standard facts: bytes, app_seconds and the rate they give. */
@@ -133,5 +131,20 @@ uint64_t wl_lat_pct(const struct wl_lat *l, double p);
 int wl_lat_slot(uint64_t ns);
 /* Facts lat_avg_ns, lat_p50_ns, lat_p99_ns, lat_p999_ns, lat_max_ns. */
 void wl_facts_lat(struct phase_facts *f, const struct wl_lat *l);
+
+/*
+ * An option parser: consume argv[*i] (and its value), advance *i and return 1; 0 if argv[*i] is not
+ * one of its options; -1 after printing a one-line error.
+ */
+typedef int (*wl_option_fn)(int argc, char **argv, int *i, void *opts);
+/*
+ * Walk argv[1..] through fn. A non-option becomes *file when file is given and still unset; any
+ * other leftover is an error. Returns 0, 1 for --help, 2 after a one-line error.
+ */
+int wl_parse(const char *tool, int argc, char **argv, wl_option_fn fn, void *opts, const char **file);
+/* `before` hook of a workload on an input file: make it (PRNG data, once) when the user named none,
+ * then drop the caches if asked. Returns 0, or 1 after a one-line error. */
+int wl_input_before(const char *tool, const char *user_file, char *path, int *made, uint64_t size,
+		    uint64_t seed, const struct common_opts *co);
 
 #endif
