@@ -242,32 +242,34 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 
 	c = ptid ? task_of(prev, ptid) : NULL;
 	if (c) {
-		__u32 tgid = BPF_CORE_READ(prev, tgid);
+		__u32 tgid = BPF_CORE_READ(prev, tgid), disks = 0;
 		__u8 flags = 0, state;
 
-		now = bpf_ktime_get_ns();
-		if (c->nr != IOWHY_NR_NONE)
-			c->sys_oncpu += now - c->on_since;
-		if (prev_state & TASK_DEAD_) {
-			if (c->nr != IOWHY_NR_NONE)
-				sys_done(c, now, 0);
-			emit(now, ptid, tgid, c, IOWHY_TS_DEAD, 0, 0);
-			task_forget(prev, ptid);
-			goto next;
-		}
-		if (preempt || prev_state == TASK_RUNNING_) {
-			state = IOWHY_TS_RUNQ;
-			flags = IOWHY_EVF_PREEMPT;
-		} else if ((prev_state & TASK_UNINTERRUPTIBLE_) && !(prev_state & TASK_NOLOAD_)) {
+		if (prev_state & TASK_DEAD_)
+			state = IOWHY_TS_DEAD;
+		else if (preempt || prev_state == TASK_RUNNING_)
+			state = IOWHY_TS_RUNQ, flags = IOWHY_EVF_PREEMPT;
+		else if ((prev_state & TASK_UNINTERRUPTIBLE_) && !(prev_state & TASK_NOLOAD_))
 			state = IOWHY_TS_DWAIT;
+		else
+			state = IOWHY_TS_SWAIT;
+		if (state == IOWHY_TS_DWAIT) {
 			if (BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait))
 				flags = IOWHY_EVF_IOWAIT;
-		} else {
-			state = IOWHY_TS_SWAIT;
+			disks = dwait_disks(prev, c);
 		}
-		emit(now, ptid, tgid, c, state, flags, state == IOWHY_TS_DWAIT ? dwait_disks(prev, c) : 0);
+		/* Stamp the switch-out after the work above: that work is still the task's CPU time,
+		 * as the kernel's own accounting (rusage) counts it. */
+		now = bpf_ktime_get_ns();
+		if (c->nr != IOWHY_NR_NONE) {
+			c->sys_oncpu += now - c->on_since;
+			if (state == IOWHY_TS_DEAD)
+				sys_done(c, now, 0);
+		}
+		emit(now, ptid, tgid, c, state, flags, disks);
+		if (state == IOWHY_TS_DEAD)
+			task_forget(prev, ptid);
 	}
-next:
 	c = ntid ? task_of(next, ntid) : NULL;
 	if (c) {
 		if (!now)
