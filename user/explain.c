@@ -11,6 +11,7 @@
 #include "stats.h"
 #include "syscalls.h"
 #include "units.h"
+#include "io_model.h"
 
 #define NOTABLE 0.10          /* share of the wall (or of a difference) worth a sentence */
 #define RESIDUAL_NOTABLE 0.02 /* unattributed share worth a sentence */
@@ -332,6 +333,55 @@ static void say_top_syscall(struct text *t, const struct session_result *s, cons
 	end_line(t);
 }
 
+/* "; on vda for 95% of it" (or "with no workload I/O in flight"): the device most of the column's
+ * I/O wait went to, when one slot holds at least half of it. */
+static void say_iowait_device(struct text *t, const struct session_result *s, const int *idx,
+			      int n, double io)
+{
+	double by[IOWHY_DISK_SLOTS + 1] = { 0 };
+	int best = 0;
+	char a[32];
+
+	for (int i = 0; i < n; i++)
+		for (int d = 0; d <= IOWHY_DISK_SLOTS; d++)
+			by[d] += (double)s->phases[idx[i]].wall.iowait_by_disk[d] / n;
+	for (int d = 1; d <= IOWHY_DISK_SLOTS; d++)
+		if (by[d] > by[best])
+			best = d;
+	if (io <= 0 || by[best] < 0.5 * io)
+		return;
+	if (best == IOWHY_DISK_SLOTS)
+		say(t, ", %s of it with no workload I/O in flight", pct(a, by[best], io));
+	else
+		say(t, ", %s of it on %s", pct(a, by[best], io), s->disk_names[best]);
+}
+
+/* "; it wrote 117 MiB of the workload's files back and the busiest disk, vda, was busy 78% of it". */
+static void say_flush_io(struct text *t, const struct session_result *s, const struct column *c)
+{
+	const struct phase_result *p = &s->phases[c->flush[0]];
+	const struct io_phase *io = p->io;
+	const struct io_devinfo *busiest = NULL;
+	struct io_layers l;
+	char a[32], b[32];
+
+	if (!io || !io->window_ns)
+		return;
+	io_layers_compute(io, &l);
+	for (size_t i = 0; i < io->ndevs; i++)
+		if (!io->devs[i].is_partition && (!busiest || io->devs[i].busy_ns > busiest->busy_ns))
+			busiest = &io->devs[i];
+	if (l.blk_write_wb_tree + l.blk_write_tree)
+		say(t, " It wrote %s of the workload's data to the devices",
+		    fmt_bytes(a, sizeof(a), l.blk_write_wb_tree + l.blk_write_tree));
+	else
+		say(t, " It wrote none of the workload's data (nothing of it was dirty)");
+	if (busiest && busiest->busy_ns)
+		say(t, "; the busiest disk, %s, was busy %s of the flush", busiest->name,
+		    pct(b, (double)busiest->busy_ns, (double)io->window_ns));
+	say(t, ".");
+}
+
 static void say_iowait(struct text *t, const struct session_result *s, const struct column *c,
 		       double wall)
 {
@@ -345,6 +395,7 @@ static void say_iowait(struct text *t, const struct session_result *s, const str
 	say(t, "%s (%s of the wall) waiting on I/O, %s of it ", ns(a, io), pct(b, io, wall),
 	    pct(d, sv, io));
 	say_inside(t, nr);
+	say_iowait_device(t, s, c->work, c->nwork, io);
 	say(t, ".");
 	end_line(t);
 }
@@ -405,6 +456,7 @@ static void say_flush(struct text *t, const struct session_result *s, const stru
 		}
 	}
 	say(t, ".");
+	say_flush_io(t, s, c);
 	end_line(t);
 }
 

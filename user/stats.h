@@ -34,12 +34,12 @@ int summarize(const double *v, int n, struct summary *out);
  * flush phases, as indexes into session_result.phases, in session order. */
 struct column {
 	char name[48];        /* the phases' column, or the phase name when it has none */
-	int work[IOWHY_MAX_PHASES], nwork;
-	int flush[IOWHY_MAX_PHASES], nflush;
+	int work[SESSION_MAX_PHASES], nwork;
+	int flush[SESSION_MAX_PHASES], nflush;
 };
 
 /* Columns of the session in order of first appearance; returns how many (at most maxcols).
- * Phases past IOWHY_MAX_PHASES per column and kind are not included. */
+ * Phases past SESSION_MAX_PHASES per column and kind are not included. */
 int session_columns(const struct session_result *s, struct column *cols, int maxcols);
 
 /* A number read from one phase; `arg` selects the bucket, group or syscall. */

@@ -324,6 +324,33 @@ static void test_single_column_iowait_runq_residual(void **state)
 	assert_contains(t, "100 ms (4.8% of run's wall) could not be attributed");
 }
 
+/* The device most of the I/O wait went to is named when it holds at least half of it. */
+static void test_iowait_device(void **state)
+{
+	struct fixture *f = *state;
+	struct phase_result *p = add_phase(f, "run", "run", PHASE_WORK);
+	const char *t;
+
+	add_time(p, WB_IOWAIT, 0, K("pwrite64"), 800 * MS);
+	add_time(p, WB_USER, 0, -1, 200 * MS);
+	p->wall.iowait_by_disk[3] = 700 * MS;
+	p->wall.iowait_by_disk[IOWHY_DISK_SLOTS] = 100 * MS;
+	snprintf(f->s.disk_names[3], sizeof(f->s.disk_names[3]), "loop7");
+	add_sys(p, "pwrite64", 100, 800 * MS, 5 * MS);
+	t = run_explain(f);
+	assert_contains(t, "800 ms (80.0% of the wall) waiting on I/O, 100.0% of it inside pwrite64, "
+			   "87.5% of it on loop7.");
+	p->wall.iowait_by_disk[3] = 300 * MS;
+	p->wall.iowait_by_disk[IOWHY_DISK_SLOTS] = 500 * MS;
+	t = run_explain(f);
+	assert_contains(t, "inside pwrite64, 62.5% of it with no workload I/O in flight.");
+	p->wall.iowait_by_disk[3] = 400 * MS;
+	p->wall.iowait_by_disk[5] = 400 * MS;
+	p->wall.iowait_by_disk[IOWHY_DISK_SLOTS] = 0;
+	t = run_explain(f);
+	assert_contains(t, "100.0% of it inside pwrite64, 50.0% of it on loop7.");
+}
+
 static void test_single_column_sleep(void **state)
 {
 	struct fixture *f = *state;
@@ -511,6 +538,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_repeats_use_trimmed_mean, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_single_column, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iowait_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_single_column_iowait_runq_residual, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_single_column_sleep, setup, teardown),
