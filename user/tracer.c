@@ -124,6 +124,18 @@ static struct iowhy_bpf *load_flavour(int use_hash)
 	return s;
 }
 
+/* IOWHY_SKIP_PROBES=sched:sched_wakeup,...: treat those as absent (troubleshooting, tests). */
+static int skipped_by_user(const char *name)
+{
+	const char *list = getenv("IOWHY_SKIP_PROBES");
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
 static int attach_all(struct tracer *t)
 {
 	struct prog_ref refs[16];
@@ -131,7 +143,7 @@ static int attach_all(struct tracer *t)
 
 	for (int i = 0; i < n; i++) {
 		struct bpf_program *p = t->use_hash ? refs[i].raw : refs[i].btf;
-		struct bpf_link *l = bpf_program__attach(p);
+		struct bpf_link *l = skipped_by_user(refs[i].name) ? NULL : bpf_program__attach(p);
 
 		if (l) {
 			t->links[t->nlinks++] = l;
@@ -139,7 +151,8 @@ static int attach_all(struct tracer *t)
 		}
 		if (refs[i].required) {
 			fprintf(stderr, "iowhy: cannot attach the required tracepoint %s: %s\n",
-				refs[i].name, strerror(errno));
+				refs[i].name, l || !skipped_by_user(refs[i].name) ? strerror(errno)
+										    : "skipped by IOWHY_SKIP_PROBES");
 			return -1;
 		}
 		if (t->missing[0])
