@@ -79,9 +79,12 @@ struct {
 	__type(value, struct io_jbd_stat);
 } jbd_stats SEC(".maps");
 
+/* Inodes the tree dirtied. Up to 1M (gen makes up to 10M files: past 1M, inodes_full counts them);
+ * not preallocated: memory only for what is used (bpf_mem_alloc keeps inserts cheap). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1 << 20);
 	__type(key, struct io_inode_key);
 	__type(value, struct io_inode);
 } tree_inodes SEC(".maps");

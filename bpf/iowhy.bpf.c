@@ -58,17 +58,23 @@ static __always_inline struct iowhy_counters *cnt(void)
 	return bpf_map_lookup_elem(&counters, &zero);
 }
 
+static __always_inline void count_lost(void)
+{
+	struct iowhy_counters *k = cnt();
+
+	if (k)
+		k->events_lost++;
+}
+
 static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_task *c,
 				 __u8 state, __u8 flags, __u32 arg)
 {
-	struct iowhy_counters *k = cnt();
 	struct iowhy_event *e;
 
 	c->state = state;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		if (k)
-			k->events_lost++;
+		count_lost();
 		return;
 	}
 	e->ts = ts;
@@ -83,20 +89,16 @@ static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_t
 	e->arg = arg;
 	e->arg2 = state == IOWHY_TS_DEAD ? c->faults : 0;
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
-	if (k)
-		k->events++;
 }
 
 static __always_inline void emit_comm(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_task *c,
 				      __u8 type, __u32 arg, __u32 arg2, __u8 flags)
 {
-	struct iowhy_counters *k = cnt();
 	struct iowhy_event_comm *e;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		if (k)
-			k->events_lost++;
+		count_lost();
 		return;
 	}
 	e->h.ts = ts;
@@ -112,8 +114,6 @@ static __always_inline void emit_comm(__u64 ts, __u32 tid, __u32 tgid, struct io
 	e->h.arg2 = arg2;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
-	if (k)
-		k->events++;
 }
 
 /* Mask of the disk slots on which workload I/O is in flight (io.bpf.c keeps the counts). */
@@ -158,7 +158,7 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 	s->hist[log2_slot(total, IOWHY_HIST_SLOTS)]++;
 }
 
-static __always_inline void on_sys_enter(struct task_struct *t, struct pt_regs *regs, long id)
+static __always_inline void on_sys_enter(struct task_struct *t, long id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct iowhy_task *c = task_of(t, (__u32)pid_tgid);
@@ -174,7 +174,6 @@ static __always_inline void on_sys_enter(struct task_struct *t, struct pt_regs *
 		id = IOWHY_NR_SLOTS - 1;
 	}
 	c->nr = id;
-	c->arg0 = PT_REGS_PARM1_CORE_SYSCALL(regs);
 	c->sys_start = now;
 	c->on_since = now;
 	c->sys_oncpu = 0;
@@ -200,24 +199,29 @@ static __always_inline void on_sys_exit(struct task_struct *t, long ret)
 /*
  * Mask of the disk behind the file descriptor the current syscall works on (fd → file → inode →
  * superblock → s_dev → slot), or 0: a task in D inside write(fd) waits on that file's device.
+ * Called in sched_switch, where `current` is still the task going to sleep: its first syscall
+ * argument is read from its saved user registers, not on every syscall.
  */
-static __always_inline __u32 fd_disk(struct task_struct *t, struct iowhy_task *c)
+static __always_inline __u32 fd_disk(struct iowhy_task *c)
 {
+	struct task_struct *t = bpf_get_current_task_btf();
 	__u32 nr = c->nr, key, *slot;
 	struct fdtable *fdt;
 	struct file **fds, *f = NULL;
 	__u8 *is_fd;
+	long fd;
 
-	if (nr >= IOWHY_NR_SLOTS || c->arg0 < 0)
+	if (nr >= IOWHY_NR_SLOTS)
 		return 0;
 	is_fd = bpf_map_lookup_elem(&fd_syscalls, &nr);
 	if (!is_fd || !*is_fd)
 		return 0;
+	fd = PT_REGS_PARM1_CORE_SYSCALL((struct pt_regs *)bpf_task_pt_regs(t));
 	fdt = BPF_CORE_READ(t, files, fdt);
-	if (!fdt || c->arg0 >= BPF_CORE_READ(fdt, max_fds))
+	if (fd < 0 || !fdt || fd >= BPF_CORE_READ(fdt, max_fds))
 		return 0;
 	fds = BPF_CORE_READ(fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[c->arg0]) || !f)
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
 		return 0;
 	key = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
 	slot = bpf_map_lookup_elem(&disk_slots, &key);
@@ -226,9 +230,9 @@ static __always_inline __u32 fd_disk(struct task_struct *t, struct iowhy_task *c
 
 /* The disks a task going to uninterruptible sleep waits on: its fd's, else those with workload I/O
  * in flight. (The model prefers the disk whose completion wakes it, when one does.) */
-static __always_inline __u32 dwait_disks(struct task_struct *t, struct iowhy_task *c)
+static __always_inline __u32 dwait_disks(struct iowhy_task *c)
 {
-	__u32 m = fd_disk(t, c);
+	__u32 m = fd_disk(c);
 
 	return m ? m : disks_in_flight();
 }
@@ -256,7 +260,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		if (state == IOWHY_TS_DWAIT) {
 			if (BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait))
 				flags = IOWHY_EVF_IOWAIT;
-			disks = dwait_disks(prev, c);
+			disks = dwait_disks(c);
 		}
 		/* Stamp the switch-out after the work above: that work is still the task's CPU time,
 		 * as the kernel's own accounting (rusage) counts it. */
@@ -364,7 +368,7 @@ static __always_inline void on_page_fault(struct task_struct *t)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(btf_sys_enter, struct pt_regs *regs, long id)
 {
-	on_sys_enter(bpf_get_current_task_btf(), regs, id);
+	on_sys_enter(bpf_get_current_task_btf(), id);
 	return 0;
 }
 
@@ -430,7 +434,7 @@ int BPF_PROG(btf_page_fault_kernel)
 SEC("raw_tp/sys_enter")
 int BPF_PROG(raw_sys_enter, struct pt_regs *regs, long id)
 {
-	on_sys_enter(NULL, regs, id);
+	on_sys_enter(NULL, id);
 	return 0;
 }
 

@@ -91,7 +91,6 @@ struct iowhy_counters {
 	__u64 events_lost;      /* ring buffer full */
 	__u64 storage_failed;   /* could not create per-task state at fork */
 	__u64 nr_folded;        /* syscall numbers >= IOWHY_NR_SLOTS */
-	__u64 events;           /* events written */
 };
 
 /* Per-task state kept in the kernel. */
@@ -104,7 +103,6 @@ struct iowhy_task {
 	__u8 state;        /* enum iowhy_state, last emitted */
 	__u8 count_sys;    /* 0 while returning from clone in a new child */
 	__u8 pad[3];
-	__s64 arg0;        /* first argument of the current syscall (an fd for some: fd_syscalls) */
 	__u32 faults;      /* page faults since exec (reported at EXEC and DEAD, then reset) */
 	__u32 pad2;
 };

@@ -388,7 +388,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	res->events_lost = c.events_lost;
 	res->storage_failed = c.storage_failed;
 	res->nr_folded = c.nr_folded;
-	res->events_total = c.events;
+	res->events_total = s->tracer.received;
 }
 
 static void free_results(struct session_result *res)

@@ -97,6 +97,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	if (size >= sizeof(struct iowhy_event_comm))
 		comm = ((const struct iowhy_event_comm *)data)->comm;
+	t->received++;
 	t->on_event(t->ctx, e, comm);
 	return 0;
 }
@@ -408,7 +409,6 @@ void tracer_counters(struct tracer *t, struct iowhy_counters *out)
 			out->events_lost += percpu[c].events_lost;
 			out->storage_failed += percpu[c].storage_failed;
 			out->nr_folded += percpu[c].nr_folded;
-			out->events += percpu[c].events;
 		}
 	}
 	free(percpu);

@@ -24,6 +24,7 @@ struct tracer {
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* slot -> /sys/block name ("" unused) */
 	struct bpf_link *links[16];
 	int nlinks;
+	unsigned long long received; /* events taken from the ring buffer */
 	tracer_event_fn on_event;
 	void *ctx;
 };
