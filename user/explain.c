@@ -209,7 +209,7 @@ static void say_top_comm(struct text *t, const struct session_result *s, const s
 {
 	int run = phases_median_run(s, c->work, c->nwork);
 	const struct comm_stats *cs;
-	char name[IOWHY_COMM_LEN + 1], a[32];
+	char name[IOWHY_COMM_LEN + 1], a[32], b[32];
 
 	if (run < 0 || bucket < 0)
 		return;
@@ -219,8 +219,13 @@ static void say_top_comm(struct text *t, const struct session_result *s, const s
 	memcpy(name, cs->comm, IOWHY_COMM_LEN);
 	name[IOWHY_COMM_LEN] = '\0';
 	clean_text(name, sizeof(name), name);
-	say(t, ", most of it in %s (%s of task time)", name,
+	say(t, ", most of it in %s (%s of task time", name,
 	    ns(a, (double)cs->state_ns[bucket_state(bucket)]));
+	/* user CPU includes page faults: say how many when the comm ran as many processes */
+	if (bucket == WB_USER && cs->faults && cs->exits > 1)
+		say(t, "; %s processes with %s page faults each",
+		    fmt_count(a, sizeof(a), cs->exits), fmt_count(b, sizeof(b), cs->faults / cs->exits));
+	say(t, ")");
 }
 
 /* ---- One column ---- */
