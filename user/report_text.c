@@ -16,6 +16,7 @@
 #define SIDE_COLS_PER_TABLE 5   /* side-by-side columns per table before wrapping */
 #define TOP_SYSCALLS 15
 #define TOP_COMMS 20
+#define CPU_CHECK_MIN_NS 10e6  /* below 10 ms of CPU the cross-check gives ns, not % */
 #define RESIDUAL_WARN 0.02      /* unattributed share of wall that earns a "!" */
 #define EXPLAIN_LEN 8192
 #define EXPLAIN_WIDTH 100      /* wrap explanation lines here */
@@ -437,15 +438,18 @@ static void print_cpu_check(FILE *out, const struct phase_result *p)
 	double ru = (double)p->rusage_user_ns + (double)p->rusage_sys_ns;
 	char a[32], b[32], c[32] = "n/a";
 
-	if (ru > 0)
+	if (ru >= CPU_CHECK_MIN_NS) {
 		snprintf(c, sizeof(c), "%s", tree >= ru ? "+" : "");
-	if (ru > 0)
 		fmt_pct(c + strlen(c), sizeof(c) - strlen(c), (tree - ru) / ru);
+	} else if (ru > 0) { /* a percentage of a millisecond says nothing: give the difference */
+		snprintf(c, sizeof(c), "%s", tree >= ru ? "+" : "-");
+		ns_str(c + 1, sizeof(c) - 1, tree >= ru ? tree - ru : ru - tree);
+	}
 	fprintf(out, "CPU cross-check: traced user+kernel %s, getrusage(RUSAGE_CHILDREN) user+sys %s, "
 		     "difference %s\n",
 		ns_str(a, sizeof(a), tree), ns_str(b, sizeof(b), ru), c);
-	fprintf(out, "  (traced times are timestamps and include hypervisor steal time; the kernel's "
-		     "rusage accounting excludes it)\n");
+	fprintf(out, "  (getrusage less the gated child's CPU before the release; traced times are "
+		     "timestamps and include hypervisor steal time, which the kernel's accounting excludes)\n");
 }
 
 /* ---- Work view ---- */

@@ -227,6 +227,23 @@ static void wait_gated(pid_t pid)
 	}
 }
 
+/* CPU time a task has used so far (ns), from /proc/PID/schedstat; 0 if unknown. */
+static uint64_t task_cpu_ns(pid_t pid)
+{
+	char path[64];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return ns;
+}
+
 static int wait_status(int st)
 {
 	if (WIFEXITED(st))
@@ -270,7 +287,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	struct phase_ctx *pc = &s->pc;
 	struct rusage ru0, ru1;
 	int gate[2], st = 0, signalled = 0, pidfd;
-	uint64_t start, deadline = 0, end;
+	uint64_t start, deadline = 0, end, pre_release;
 	pid_t pid, parent = getpid();
 
 	memset(s->shared, 0, sizeof(*s->shared));
@@ -303,6 +320,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	if (s->io)
 		io_tracer_phase_begin(s->io, pc->tag);
 	getrusage(RUSAGE_CHILDREN, &ru0);
+	/* rusage will include what the child used before the release (fork, gate): not traced */
+	pre_release = task_cpu_ns(pid);
 	start = now_ns();
 	model_init(&pc->model, start);
 	model_add_task(&pc->model, pid, pid, ps->comm ? ps->comm : "iowhy", IOWHY_TS_SWAIT, SYS_read);
@@ -357,6 +376,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	model_free(&pc->model);
 	r->rusage_user_ns = tv_ns(ru1.ru_utime) - tv_ns(ru0.ru_utime);
 	r->rusage_sys_ns = tv_ns(ru1.ru_stime) - tv_ns(ru0.ru_stime);
+	r->rusage_sys_ns -= pre_release < r->rusage_sys_ns ? pre_release : r->rusage_sys_ns;
 	tracer_sys_stats(&s->tracer, pc->tag, r->sys);
 	tracer_reset_sys_stats(&s->tracer, pc->tag);
 	if (s->io)
