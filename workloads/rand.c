@@ -332,16 +332,8 @@ int cmd_rand(int argc, char **argv)
 		return wl_help(rc, rand_usage);
 	p = calloc(1, sizeof(*p));
 	runs = calloc((size_t)(o.nbs * o.nworkers * o.co.repeat), sizeof(*runs));
-	if (!p || !runs) {
+	if (!p || !runs || wl_input_path(o.file, "randfile", &o.co, &s, &sp, sh.path, sizeof(sh.path)))
 		rc = 1;
-	} else if (o.file) {
-		snprintf(sh.path, sizeof(sh.path), "%s", o.file);
-	} else if (wl_scratch(&s, &o.co) == 0) {
-		sp = &s;
-		snprintf(sh.path, sizeof(sh.path), "%s/randfile", s.path);
-	} else {
-		rc = 1;
-	}
 	if (rc == 0) {
 		p->comm = "iowhy-rand";
 		rc = plan_rand(&o, &sh, runs, p);

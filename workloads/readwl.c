@@ -425,16 +425,8 @@ int cmd_read(int argc, char **argv)
 		return wl_help(rc, read_usage);
 	p = calloc(1, sizeof(*p));
 	runs = calloc((size_t)(o.nbs * o.co.repeat), sizeof(*runs));
-	if (!p || !runs) {
+	if (!p || !runs || wl_input_path(o.file, "readfile", &o.co, &s, &sp, sh.path, sizeof(sh.path)))
 		rc = 1;
-	} else if (o.file) {
-		snprintf(sh.path, sizeof(sh.path), "%s", o.file);
-	} else if (wl_scratch(&s, &o.co) == 0) {
-		sp = &s;
-		snprintf(sh.path, sizeof(sh.path), "%s/readfile", s.path);
-	} else {
-		rc = 1;
-	}
 	if (rc == 0 && p) {
 		p->comm = "iowhy-read";
 		rc = plan_reads(&o, &sh, runs, p);

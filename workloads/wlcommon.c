@@ -520,3 +520,18 @@ int wl_input_before(const char *tool, const char *user_file, char *path, int *ma
 	wl_maybe_drop(tool, co);
 	return 0;
 }
+
+int wl_input_path(const char *user_file, const char *name, const struct common_opts *co,
+		  struct scratch *s, struct scratch **sp, char *path, size_t n)
+{
+	*sp = NULL;
+	if (user_file) {
+		snprintf(path, n, "%s", user_file);
+		return 0;
+	}
+	if (wl_scratch(s, co))
+		return -1;
+	*sp = s;
+	snprintf(path, n, "%s/%s", s->path, name);
+	return 0;
+}

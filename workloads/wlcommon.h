@@ -147,4 +147,9 @@ int wl_parse(const char *tool, int argc, char **argv, wl_option_fn fn, void *opt
 int wl_input_before(const char *tool, const char *user_file, char *path, int *made, uint64_t size,
 		    uint64_t seed, const struct common_opts *co);
 
+/* The input file of a workload: the user's FILE, else `name` in a fresh scratch area (then *sp is
+ * that area, for the caller to remove). Returns 0, or -1 after a one-line message. */
+int wl_input_path(const char *user_file, const char *name, const struct common_opts *co,
+		  struct scratch *s, struct scratch **sp, char *path, size_t n);
+
 #endif
