@@ -14,7 +14,20 @@ PAIRS=${PAIRS:-5} SIZE=${SIZE:-1G} RAND_OPS=${RAND_OPS:-20000} COPY_FILES=${COPY
 for t in fio jq md5sum; do command -v $t >/dev/null || { echo "bench/workloads.sh: needs $t" >&2; exit 1; }; done
 parent=${1:-.}
 W=$(mktemp -d "$parent/iowhy-bench.XXXXXX") || exit 1
-trap 'rm -rf "$W"' EXIT
+source "$(dirname "$0")/lib.sh"
+# Cases that create and delete many files run on a fresh ext4 each time (the root ext4 here has
+# discard and creates files several times slower shortly after many deletes: kernel-facts.md).
+FS_IMAGE=/var/tmp/iowhy-bench-fs.$$.img
+fs_image_create "$FS_IMAGE" 4G || exit 1
+# on_fresh_fs 'CMD': eval CMD once $FS_MNT is a fresh ext4 (CMD may use "$FS_MNT"), then release it.
+on_fresh_fs() { fs_fresh || return 1; drop_caches; eval "$1"; fs_release; }
+cleanup() {
+	losetup -j "$FS_IMAGE" 2>/dev/null | cut -d: -f1 | while read -r d; do
+		umount "$d" 2>/dev/null; losetup -d "$d" 2>/dev/null; done
+	for m in /tmp/iowhy-bench-mnt.*; do mountpoint -q "$m" 2>/dev/null && umount "$m"; rmdir "$m" 2>/dev/null; done
+	rm -f "$FS_IMAGE"; rm -rf "$W"
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
 F=$W/file
 
@@ -71,5 +84,8 @@ compare "md5 warm: iowhy read --hash md5 / md5sum" "MiB/s" \
 rm -f "$F"
 
 PAIRS=${COPY_PAIRS:-3} compare "copy $COPY_FILES x 64k: serial process / inproc jobs 4" "s" \
-	'iowhy_run app_seconds copy --files $COPY_FILES --size 64k --mode process --jobs 1 --dir "$W"' \
-	'iowhy_run app_seconds copy --files $COPY_FILES --size 64k --mode inproc --jobs 4 --dir "$W"'
+	"on_fresh_fs 'iowhy_run app_seconds copy --files $COPY_FILES --size 64k --mode process --jobs 1 --dir \"\$FS_MNT\"'" \
+	"on_fresh_fs 'iowhy_run app_seconds copy --files $COPY_FILES --size 64k --mode inproc --jobs 4 --dir \"\$FS_MNT\"'"
+PAIRS=${GEN_PAIRS:-3} compare "gen 100,000 x 1k: split / direct (> 1: direct faster)" "s" \
+	"on_fresh_fs 'iowhy_run app_seconds gen --strategy split --size 1k --count 100000 --dir \"\$FS_MNT\"'" \
+	"on_fresh_fs 'iowhy_run app_seconds gen --strategy direct --size 1k --count 100000 --dir \"\$FS_MNT\"'"
