@@ -438,6 +438,31 @@ static int session_status(const char *tool, const struct session_result *res, in
 	return 0;
 }
 
+/* --json FILE must be writable before anything runs: a report lost at the end wastes the run. */
+static int json_path_ok(const char *path)
+{
+	char dir[4096], *slash;
+
+	if (!path || !strcmp(path, "-"))
+		return 1;
+	if (!access(path, F_OK))
+		return !access(path, W_OK) || (fprintf(stderr, "iowhy: --json %s: %s\n", path,
+							strerror(errno)), 0);
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	if (access(dir, W_OK)) {
+		fprintf(stderr, "iowhy: --json %s: cannot create it: %s\n", path, strerror(errno));
+		return 0;
+	}
+	return 1;
+}
+
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
 		 const struct common_opts *o)
 {
@@ -450,6 +475,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 			SESSION_MAX_PHASES);
 		return 2;
 	}
+	if (!json_path_ok(o->json_path))
+		return 2;
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (tracer_open(&s.tracer, on_event, &s.pc))

@@ -18,6 +18,12 @@ for bad in 0 -1 10q 1.5k "" 2T k; do
 done
 $IOWHY gen --strategy nope --size 1k --count 10 >/dev/null 2>&1; rc=$?
 check "unknown strategy exits 2 (got $rc)" test "$rc" = 2
+if [ "$(id -u)" = 0 ]; then
+	$IOWHY run --no-io --json /nonexistent/dir/r.json -- touch "$TMPROOT/ran" >/dev/null 2>"$TMPROOT/err"; rc=$?
+	check "an unwritable --json path exits 2 (got $rc)" test "$rc" = 2
+	check "before running anything" test ! -e "$TMPROOT/ran"
+	check "with one line" test "$(wc -l <"$TMPROOT/err")" = 1
+fi
 $IOWHY run >/dev/null 2>&1; rc=$?
 check "run without a command exits 2 (got $rc)" test "$rc" = 2
 $IOWHY frobnicate >/dev/null 2>&1; rc=$?
