@@ -679,17 +679,26 @@ int BPF_PROG(io_pc_delete, struct folio *folio)
 	return 0;
 }
 
-SEC("tp_btf/page_cache_sync_ra")
-int BPF_PROG(io_ra_sync, struct inode *inode, unsigned long index, struct file_ra_state *ra,
-	     unsigned long req_count)
+/* A readahead call in tree context: counted per phase, sync or async, with the pages asked. */
+static __always_inline void note_readahead(int async, unsigned long req_count)
 {
 	struct iowhy_task *c = tree_task();
 	struct io_phase_ctr *pc = c ? ctr(c->phase) : NULL;
 
-	if (pc) {
+	if (!pc)
+		return;
+	if (async)
+		pc->ra_async++;
+	else
 		pc->ra_sync++;
-		pc->ra_pages += req_count;
-	}
+	pc->ra_pages += req_count;
+}
+
+SEC("tp_btf/page_cache_sync_ra")
+int BPF_PROG(io_ra_sync, struct inode *inode, unsigned long index, struct file_ra_state *ra,
+	     unsigned long req_count)
+{
+	note_readahead(0, req_count);
 	return 0;
 }
 
@@ -697,13 +706,7 @@ SEC("tp_btf/page_cache_async_ra")
 int BPF_PROG(io_ra_async, struct inode *inode, unsigned long index, struct file_ra_state *ra,
 	     unsigned long req_count)
 {
-	struct iowhy_task *c = tree_task();
-	struct io_phase_ctr *pc = c ? ctr(c->phase) : NULL;
-
-	if (pc) {
-		pc->ra_async++;
-		pc->ra_pages += req_count;
-	}
+	note_readahead(1, req_count);
 	return 0;
 }
 
