@@ -67,7 +67,7 @@ static __always_inline void count_lost(void)
 }
 
 static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_task *c,
-				 __u8 state, __u8 flags, __u32 arg)
+				 __u8 state, __u8 flags, __u32 arg, __u32 arg2)
 {
 	struct iowhy_event *e;
 
@@ -87,7 +87,7 @@ static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_t
 	e->nr = c->nr;
 	e->pad = 0;
 	e->arg = arg;
-	e->arg2 = state == IOWHY_TS_DEAD ? c->faults : 0;
+	e->arg2 = arg2;
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 
@@ -114,6 +114,15 @@ static __always_inline void emit_comm(__u64 ts, __u32 tid, __u32 tgid, struct io
 	e->h.arg2 = arg2;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
+/*
+ * Page faults of a task: the kernel's own per-task counters (zeroed at fork, never at exec), read at
+ * exec and exit only. No per-fault probe: a fault costs the workload nothing extra.
+ */
+static __always_inline __u64 task_faults(struct task_struct *t)
+{
+	return BPF_CORE_READ(t, min_flt) + BPF_CORE_READ(t, maj_flt);
 }
 
 /* Mask of the disk slots on which workload I/O is in flight (io.bpf.c keeps the counts). */
@@ -178,7 +187,7 @@ static __always_inline void on_sys_enter(struct task_struct *t, long id)
 	c->on_since = now;
 	c->sys_oncpu = 0;
 	c->count_sys = 1;
-	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_KERNEL, 0, 0);
+	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_KERNEL, 0, 0, 0);
 }
 
 static __always_inline void on_sys_exit(struct task_struct *t, long ret)
@@ -193,7 +202,7 @@ static __always_inline void on_sys_exit(struct task_struct *t, long ret)
 	c->sys_oncpu += now - c->on_since;
 	sys_done(c, now, ret);
 	c->nr = IOWHY_NR_NONE;
-	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_USER, 0, 0);
+	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_USER, 0, 0, 0);
 }
 
 /*
@@ -270,7 +279,8 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 			if (state == IOWHY_TS_DEAD)
 				sys_done(c, now, 0);
 		}
-		emit(now, ptid, tgid, c, state, flags, disks);
+		emit(now, ptid, tgid, c, state, flags, disks,
+		     state == IOWHY_TS_DEAD ? (__u32)(task_faults(prev) - c->flt_base) : 0);
 		if (state == IOWHY_TS_DEAD)
 			task_forget(prev, ptid);
 	}
@@ -280,7 +290,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 			now = bpf_ktime_get_ns();
 		c->on_since = now;
 		emit(now, ntid, BPF_CORE_READ(next, tgid), c,
-		     c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL, 0, 0);
+		     c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL, 0, 0, 0);
 	}
 }
 
@@ -310,7 +320,7 @@ static __always_inline void on_wakeup(struct task_struct *p)
 		return;
 	now = bpf_ktime_get_ns();
 	emit(now, tid, BPF_CORE_READ(p, tgid), c, IOWHY_TS_RUNQ, 0,
-	     c->state == IOWHY_TS_DWAIT ? waking_disk(now) : 0);
+	     c->state == IOWHY_TS_DWAIT ? waking_disk(now) : 0, 0);
 }
 
 static __always_inline void on_fork(struct task_struct *parent, struct task_struct *child)
@@ -339,6 +349,7 @@ static __always_inline void on_fork(struct task_struct *parent, struct task_stru
 	cc->sys_oncpu = 0;
 	cc->count_sys = 0;
 	cc->state = IOWHY_TS_RUNQ;
+	cc->flt_base = task_faults(child);
 	emit_comm(now, ptid, ptgid, pc, IOWHY_EV_FORK, ctid, ctgid,
 		  ctgid == ptgid ? IOWHY_EVF_THREAD : 0);
 }
@@ -347,20 +358,15 @@ static __always_inline void on_exec(struct task_struct *p)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct iowhy_task *c = task_of(p, (__u32)pid_tgid);
+	__u64 faults;
 
 	if (!c)
 		return;
 	/* the faults so far belong to the old program (its comm) */
-	emit_comm(bpf_ktime_get_ns(), (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_EV_EXEC, 0, c->faults, 0);
-	c->faults = 0;
-}
-
-static __always_inline void on_page_fault(struct task_struct *t)
-{
-	struct iowhy_task *c = task_of(t, (__u32)bpf_get_current_pid_tgid());
-
-	if (c)
-		c->faults++;
+	faults = task_faults((struct task_struct *)bpf_get_current_task());
+	emit_comm(bpf_ktime_get_ns(), (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_EV_EXEC, 0,
+		  (__u32)(faults - c->flt_base), 0);
+	c->flt_base = faults;
 }
 
 /* ---- tp_btf flavour ---- */
@@ -415,20 +421,6 @@ int BPF_PROG(btf_sched_process_exec, struct task_struct *p)
 	return 0;
 }
 
-SEC("tp_btf/page_fault_user")
-int BPF_PROG(btf_page_fault_user)
-{
-	on_page_fault(bpf_get_current_task_btf());
-	return 0;
-}
-
-SEC("tp_btf/page_fault_kernel")
-int BPF_PROG(btf_page_fault_kernel)
-{
-	on_page_fault(bpf_get_current_task_btf());
-	return 0;
-}
-
 /* ---- raw_tp flavour (fallback; task pointers are read, never trusted) ---- */
 
 SEC("raw_tp/sys_enter")
@@ -478,19 +470,5 @@ SEC("raw_tp/sched_process_exec")
 int BPF_PROG(raw_sched_process_exec, struct task_struct *p)
 {
 	on_exec(NULL);
-	return 0;
-}
-
-SEC("raw_tp/page_fault_user")
-int BPF_PROG(raw_page_fault_user)
-{
-	on_page_fault(NULL);
-	return 0;
-}
-
-SEC("raw_tp/page_fault_kernel")
-int BPF_PROG(raw_page_fault_kernel)
-{
-	on_page_fault(NULL);
 	return 0;
 }

@@ -51,7 +51,8 @@ struct iowhy_event {
 	__u16 pad;
 	__u32 arg;    /* FORK: child tid; STATE DWAIT: mask of disk slots with workload I/O in flight;
 		       * STATE RUNQ after DWAIT: mask of the disk whose completion woke it (0: other) */
-	__u32 arg2;   /* FORK: child tgid; EXEC and STATE DEAD: page faults since the last exec */
+	__u32 arg2;   /* FORK: child tgid; EXEC and STATE DEAD: page faults since the last exec
+		       * (the kernel's own per-task min_flt + maj_flt, as getrusage counts them) */
 };
 
 /* FORK and EXEC events carry a comm after the header. */
@@ -103,8 +104,7 @@ struct iowhy_task {
 	__u8 state;        /* enum iowhy_state, last emitted */
 	__u8 count_sys;    /* 0 while returning from clone in a new child */
 	__u8 pad[3];
-	__u32 faults;      /* page faults since exec (reported at EXEC and DEAD, then reset) */
-	__u32 pad2;
+	__u64 flt_base;    /* the task's min_flt + maj_flt at its last exec (or when it joined) */
 };
 
 #endif

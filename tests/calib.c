@@ -5,6 +5,8 @@
  *   calib sleep MS         sleep MS ms
  *   calib getppid N        call getppid N times
  *   calib fsync FILE N     N times: write 4 KiB at the end of FILE, then fsync
+ *   calib touch MB         write one byte in every page of MB MiB of fresh anonymous memory (one
+ *                          page fault each), then print this process's own fault count (getrusage)
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 static double cpu_ms(void)
@@ -52,6 +56,25 @@ static int do_fsync(const char *path, long n)
 	return close(fd) ? 1 : 0;
 }
 
+static int touch(long mb)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)mb << 20;
+	volatile char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct rusage ru;
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	madvise((void *)p, len, MADV_NOHUGEPAGE); /* one fault per 4 KiB page, not per 2 MiB */
+	for (size_t off = 0; off < len; off += page)
+		p[off] = 1;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("faults %ld\n", ru.ru_minflt + ru.ru_majflt);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "spin"))
@@ -67,8 +90,10 @@ int main(int argc, char **argv)
 			syscall(SYS_getppid); /* not cached by libc */
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "touch"))
+		return touch(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "fsync"))
 		return do_fsync(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N\n");
+	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | touch MB\n");
 	return 2;
 }

@@ -78,10 +78,6 @@ static int prog_refs(struct iowhy_bpf *s, struct prog_ref *r)
 		  s->progs.raw_sched_process_fork },
 		{ "sched:sched_process_exec", 0, s->progs.btf_sched_process_exec,
 		  s->progs.raw_sched_process_exec },
-		{ "exceptions:page_fault_user", 0, s->progs.btf_page_fault_user,
-		  s->progs.raw_page_fault_user },
-		{ "exceptions:page_fault_kernel", 0, s->progs.btf_page_fault_kernel,
-		  s->progs.raw_page_fault_kernel },
 	};
 	memcpy(r, refs, sizeof(refs));
 	return sizeof(refs) / sizeof(refs[0]);
@@ -310,6 +306,25 @@ void tracer_dontfork_mappings(void)
 	fclose(maps);
 }
 
+/* A task's page faults so far (minflt + majflt of /proc/PID/task/TID/stat), 0 if unreadable. */
+static __u64 task_faults_now(pid_t pid)
+{
+	char path[64], line[1024], *p;
+	unsigned long long minflt = 0, majflt = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	fclose(f);
+	/* after the comm: state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %llu %*u %llu", &minflt, &majflt) != 2)
+		return 0;
+	return minflt + majflt;
+}
+
 int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr)
 {
 	struct iowhy_task v = {
@@ -317,6 +332,7 @@ int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr)
 		.phase = (__u8)phase,
 		.state = IOWHY_TS_SWAIT,
 		.count_sys = 0, /* the gate's read started before tracing: not a whole call */
+		.flt_base = task_faults_now(pid), /* faults from here on are the workload's */
 	};
 	int err;
 

@@ -10,13 +10,20 @@ pass=0 failn=0 skipn=0 failed_names=()
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/integration/test_*.sh)
 for t in "${tests[@]}"; do
+	# a bare name means tests/integration/NAME.sh; a test that is not there fails, never passes
+	case $t in */*) ;; *) t=tests/integration/${t%.sh}.sh ;; esac
 	name=$(basename "$t" .sh)
+	if [ ! -f "$t" ]; then
+		echo "== $name: FAIL (no such test: $t)"
+		failn=$((failn+1)); failed_names+=("$name")
+		continue
+	fi
 	TMPROOT=$(mktemp -d /tmp/iowhy-test.XXXXXX)
 	export TMPROOT
 	echo "== $name"
 	start=$(date +%s.%N)
 	timeout --signal=TERM --kill-after=10 "$LIMIT" \
-		bash -c 'source tests/integration/lib.sh; source "$1"; finish' _ "$t"
+		bash -c 'source tests/integration/lib.sh || exit 1; source "$1"; finish' _ "$t"
 	rc=$?
 	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	rm -rf "$TMPROOT"
