@@ -22,10 +22,9 @@
 #include "iowhy.h"
 #include "tree.bpf.h"
 #include "io.h"
+#include "inode_set.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-#define EEXIST_ 17
 
 /* Window phase for background work; written by user space. */
 __u32 current_phase;
@@ -81,19 +80,23 @@ struct {
 	__type(value, struct io_jbd_stat);
 } jbd_stats SEC(".maps");
 
-/* Inodes the tree dirtied. Up to 1M (gen makes up to 10M files: past 1M, inodes_full counts them);
- * not preallocated: memory only for what is used (bpf_mem_alloc keeps inserts cheap). */
+/* Inodes the tree dirtied: a set of tags in cache-line buckets (inode_set.h), and their totals. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 1 << 20);
-	__type(key, struct io_inode_key);
-	__type(value, struct io_inode);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, IOWHY_INODE_BUCKETS);
+	__type(key, __u32);
+	__type(value, struct iowhy_inode_bucket);
 } tree_inodes SEC(".maps");
 
-/* Tasks inside writeback_single_inode: tid -> the inode (and whether the tree dirtied it). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct io_inode_totals);
+} inode_totals SEC(".maps");
+
+/* Tasks inside writeback_single_inode: tid -> whether the tree dirtied that inode. */
 struct io_wb {
-	struct io_inode_key inode;
 	__u32 tree;
 	__u32 pad;
 };
@@ -215,11 +218,29 @@ static __always_inline __u64 folio_bytes(struct folio *f)
 	return IO_PAGE_SIZE << (BPF_CORE_READ(f, _flags_1) & 0xff);
 }
 
-static __always_inline void inode_key(struct inode *inode, struct io_inode_key *k)
+/* The inode's bucket in tree_inodes and its tag; NULL if none (cannot happen: the index is masked). */
+static __always_inline struct iowhy_inode_bucket *inode_slot(struct inode *inode, __u64 *tag)
 {
-	k->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	k->pad = 0;
-	k->ino = BPF_CORE_READ(inode, i_ino);
+	__u32 idx;
+
+	*tag = inode_tag(BPF_CORE_READ(inode, i_sb, s_dev), BPF_CORE_READ(inode, i_ino));
+	idx = inode_bucket(*tag);
+	return bpf_map_lookup_elem(&tree_inodes, &idx);
+}
+
+static __always_inline int tree_dirtied(struct inode *inode)
+{
+	__u64 tag;
+	struct iowhy_inode_bucket *b = inode ? inode_slot(inode, &tag) : NULL;
+
+	return b && inode_set_has(b, tag);
+}
+
+static __always_inline struct io_inode_totals *inode_tot(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&inode_totals, &zero);
 }
 
 /* ---- block layer ---- */
@@ -607,11 +628,11 @@ SEC("tp_btf/writeback_dirty_folio")
 int BPF_PROG(io_dirty_folio, struct folio *folio, struct address_space *mapping)
 {
 	struct iowhy_task *c = tree_task();
-	struct io_inode_key k;
+	struct iowhy_inode_bucket *b;
+	struct io_inode_totals *tot;
 	struct io_phase_ctr *pc;
-	struct io_inode *in;
 	struct inode *host;
-	__u64 bytes;
+	__u64 bytes, tag;
 
 	if (!c || !mapping)
 		return 0;
@@ -620,27 +641,24 @@ int BPF_PROG(io_dirty_folio, struct folio *folio, struct address_space *mapping)
 	host = BPF_CORE_READ(mapping, host);
 	if (pc)
 		pc->dirtied_bytes += bytes;
-	if (!host)
+	b = host ? inode_slot(host, &tag) : NULL;
+	if (!b)
 		return 0;
-	inode_key(host, &k);
-	in = bpf_map_lookup_elem(&tree_inodes, &k);
-	if (!in) {
-		/* a new inode: insert it with this folio's bytes (two hash operations, not three) */
-		struct io_inode n = { .phase = c->phase, .dirtied_bytes = bytes };
-		long err = bpf_map_update_elem(&tree_inodes, &k, &n, BPF_NOEXIST);
-
-		if (!err) {
-			if (pc)
-				pc->dirtied_inodes++;
-			return 0;
-		}
-		in = err == -EEXIST_ ? bpf_map_lookup_elem(&tree_inodes, &k) : NULL; /* another CPU won */
-		if (!in) {
-			LOST(inodes_full);
-			return 0;
-		}
+	switch (inode_set_add(b, tag)) {
+	case INODE_SET_FULL:
+		LOST(inodes_full);
+		return 0;
+	case INODE_SET_ADDED:
+		if (pc)
+			pc->dirtied_inodes++;
+		tot = inode_tot();
+		if (tot)
+			tot->inodes++;
+		break;
 	}
-	__sync_fetch_and_add(&in->dirtied_bytes, bytes);
+	tot = inode_tot();
+	if (tot)
+		tot->dirtied_bytes += bytes;
 	return 0;
 }
 
@@ -660,22 +678,15 @@ int BPF_PROG(io_pc_delete, struct folio *folio)
 {
 	struct iowhy_task *c = tree_task();
 	struct io_phase_ctr *pc = c ? ctr(c->phase) : NULL;
-	struct io_inode_key k;
-	struct io_inode *in;
-	struct inode *host;
+	struct io_inode_totals *tot;
 	__u64 bytes;
 
 	if (!pc)
 		return 0;
 	bytes = folio_bytes(folio);
 	pc->pc_removed_bytes += bytes;
-	host = BPF_CORE_READ(folio, mapping, host);
-	if (!host)
-		return 0;
-	inode_key(host, &k);
-	in = bpf_map_lookup_elem(&tree_inodes, &k);
-	if (in)
-		__sync_fetch_and_add(&in->removed_bytes, bytes);
+	if (tree_dirtied(BPF_CORE_READ(folio, mapping, host)) && (tot = inode_tot()))
+		tot->removed_bytes += bytes;
 	return 0;
 }
 
@@ -733,10 +744,8 @@ int BPF_PROG(io_wb_start, struct inode *inode, struct writeback_control *wbc,
 	     unsigned long nr_to_write)
 {
 	__u32 tid = cur_tid();
-	struct io_wb w = {};
+	struct io_wb w = { .tree = tree_dirtied(inode) };
 
-	inode_key(inode, &w.inode);
-	w.tree = bpf_map_lookup_elem(&tree_inodes, &w.inode) != NULL;
 	if (bpf_map_update_elem(&wb_tasks, &tid, &w, BPF_ANY))
 		LOST(wb_full);
 	return 0;
@@ -759,10 +768,10 @@ int BPF_PROG(io_wb_end, struct inode *inode, struct writeback_control *wbc,
 		pc->wb_inodes++;
 	}
 	if (w && w->tree) {
-		struct io_inode *in = bpf_map_lookup_elem(&tree_inodes, &w->inode);
+		struct io_inode_totals *tot = inode_tot();
 
-		if (in)
-			__sync_fetch_and_add(&in->wb_bytes, bytes);
+		if (tot)
+			tot->wb_bytes += bytes;
 		if (pc) {
 			pc->wb_tree_bytes += bytes;
 			pc->wb_tree_inodes++;

@@ -147,19 +147,13 @@ struct io_jbd_stat {
 	__u32 hist[IO_LAT_SLOTS];
 };
 
-/* Inodes the tree dirtied, so writeback of them can be charged back to the workload. */
-struct io_inode_key {
-	__u32 dev;
-	__u32 pad;
-	__u64 ino;
-};
-
-struct io_inode {
-	__u64 dirtied_bytes;
-	__u64 wb_bytes;
+/* The inodes the tree dirtied (a set, bpf/inode_set.h), summed over the session: per-CPU, one entry.
+ * The bytes here are those of the inodes in the set, whatever phase (or none) was open. */
+struct io_inode_totals {
+	__u64 inodes;               /* inodes in the set */
+	__u64 dirtied_bytes;        /* dirtied by the tree */
+	__u64 wb_bytes;             /* written back (any context) */
 	__u64 removed_bytes;        /* dropped from the page cache by the tree (truncate, unlink) */
-	__u32 phase;                /* phase that first dirtied it */
-	__u32 pad;
 };
 
 /* Everything that could not be tracked: shown in the report, never silent. */

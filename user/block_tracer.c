@@ -571,53 +571,20 @@ static void read_blk(struct io_tracer *t, struct io_phase *p)
 	}
 }
 
-static void add_inode(struct io_phase *p, const struct io_inode *v)
-{
-	p->tree_inodes++;
-	p->tree_dirtied_total += v->dirtied_bytes;
-	p->tree_wb_total += v->wb_bytes;
-	p->tree_removed_total += v->removed_bytes;
-}
-
-/* Sum the inodes the tree dirtied: batched (thousands per syscall), one by one where the kernel
- * has no batch lookup for the map. */
+/* The totals of the inodes the tree dirtied so far (session), summed over the CPUs. */
 static void read_inodes(struct io_tracer *t, struct io_phase *p)
 {
-	enum { BATCH = 4096 };
-	int fd = bpf_map__fd(t->skel->maps.tree_inodes);
-	struct io_inode_key *keys = calloc(BATCH, sizeof(*keys)), key, next;
-	struct io_inode *vals = calloc(BATCH, sizeof(*vals)), v;
-	__u64 in = 0, out = 0;
-	int have = 0, first = 1, err = 0;
+	struct io_inode_totals v[t->ncpus];
+	__u32 zero = 0;
 
-	while (keys && vals) {
-		__u32 n = BATCH;
-
-		err = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, keys, vals, &n, NULL);
-		if (err && errno != ENOENT)
-			break;
-		for (__u32 i = 0; i < n; i++)
-			add_inode(p, &vals[i]);
-		if (err) { /* ENOENT: that was the last batch */
-			err = 0;
-			goto done;
-		}
-		in = out;
-		first = 0;
+	if (bpf_map__lookup_elem(t->skel->maps.inode_totals, &zero, sizeof(zero), v, sizeof(v), 0))
+		return;
+	for (int i = 0; i < t->ncpus; i++) {
+		p->tree_inodes += v[i].inodes;
+		p->tree_dirtied_total += v[i].dirtied_bytes;
+		p->tree_wb_total += v[i].wb_bytes;
+		p->tree_removed_total += v[i].removed_bytes;
 	}
-	if (!first) { /* a batch failed midway: the sums would double count; start over */
-		p->tree_inodes = p->tree_dirtied_total = p->tree_wb_total = p->tree_removed_total = 0;
-	}
-	while (!bpf_map__get_next_key(t->skel->maps.tree_inodes, have ? &key : NULL, &next,
-				      sizeof(next))) {
-		key = next;
-		have = 1;
-		if (!bpf_map__lookup_elem(t->skel->maps.tree_inodes, &key, sizeof(key), &v, sizeof(v), 0))
-			add_inode(p, &v);
-	}
-done:
-	free(keys);
-	free(vals);
 }
 
 static void sys_bytes(const struct phase_result *r, struct io_phase *p)

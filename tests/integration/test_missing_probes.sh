@@ -2,11 +2,11 @@
 # line. (IOWHY_SKIP_PROBES makes iowhy treat the named tracepoints as absent.)
 need_root
 j=$TMPROOT/r.json
-IOWHY_SKIP_PROBES=sched:sched_wakeup,exceptions:page_fault_user $IOWHY run --no-io --json "$j" -- "$CALIB" sleep 50 \
+IOWHY_SKIP_PROBES=sched:sched_wakeup,sched:sched_wakeup_new $IOWHY run --no-io --json "$j" -- "$CALIB" sleep 50 \
 	>"$TMPROOT/out" 2>&1; rc=$?
 check "runs without the optional probes (exit $rc)" test "$rc" = 0
 check "JSON lists sched:sched_wakeup as missing" test "$(jqr "$j" '.missing_probes | index("sched:sched_wakeup") != null')" = true
-check "JSON lists exceptions:page_fault_user as missing" test "$(jqr "$j" '.missing_probes | index("exceptions:page_fault_user") != null')" = true
+check "JSON lists sched:sched_wakeup_new as missing" test "$(jqr "$j" '.missing_probes | index("sched:sched_wakeup_new") != null')" = true
 check "the text report names them" grep -q "sched:sched_wakeup" "$TMPROOT/out"
 check_phase_invariants "$j" 0
 IOWHY_SKIP_PROBES=sched:sched_switch $IOWHY run --no-io -- true >/dev/null 2>"$TMPROOT/err"; rc=$?
