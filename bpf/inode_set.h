@@ -6,12 +6,12 @@
  * A hash map insert per newly dirtied inode cost ~850 ns on this kernel (allocation, bucket lock,
  * cache misses): as much as all the syscall probes of a small-file workload together. This set is a
  * plain array of buckets, each one cache line of 8 tags; a tag is a 64-bit mix of (dev, ino), never
- * 0 (0 = empty). Insert and lookup read one cache line; an insert claims an empty slot with one
+ * 0 (0 = empty); the bucket comes from the inode number (see inode_bucket). Insert and lookup read one cache line; an insert claims an empty slot with one
  * compare-and-swap, so two CPUs dirtying the same new inode at once still store it once.
  *
  * Exactness: within one device the tag is a bijection of ino (no two inodes share a tag); across
  * devices a clash needs ino1 ^ dev1 * K == ino2 ^ dev2 * K, which does not happen by accident. A
- * bucket that is full (9 inodes hashed to the same line) refuses the insert: the caller counts it,
+ * bucket that is full (9 inodes in the same line) refuses the insert: the caller counts it,
  * and that inode's writeback is then not charged to the workload. Nothing is ever evicted, so an
  * inode in the set was really dirtied by the tree.
  */
@@ -49,9 +49,15 @@ static inline __attribute__((always_inline)) __u64 inode_tag(__u32 dev, __u64 in
 	return t ? t : 1;
 }
 
-static inline __attribute__((always_inline)) __u32 inode_bucket(__u64 tag)
+/*
+ * The bucket: 8 consecutive inode numbers share one (file systems hand out inode numbers mostly in
+ * order, so the files a workload creates one after another fill one cache line, then the next,
+ * instead of touching a cold line and page each), offset per device.
+ */
+static inline __attribute__((always_inline)) __u32 inode_bucket(__u32 dev, __u64 ino)
 {
-	return (__u32)(tag >> 32) & (IOWHY_INODE_BUCKETS - 1);
+	return ((__u32)(inode_mix64(dev) >> 32) + (__u32)(ino / IOWHY_INODE_WAYS)) &
+	       (IOWHY_INODE_BUCKETS - 1);
 }
 
 /* Is tag in bucket b? */

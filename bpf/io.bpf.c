@@ -209,22 +209,24 @@ static __always_inline int comm_is_jbd2(void)
 	return c[0] == 'j' && c[1] == 'b' && c[2] == 'd' && c[3] == '2' && c[4] == '/';
 }
 
+/* Typed (tp_btf) pointers are read with plain loads, not bpf_probe_read: these run per folio. */
 static __always_inline __u64 folio_bytes(struct folio *f)
 {
-	unsigned long flags = BPF_CORE_READ(f, flags.f);
+	unsigned long flags = f->flags.f;
 
 	if (!(flags & (1UL << 6 /* PG_head */)))
 		return IO_PAGE_SIZE;
-	return IO_PAGE_SIZE << (BPF_CORE_READ(f, _flags_1) & 0xff);
+	return IO_PAGE_SIZE << (f->_flags_1 & 0xff);
 }
 
 /* The inode's bucket in tree_inodes and its tag; NULL if none (cannot happen: the index is masked). */
 static __always_inline struct iowhy_inode_bucket *inode_slot(struct inode *inode, __u64 *tag)
 {
-	__u32 idx;
+	__u32 dev = inode->i_sb->s_dev, idx;
+	__u64 ino = inode->i_ino;
 
-	*tag = inode_tag(BPF_CORE_READ(inode, i_sb, s_dev), BPF_CORE_READ(inode, i_ino));
-	idx = inode_bucket(*tag);
+	*tag = inode_tag(dev, ino);
+	idx = inode_bucket(dev, ino);
 	return bpf_map_lookup_elem(&tree_inodes, &idx);
 }
 
@@ -638,7 +640,7 @@ int BPF_PROG(io_dirty_folio, struct folio *folio, struct address_space *mapping)
 		return 0;
 	pc = ctr(c->phase);
 	bytes = folio_bytes(folio);
-	host = BPF_CORE_READ(mapping, host);
+	host = mapping->host;
 	if (pc)
 		pc->dirtied_bytes += bytes;
 	b = host ? inode_slot(host, &tag) : NULL;
@@ -685,7 +687,7 @@ int BPF_PROG(io_pc_delete, struct folio *folio)
 		return 0;
 	bytes = folio_bytes(folio);
 	pc->pc_removed_bytes += bytes;
-	if (tree_dirtied(BPF_CORE_READ(folio, mapping, host)) && (tot = inode_tot()))
+	if (tree_dirtied(folio->mapping ? folio->mapping->host : NULL) && (tot = inode_tot()))
 		tot->removed_bytes += bytes;
 	return 0;
 }

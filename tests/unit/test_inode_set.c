@@ -68,15 +68,17 @@ static void test_full_bucket(void **state)
 	}
 }
 
-/* Fill a full-size set: n inodes of one file system (consecutive numbers, as ext4 hands them out);
- * returns how many were refused. */
-static size_t fill(struct iowhy_inode_bucket *set, size_t n, __u64 first_ino)
+/* Fill a full-size set with n inodes of one file system: consecutive numbers from `first` (as ext4
+ * hands them out), or, with `random`, numbers spread over 64 bits (btrfs, xfs). Returns how many
+ * were refused. */
+static size_t fill(struct iowhy_inode_bucket *set, size_t n, __u64 first, int random)
 {
 	size_t full = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		__u64 tag = inode_tag(0x700007, first_ino + i);
-		struct iowhy_inode_bucket *b = &set[inode_bucket(tag)];
+		__u64 ino = random ? inode_mix64(first + i) >> 4 : first + i;
+		__u64 tag = inode_tag(0x700007, ino);
+		struct iowhy_inode_bucket *b = &set[inode_bucket(0x700007, ino)];
 
 		if (inode_set_add(b, tag) == INODE_SET_FULL)
 			full++;
@@ -86,24 +88,42 @@ static size_t fill(struct iowhy_inode_bucket *set, size_t n, __u64 first_ino)
 	return full;
 }
 
-static void test_load(void **state)
+static size_t count_tags(const struct iowhy_inode_bucket *set)
 {
-	struct iowhy_inode_bucket *set = calloc(IOWHY_INODE_BUCKETS, sizeof(*set));
-	size_t full, in = 0;
+	size_t in = 0;
 
-	(void)state;
-	assert_non_null(set);
-	/* gen direct's 100,000 files: every one kept */
-	assert_int_equal(fill(set, 100000, 12), 0);
-	/* up to 1M inodes: under 1% refused (8-way buckets, 2M slots) */
-	full = fill(set, 900000, 100012);
-	assert_true(full < 10000);
 	for (size_t i = 0; i < IOWHY_INODE_BUCKETS; i++)
 		for (int w = 0; w < IOWHY_INODE_WAYS; w++)
 			in += set[i].tag[w] != 0;
-	assert_int_equal(in, 1000000 - full);
+	return in;
+}
+
+static void test_load(void **state)
+{
+	struct iowhy_inode_bucket *set = calloc(IOWHY_INODE_BUCKETS, sizeof(*set));
+	size_t full;
+
+	(void)state;
+	assert_non_null(set);
+	/* consecutive inode numbers pack 8 to a bucket: 1M inodes, none refused */
+	assert_int_equal(fill(set, 100000, 12, 0), 0);
+	assert_int_equal(fill(set, 900000, 100012, 0), 0);
+	assert_int_equal(count_tags(set), 1000000);
+	/* consecutive runs share lines: inodes 16..23 are one bucket */
+	assert_int_equal(inode_bucket(0x700007, 16), inode_bucket(0x700007, 23));
+	assert_true(inode_bucket(0x700007, 16) != inode_bucket(0x700007, 24));
+	assert_true(inode_bucket(0x700007, 16) != inode_bucket(0x700008, 16));
 	/* an inode never added is not found */
-	assert_false(inode_set_has(&set[inode_bucket(inode_tag(0x700007, 5))], inode_tag(0x700007, 5)));
+	assert_false(inode_set_has(&set[inode_bucket(0x700007, 5)], inode_tag(0x700007, 5)));
+	free(set);
+
+	/* scattered inode numbers: 100,000 all kept, 1M with under 1% refused */
+	set = calloc(IOWHY_INODE_BUCKETS, sizeof(*set));
+	assert_non_null(set);
+	assert_int_equal(fill(set, 100000, 1, 1), 0);
+	full = fill(set, 900000, 100001, 1);
+	assert_true(full < 10000);
+	assert_int_equal(count_tags(set), 1000000 - full);
 	free(set);
 }
 
