@@ -58,13 +58,17 @@ static __always_inline struct iowhy_counters *cnt(void)
 	return bpf_map_lookup_elem(&counters, &zero);
 }
 
-static __always_inline void count_lost(void)
+static __always_inline void count_lost(__u32 n)
 {
 	struct iowhy_counters *k = cnt();
 
 	if (k)
-		k->events_lost++;
+		k->events_lost += n;
 }
+
+/* Set by user space once the timer probe (btf_tick/raw_tick) is attached: it bounds how long a
+ * transition can wait in a task's log, so only then are syscall transitions batched. */
+bool batch_log = false;
 
 static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_task *c,
 				 __u8 state, __u8 flags, __u32 arg, __u32 arg2)
@@ -74,7 +78,7 @@ static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_t
 	c->state = state;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		count_lost();
+		count_lost(1);
 		return;
 	}
 	e->ts = ts;
@@ -98,7 +102,7 @@ static __always_inline void emit_comm(__u64 ts, __u32 tid, __u32 tgid, struct io
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		count_lost();
+		count_lost(1);
 		return;
 	}
 	e->h.ts = ts;
@@ -114,6 +118,66 @@ static __always_inline void emit_comm(__u64 ts, __u32 tid, __u32 tgid, struct io
 	e->h.arg2 = arg2;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
+/* Send the task's batched syscall transitions (one record). Before any other event of the task. */
+static __always_inline void flush_log(struct iowhy_task *c, __u32 tid, __u32 tgid)
+{
+	struct iowhy_event_batch *b;
+	__u32 n = c->nlog;
+
+	if (!n)
+		return;
+	c->nlog = 0;
+	b = bpf_ringbuf_reserve(&events, sizeof(*b), 0);
+	if (!b) {
+		count_lost(n);
+		return;
+	}
+	b->h.ts = c->log[0].ts;
+	b->h.tid = tid;
+	b->h.tgid = tgid;
+	b->h.type = IOWHY_EV_BATCH;
+	b->h.state = c->state;
+	b->h.phase = c->phase;
+	b->h.flags = 0;
+	b->h.nr = c->nr;
+	b->h.pad = 0;
+	b->h.arg = n;
+	b->h.arg2 = 0;
+	for (int i = 0; i < IOWHY_LOG_LEN; i++)
+		b->e[i] = c->log[i];
+	bpf_ringbuf_submit(b, BPF_RB_NO_WAKEUP);
+}
+
+/* A syscall entry (KERNEL) or exit (USER) of the current task: batched, or sent at once. */
+static __always_inline void log_state(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_task *c, __u8 state)
+{
+	__u32 n;
+
+	if (!batch_log) {
+		emit(ts, tid, tgid, c, state, 0, 0, 0);
+		return;
+	}
+	c->state = state;
+	n = c->nlog;
+	if (n >= IOWHY_LOG_LEN) { /* cannot happen: a full log is sent at once */
+		flush_log(c, tid, tgid);
+		n = 0;
+	}
+	c->log[n].ts = ts;
+	c->log[n].nr = c->nr;
+	c->log[n].state = state;
+	c->nlog = n + 1;
+	if (n + 1 == IOWHY_LOG_LEN)
+		flush_log(c, tid, tgid);
+}
+
+/* Process context that changes the log marks the task busy, so that the timer interrupt (btf_tick),
+ * which may arrive in the middle, leaves the log alone. */
+static __always_inline void set_busy(struct iowhy_task *c, __u8 v)
+{
+	*(volatile __u8 *)&c->busy = v;
 }
 
 /*
@@ -182,12 +246,14 @@ static __always_inline void on_sys_enter(struct task_struct *t, long id)
 			k->nr_folded++;
 		id = IOWHY_NR_SLOTS - 1;
 	}
+	set_busy(c, 1);
 	c->nr = id;
 	c->sys_start = now;
 	c->on_since = now;
 	c->sys_oncpu = 0;
 	c->count_sys = 1;
-	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_KERNEL, 0, 0, 0);
+	log_state(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_KERNEL);
+	set_busy(c, 0);
 }
 
 static __always_inline void on_sys_exit(struct task_struct *t, long ret)
@@ -199,10 +265,12 @@ static __always_inline void on_sys_exit(struct task_struct *t, long ret)
 	if (!c || c->nr == IOWHY_NR_NONE)
 		return;
 	now = bpf_ktime_get_ns();
+	set_busy(c, 1);
 	c->sys_oncpu += now - c->on_since;
 	sys_done(c, now, ret);
 	c->nr = IOWHY_NR_NONE;
-	emit(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_USER, 0, 0, 0);
+	log_state(now, (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_TS_USER);
+	set_busy(c, 0);
 }
 
 /*
@@ -279,6 +347,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 			if (state == IOWHY_TS_DEAD)
 				sys_done(c, now, 0);
 		}
+		flush_log(c, ptid, tgid); /* interrupts are off here: no busy mark needed */
 		emit(now, ptid, tgid, c, state, flags, disks,
 		     state == IOWHY_TS_DEAD ? (__u32)(task_faults(prev) - c->flt_base) : 0);
 		if (state == IOWHY_TS_DEAD)
@@ -340,6 +409,8 @@ static __always_inline void on_fork(struct task_struct *parent, struct task_stru
 		return;
 	}
 	now = bpf_ktime_get_ns();
+	set_busy(pc, 1);
+	flush_log(pc, ptid, ptgid);
 	/* The child starts inside the parent's clone and returns from it
 	 * (ret_from_fork → sys_exit); that return is not a second call. */
 	cc->phase = pc->phase;
@@ -352,6 +423,7 @@ static __always_inline void on_fork(struct task_struct *parent, struct task_stru
 	cc->flt_base = task_faults(child);
 	emit_comm(now, ptid, ptgid, pc, IOWHY_EV_FORK, ctid, ctgid,
 		  ctgid == ptgid ? IOWHY_EVF_THREAD : 0);
+	set_busy(pc, 0);
 }
 
 static __always_inline void on_exec(struct task_struct *p)
@@ -364,9 +436,26 @@ static __always_inline void on_exec(struct task_struct *p)
 		return;
 	/* the faults so far belong to the old program (its comm) */
 	faults = task_faults((struct task_struct *)bpf_get_current_task());
+	set_busy(c, 1);
+	flush_log(c, (__u32)pid_tgid, pid_tgid >> 32);
 	emit_comm(bpf_ktime_get_ns(), (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_EV_EXEC, 0,
 		  (__u32)(faults - c->flt_base), 0);
 	c->flt_base = faults;
+	set_busy(c, 0);
+}
+
+/* A timer interrupt (every tick on a busy CPU): send the interrupted tree task's batched
+ * transitions, so none waits longer than a tick. Not while process context is changing them. */
+static __always_inline void on_tick(struct task_struct *t)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct iowhy_task *c;
+
+	if (!(__u32)pid_tgid)
+		return;
+	c = task_of(t, (__u32)pid_tgid);
+	if (c && c->nlog && !*(volatile __u8 *)&c->busy)
+		flush_log(c, (__u32)pid_tgid, pid_tgid >> 32);
 }
 
 /* ---- tp_btf flavour ---- */
@@ -421,6 +510,13 @@ int BPF_PROG(btf_sched_process_exec, struct task_struct *p)
 	return 0;
 }
 
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(btf_tick)
+{
+	on_tick(bpf_get_current_task_btf());
+	return 0;
+}
+
 /* ---- raw_tp flavour (fallback; task pointers are read, never trusted) ---- */
 
 SEC("raw_tp/sys_enter")
@@ -470,5 +566,12 @@ SEC("raw_tp/sched_process_exec")
 int BPF_PROG(raw_sched_process_exec, struct task_struct *p)
 {
 	on_exec(NULL);
+	return 0;
+}
+
+SEC("raw_tp/hrtimer_expire_entry")
+int BPF_PROG(raw_tick)
+{
+	on_tick(NULL);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #define IOWHY_HIST_SLOTS 40    /* log2(ns) buckets: slot k holds [2^k, 2^(k+1)) ns */
 #define IOWHY_COMM_LEN 16
 #define IOWHY_DISK_SLOTS 32    /* disks whose in-flight workload I/O is tracked for I/O wait */
+#define IOWHY_LOG_LEN 16       /* syscall transitions a task batches before one ring-buffer record */
 
 /* Task states as the model sees them. */
 enum iowhy_state {
@@ -32,6 +33,7 @@ enum iowhy_event_type {
 	IOWHY_EV_STATE = 1, /* task `tid` entered `state` */
 	IOWHY_EV_FORK,      /* `tid` created `arg` (tgid `arg2`); carries the parent's comm */
 	IOWHY_EV_EXEC,      /* `tid` exec'd; carries the new comm */
+	IOWHY_EV_BATCH,     /* `arg` STATE transitions of `tid` (USER/KERNEL at syscall entry and exit) */
 };
 
 /* Event flags. */
@@ -59,6 +61,23 @@ struct iowhy_event {
 struct iowhy_event_comm {
 	struct iowhy_event h;
 	char comm[IOWHY_COMM_LEN];
+};
+
+/*
+ * One syscall entry or exit of a task, batched in its per-task state and sent IOWHY_LOG_LEN at a
+ * time (or earlier: before any other event of the task, and at the next timer interrupt on its CPU),
+ * instead of one ring-buffer record each. User space puts the stream back in time order.
+ */
+struct iowhy_logent {
+	__u64 ts;
+	__u16 nr;     /* syscall in effect after the transition, IOWHY_NR_NONE if none */
+	__u8 state;   /* IOWHY_TS_USER or IOWHY_TS_KERNEL */
+	__u8 pad[5];
+};
+
+struct iowhy_event_batch {
+	struct iowhy_event h;   /* type IOWHY_EV_BATCH, arg = entries used */
+	struct iowhy_logent e[IOWHY_LOG_LEN];
 };
 
 /* Per (phase, syscall) statistics, per CPU; user space sums the CPUs. */
@@ -103,8 +122,11 @@ struct iowhy_task {
 	__u8 phase;
 	__u8 state;        /* enum iowhy_state, last emitted */
 	__u8 count_sys;    /* 0 while returning from clone in a new child */
-	__u8 pad[3];
+	__u8 nlog;         /* entries in log[] not yet sent */
+	__u8 busy;         /* process context is changing log[]: the timer interrupt keeps off */
+	__u8 pad;
 	__u64 flt_base;    /* the task's min_flt + maj_flt at its last exec (or when it joined) */
+	struct iowhy_logent log[IOWHY_LOG_LEN];
 };
 
 #endif

@@ -5,6 +5,8 @@
  *   calib sleep MS         sleep MS ms
  *   calib getppid N        call getppid N times
  *   calib fsync FILE N     N times: write 4 KiB at the end of FILE, then fsync
+ *   calib busy MS          run in user space for MS ms of wall time without a single syscall (the
+ *                          clock is read through the vDSO)
  *   calib touch MB         write one byte in every page of MB MiB of fresh anonymous memory (one
  *                          page fault each), then print this process's own fault count (getrusage)
  */
@@ -56,6 +58,22 @@ static int do_fsync(const char *path, long n)
 	return close(fd) ? 1 : 0;
 }
 
+static int busy(long ms)
+{
+	struct timespec ts;
+	volatile unsigned long x = 0;
+	double end;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	end = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 + ms;
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += i;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	} while (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 < end);
+	return 0;
+}
+
 static int touch(long mb)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -90,10 +108,12 @@ int main(int argc, char **argv)
 			syscall(SYS_getppid); /* not cached by libc */
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "busy"))
+		return busy(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "touch"))
 		return touch(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "fsync"))
 		return do_fsync(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | touch MB\n");
+	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | touch MB\n");
 	return 2;
 }

@@ -295,7 +295,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		fprintf(stderr, "iowhy: pipe: %s\n", strerror(errno));
 		return -1;
 	}
-	tracer_drain(&s->tracer); /* stragglers of the previous phase */
+	tracer_flush(&s->tracer); /* stragglers of the previous phase */
 	pc->tag = idx % IOWHY_MAX_PHASES;
 	pc->open = 0;
 	fflush(NULL);
@@ -352,7 +352,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	end = now_ns() + (interrupted ? ROOT_DRAIN_NS / 5 : ROOT_DRAIN_NS);
 	do {
 		reap_orphans();
-		tracer_drain(&s->tracer);
+		tracer_flush(&s->tracer); /* the root is gone: deliver all, the tree's last events too */
 		if (!pc->model.live)
 			break;
 		usleep(1000);
@@ -405,7 +405,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 			sizeof(res->missing) - strlen(res->missing) - 1);
 	}
 	tracer_counters((struct tracer *)&s->tracer, &c);
-	res->events_lost = c.events_lost;
+	res->events_lost = c.events_lost + s->tracer.dropped;
 	res->storage_failed = c.storage_failed;
 	res->nr_folded = c.nr_folded;
 	res->events_total = s->tracer.received;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -13,10 +14,14 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include "tracer.h"
+#include "reorder.h"
 #include "syscalls.h"
 #include "iowhy.skel.h"
 
 #define RINGBUF_BYTES (64u << 20)
+/* Events wait this long in the reorder buffer: batched transitions are at most a tick (<= 10 ms)
+ * plus a consumer poll (20 ms) late. */
+#define REORDER_WINDOW_NS (60ull * 1000 * 1000)
 #define CAP_PERFMON_ 38
 #define CAP_BPF_ 39
 
@@ -63,26 +68,29 @@ struct prog_ref {
 	const char *name;     /* for messages */
 	int required;
 	struct bpf_program *btf, *raw;
+	int tick;             /* the timer probe: attached, syscall transitions can be batched */
 };
 
 static int prog_refs(struct iowhy_bpf *s, struct prog_ref *r)
 {
 	struct prog_ref refs[] = {
-		{ "raw_syscalls:sys_enter", 1, s->progs.btf_sys_enter, s->progs.raw_sys_enter },
-		{ "raw_syscalls:sys_exit", 1, s->progs.btf_sys_exit, s->progs.raw_sys_exit },
-		{ "sched:sched_switch", 1, s->progs.btf_sched_switch, s->progs.raw_sched_switch },
-		{ "sched:sched_wakeup", 0, s->progs.btf_sched_wakeup, s->progs.raw_sched_wakeup },
+		{ "raw_syscalls:sys_enter", 1, s->progs.btf_sys_enter, s->progs.raw_sys_enter, 0 },
+		{ "raw_syscalls:sys_exit", 1, s->progs.btf_sys_exit, s->progs.raw_sys_exit, 0 },
+		{ "sched:sched_switch", 1, s->progs.btf_sched_switch, s->progs.raw_sched_switch, 0 },
+		{ "sched:sched_wakeup", 0, s->progs.btf_sched_wakeup, s->progs.raw_sched_wakeup, 0 },
 		{ "sched:sched_wakeup_new", 0, s->progs.btf_sched_wakeup_new,
-		  s->progs.raw_sched_wakeup_new },
+		  s->progs.raw_sched_wakeup_new, 0 },
 		{ "sched:sched_process_fork", 1, s->progs.btf_sched_process_fork,
-		  s->progs.raw_sched_process_fork },
+		  s->progs.raw_sched_process_fork, 0 },
 		{ "sched:sched_process_exec", 0, s->progs.btf_sched_process_exec,
-		  s->progs.raw_sched_process_exec },
+		  s->progs.raw_sched_process_exec, 0 },
+		{ "timer:hrtimer_expire_entry", 0, s->progs.btf_tick, s->progs.raw_tick, 1 },
 	};
 	memcpy(r, refs, sizeof(refs));
 	return sizeof(refs) / sizeof(refs[0]);
 }
 
+/* Ring buffer -> reorder buffer (a batch becomes its STATE events). */
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct tracer *t = ctx;
@@ -91,11 +99,23 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*e))
 		return 0;
+	if (e->type == IOWHY_EV_BATCH) {
+		t->dropped += reorder_push_batch(t->order, data, size);
+		return 0;
+	}
 	if (size >= sizeof(struct iowhy_event_comm))
 		comm = ((const struct iowhy_event_comm *)data)->comm;
+	t->dropped += reorder_push(t->order, e, comm) != 0;
+	return 0;
+}
+
+/* Reorder buffer -> the consumer, in time order. */
+static void deliver(void *ctx, const struct iowhy_event *e, const char *comm)
+{
+	struct tracer *t = ctx;
+
 	t->received++;
 	t->on_event(t->ctx, e, comm);
-	return 0;
 }
 
 /* Open and load one flavour. Returns the skeleton or NULL. */
@@ -144,6 +164,7 @@ static int attach_all(struct tracer *t)
 
 		if (l) {
 			t->links[t->nlinks++] = l;
+			t->batched |= refs[i].tick;
 			continue;
 		}
 		if (refs[i].required) {
@@ -277,6 +298,14 @@ int tracer_open(struct tracer *t, tracer_event_fn fn, void *ctx)
 	}
 	assign_disk_slots(t);
 	mark_fd_syscalls(t);
+	t->skel->bss->batch_log = t->batched;
+	t->order = calloc(1, sizeof(*t->order));
+	if (!t->order) {
+		fprintf(stderr, "iowhy: out of memory\n");
+		tracer_close(t);
+		return -1;
+	}
+	reorder_init(t->order);
 	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), handle_event, t, NULL);
 	if (!t->rb) {
 		fprintf(stderr, "iowhy: cannot open the event ring buffer: %s\n", strerror(errno));
@@ -356,9 +385,32 @@ int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr)
 	return 0;
 }
 
+static uint64_t mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns()'s clock */
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 int tracer_drain(struct tracer *t)
 {
-	return ring_buffer__consume(t->rb);
+	uint64_t now = mono_now();
+	int n = ring_buffer__consume(t->rb);
+
+	if (n < 0)
+		return n;
+	return (int)reorder_release(t->order, now > REORDER_WINDOW_NS ? now - REORDER_WINDOW_NS : 0,
+				    deliver, t);
+}
+
+int tracer_flush(struct tracer *t)
+{
+	int n = ring_buffer__consume(t->rb);
+
+	if (n < 0)
+		return n;
+	return (int)reorder_release(t->order, UINT64_MAX, deliver, t);
 }
 
 int tracer_sys_stats(struct tracer *t, int phase, struct iowhy_sys_stat *out)
@@ -442,6 +494,10 @@ void tracer_close(struct tracer *t)
 	if (t->rb)
 		ring_buffer__free(t->rb);
 	t->rb = NULL;
+	if (t->order)
+		reorder_free(t->order);
+	free(t->order);
+	t->order = NULL;
 	if (t->skel)
 		iowhy_bpf__destroy(t->skel);
 	t->skel = NULL;

@@ -11,6 +11,7 @@
 #include "iowhy.h"
 
 struct iowhy_bpf;
+struct reorder;
 struct ring_buffer;
 struct bpf_link;
 
@@ -24,7 +25,10 @@ struct tracer {
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* slot -> /sys/block name ("" unused) */
 	struct bpf_link *links[16];
 	int nlinks;
-	unsigned long long received; /* events taken from the ring buffer */
+	int batched;              /* the timer probe is attached: syscall transitions come in batches */
+	struct reorder *order;    /* events wait here to be put in time order */
+	unsigned long long received; /* events delivered (a batch counts as its transitions) */
+	unsigned long long dropped;  /* events the reorder buffer had no memory for */
 	tracer_event_fn on_event;
 	void *ctx;
 };
@@ -42,8 +46,11 @@ int tracer_open(struct tracer *t, tracer_event_fn fn, void *ctx);
 void tracer_dontfork_mappings(void);
 /* Make `pid` (blocked in read(2) on the gate) a tree root of `phase`. */
 int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr);
-/* Drain what the ring buffer holds (non-blocking). Returns the number of events, or -1. */
+/* Take what the ring buffer holds (non-blocking) and deliver, in time order, the events older than
+ * the reorder window (60 ms). Returns the number delivered, or -1. */
 int tracer_drain(struct tracer *t);
+/* The same, delivering everything held (end of a phase: the tree is gone). */
+int tracer_flush(struct tracer *t);
 /* Syscall statistics of `phase`, summed over CPUs. */
 int tracer_sys_stats(struct tracer *t, int phase, struct iowhy_sys_stat *out /* [IOWHY_NR_SLOTS] */);
 /* Zero the statistics of `phase` (its slot is reused IOWHY_MAX_PHASES phases later). */

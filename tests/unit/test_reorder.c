@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests: the reorder buffer between the ring buffer and the model (user/reorder.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "reorder.h"
+
+struct sink {
+	struct iowhy_event ev[4096];
+	char comm[4096][IOWHY_COMM_LEN];
+	int has_comm[4096];
+	size_t n;
+};
+
+static void collect(void *ctx, const struct iowhy_event *e, const char *comm)
+{
+	struct sink *s = ctx;
+
+	assert_true(s->n < 4096);
+	s->ev[s->n] = *e;
+	s->has_comm[s->n] = comm != NULL;
+	if (comm)
+		memcpy(s->comm[s->n], comm, IOWHY_COMM_LEN);
+	s->n++;
+}
+
+static struct iowhy_event ev(uint64_t ts, uint32_t tid, uint8_t state)
+{
+	struct iowhy_event e = { .ts = ts, .tid = tid, .tgid = tid, .type = IOWHY_EV_STATE, .state = state };
+
+	return e;
+}
+
+/* Released in timestamp order; equal timestamps keep their arrival order; comm travels along. */
+static void test_order(void **state)
+{
+	static struct sink s;
+	struct reorder r;
+	struct iowhy_event e;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	reorder_init(&r);
+	uint64_t ts[] = { 50, 10, 40, 10, 30, 20, 10 };
+	for (uint32_t i = 0; i < 7; i++)
+		assert_int_equal(reorder_push(&r, &(struct iowhy_event){ .ts = ts[i], .tid = i }, NULL), 0);
+	e = ev(35, 99, 0);
+	e.type = IOWHY_EV_EXEC;
+	reorder_push(&r, &e, "dd");
+	assert_int_equal(reorder_release(&r, UINT64_MAX, collect, &s), 8);
+	uint64_t want_ts[] = { 10, 10, 10, 20, 30, 35, 40, 50 };
+	uint32_t want_tid[] = { 1, 3, 6, 5, 4, 99, 2, 0 };
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(s.ev[i].ts, want_ts[i]);
+		assert_int_equal(s.ev[i].tid, want_tid[i]);
+		assert_int_equal(s.has_comm[i], want_tid[i] == 99);
+	}
+	assert_string_equal(s.comm[5], "dd");
+	assert_int_equal(r.n, 0);
+	reorder_free(&r);
+}
+
+/* Only what is older than the cut is released; the rest waits for a later release. */
+static void test_window(void **state)
+{
+	static struct sink s;
+	struct reorder r;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	reorder_init(&r);
+	for (uint64_t t = 100; t >= 10; t -= 10)
+		reorder_push(&r, &(struct iowhy_event){ .ts = t }, NULL);
+	assert_int_equal(reorder_release(&r, 45, collect, &s), 4);
+	assert_int_equal(s.ev[3].ts, 40);
+	/* an event older than what went out: still released (first), and counted late */
+	reorder_push(&r, &(struct iowhy_event){ .ts = 15 }, NULL);
+	assert_int_equal(r.late, 1);
+	reorder_push(&r, &(struct iowhy_event){ .ts = 55 }, NULL);
+	assert_int_equal(r.late, 1);
+	assert_int_equal(reorder_release(&r, 60, collect, &s), 4);
+	assert_int_equal(s.ev[4].ts, 15);
+	assert_int_equal(s.ev[5].ts, 50);
+	assert_int_equal(s.ev[6].ts, 55);
+	assert_int_equal(s.ev[7].ts, 60);
+	assert_int_equal(reorder_release(&r, 60, collect, &s), 0);
+	assert_int_equal(r.n, 4);
+	reorder_free(&r);
+}
+
+/* A batch record becomes STATE events with its header's task and phase, entry by entry. */
+static void test_batch(void **state)
+{
+	static struct sink s;
+	struct iowhy_event_batch b;
+	struct reorder r;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	memset(&b, 0, sizeof(b));
+	reorder_init(&r);
+	b.h.type = IOWHY_EV_BATCH;
+	b.h.tid = 7;
+	b.h.tgid = 5;
+	b.h.phase = 2;
+	b.h.arg = 3;
+	b.h.flags = 0xff; /* not copied into the transitions */
+	for (int i = 0; i < IOWHY_LOG_LEN; i++) {
+		b.e[i].ts = 1000 + i;
+		b.e[i].state = i % 2 ? IOWHY_TS_USER : IOWHY_TS_KERNEL;
+		b.e[i].nr = i % 2 ? IOWHY_NR_NONE : 39;
+	}
+	reorder_push(&r, &(struct iowhy_event){ .ts = 1001, .tid = 8 }, NULL);
+	assert_int_equal(reorder_push_batch(&r, &b, sizeof(b)), 0);
+	assert_int_equal(r.n, 4); /* arg = 3 entries, not IOWHY_LOG_LEN */
+	assert_int_equal(reorder_release(&r, UINT64_MAX, collect, &s), 4);
+	assert_int_equal(s.ev[0].ts, 1000);
+	assert_int_equal(s.ev[0].tid, 7);
+	assert_int_equal(s.ev[0].tgid, 5);
+	assert_int_equal(s.ev[0].phase, 2);
+	assert_int_equal(s.ev[0].type, IOWHY_EV_STATE);
+	assert_int_equal(s.ev[0].state, IOWHY_TS_KERNEL);
+	assert_int_equal(s.ev[0].nr, 39);
+	assert_int_equal(s.ev[0].flags, 0);
+	assert_int_equal(s.ev[1].tid, 8); /* pushed first, same ts: before the batch's entry */
+	assert_int_equal(s.ev[2].ts, 1001);
+	assert_int_equal(s.ev[2].state, IOWHY_TS_USER);
+	assert_int_equal(s.ev[2].nr, IOWHY_NR_NONE);
+	assert_int_equal(s.ev[3].ts, 1002);
+	/* a short record never reads past its end; a count over IOWHY_LOG_LEN is capped */
+	b.h.arg = 200;
+	assert_int_equal(reorder_push_batch(&r, &b, sizeof(b.h) + 2 * sizeof(b.e[0])), 0);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(reorder_push_batch(&r, &b, sizeof(b)), 0);
+	assert_int_equal(r.n, 2 + IOWHY_LOG_LEN);
+	reorder_free(&r);
+}
+
+/* Many events in random order come out sorted (the heap grows past its first allocation). */
+static void test_many(void **state)
+{
+	struct reorder r;
+	uint64_t last = 0;
+	size_t n = 0;
+
+	(void)state;
+	reorder_init(&r);
+	srand(7);
+	for (int i = 0; i < 20000; i++)
+		reorder_push(&r, &(struct iowhy_event){ .ts = (uint64_t)rand() % 5000 }, NULL);
+	while (r.n) {
+		uint64_t t = r.heap[0].e.ts;
+
+		assert_true(t >= last);
+		last = t;
+		static struct sink s;
+		s.n = 0;
+		n += reorder_release(&r, t, collect, &s);
+	}
+	assert_int_equal(n, 20000);
+	reorder_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_batch),
+		cmocka_unit_test(test_many),
+	};
+
+	return cmocka_run_group_tests_name("reorder", tests, NULL, NULL);
+}

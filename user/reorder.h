@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Puts the event stream back in time order before the model sees it. The BPF side sends a task's
+ * syscall transitions in batches (at most a tick late) and every CPU reserves ring-buffer space in
+ * its own order, so records arrive a little out of time order. Events wait here, in a min-heap on
+ * (timestamp, arrival), until they are older than a window; then they are released in order.
+ * Pure C, no kernel: unit-tested.
+ */
+#ifndef IOWHY_REORDER_H
+#define IOWHY_REORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "iowhy.h"
+
+struct reorder_item {
+	struct iowhy_event e;
+	char comm[IOWHY_COMM_LEN];
+	uint8_t has_comm;
+	uint64_t seq;             /* arrival order: ties on the timestamp keep it */
+};
+
+struct reorder {
+	struct reorder_item *heap;
+	size_t n, cap;
+	uint64_t seq;
+	uint64_t released_ts;     /* timestamp of the last event released */
+	uint64_t late;            /* events that arrived after a later one was released */
+};
+
+typedef void (*reorder_fn)(void *ctx, const struct iowhy_event *e, const char *comm);
+
+void reorder_init(struct reorder *r);
+/* Queue one event (comm: FORK/EXEC, else NULL). Returns 0, or -1 when out of memory (dropped). */
+int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *comm);
+/* Queue the transitions of a batch record as STATE events. Returns how many could not be queued. */
+size_t reorder_push_batch(struct reorder *r, const struct iowhy_event_batch *b, size_t size);
+/* Release, in (timestamp, arrival) order, every queued event with ts <= upto. Returns the count. */
+size_t reorder_release(struct reorder *r, uint64_t upto, reorder_fn fn, void *ctx);
+void reorder_free(struct reorder *r);
+
+#endif
