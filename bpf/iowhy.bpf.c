@@ -52,6 +52,44 @@ struct {
 	__type(value, __u8);
 } fd_syscalls SEC(".maps");
 
+/*
+ * The tree task running on each CPU keeps its state here while it runs: a copy of its task storage
+ * made at switch-in and written back at switch-out (sched_switch). The syscall probes then find it
+ * with an array lookup instead of a task-storage lookup, and a task known not to be in the tree
+ * returns at once. `tid` is the task switched in last (0: unknown, e.g. running since before
+ * attach: then the task storage is used).
+ */
+struct iowhy_cpu {
+	__u32 tid;
+	__u32 tree;              /* 1: `tid` is a tree task and `t` is its state */
+	struct iowhy_task t;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct iowhy_cpu);
+} cpu_task SEC(".maps");
+
+static __always_inline struct iowhy_cpu *cpu_slot(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpu_task, &zero);
+}
+
+/* The state of the current task (tid): this CPU's copy when it holds it, else its task storage;
+ * NULL outside the tree. */
+static __always_inline struct iowhy_task *current_task(struct task_struct *t, __u32 tid)
+{
+	struct iowhy_cpu *s = cpu_slot();
+
+	if (s && s->tid == tid)
+		return s->tree ? &s->t : NULL;
+	return task_of(t, tid);
+}
+
 static __always_inline struct iowhy_counters *cnt(void)
 {
 	__u32 zero = 0;
@@ -234,7 +272,7 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 static __always_inline void on_sys_enter(struct task_struct *t, long id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct iowhy_task *c = task_of(t, (__u32)pid_tgid);
+	struct iowhy_task *c = current_task(t, (__u32)pid_tgid);
 	__u64 now;
 
 	if (!c)
@@ -259,7 +297,7 @@ static __always_inline void on_sys_enter(struct task_struct *t, long id)
 static __always_inline void on_sys_exit(struct task_struct *t, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct iowhy_task *c = task_of(t, (__u32)pid_tgid);
+	struct iowhy_task *c = current_task(t, (__u32)pid_tgid);
 	__u64 now;
 
 	if (!c || c->nr == IOWHY_NR_NONE)
@@ -318,10 +356,13 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 				      struct task_struct *next, unsigned int prev_state)
 {
 	__u32 ptid = BPF_CORE_READ(prev, pid), ntid = BPF_CORE_READ(next, pid);
+	struct iowhy_cpu *s = cpu_slot();
 	struct iowhy_task *c;
 	__u64 now = 0;
 
 	c = ptid ? task_of(prev, ptid) : NULL;
+	if (c && s && s->tid == ptid && s->tree)
+		__builtin_memcpy(c, &s->t, sizeof(*c)); /* write the running copy back */
 	if (c) {
 		__u32 tgid = BPF_CORE_READ(prev, tgid), disks = 0;
 		__u8 flags = 0, state;
@@ -361,6 +402,13 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		emit(now, ntid, BPF_CORE_READ(next, tgid), c,
 		     c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL, 0, 0, 0);
 	}
+	if (s) {
+		/* the storage's log is empty (sent at switch-out): copy what precedes it */
+		if (c)
+			__builtin_memcpy(&s->t, c, __builtin_offsetof(struct iowhy_task, log));
+		s->tree = c != NULL;
+		s->tid = ntid;
+	}
 }
 
 /* Completion-to-wakeup distance within which a request completion counts as the waker. */
@@ -396,7 +444,7 @@ static __always_inline void on_fork(struct task_struct *parent, struct task_stru
 {
 	__u32 ptid = BPF_CORE_READ(parent, pid), ctid = BPF_CORE_READ(child, pid);
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
-	struct iowhy_task *pc = task_of(parent, ptid), *cc;
+	struct iowhy_task *pc = current_task(parent, ptid), *cc; /* the parent is current */
 	__u64 now;
 
 	if (!pc)
@@ -429,7 +477,7 @@ static __always_inline void on_fork(struct task_struct *parent, struct task_stru
 static __always_inline void on_exec(struct task_struct *p)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct iowhy_task *c = task_of(p, (__u32)pid_tgid);
+	struct iowhy_task *c = current_task(p, (__u32)pid_tgid);
 	__u64 faults;
 
 	if (!c)
@@ -453,7 +501,7 @@ static __always_inline void on_tick(struct task_struct *t)
 
 	if (!(__u32)pid_tgid)
 		return;
-	c = task_of(t, (__u32)pid_tgid);
+	c = current_task(t, (__u32)pid_tgid);
 	if (c && c->nlog && !*(volatile __u8 *)&c->busy)
 		flush_log(c, (__u32)pid_tgid, pid_tgid >> 32);
 }
