@@ -18,7 +18,10 @@
 #             report and teardown: a fixed cost per session, shown separately.
 # Targets are judged on the workload time (issue 2: <= 5% small files; issue 3: <= 3% I/O cases).
 #
-# Knobs (environment): CASES="direct loop odirect buffered" (subset), IMG_SIZE=4G, SETTLE=1 (s of
+# Knobs (environment): CASES="direct loop odirect buffered" (subset), IMG_SIZE=4G, IMG_DIR=/var/tmp
+# (where the file system image lives; IMG_DIR=/dev/shm puts it in RAM: a loop device over tmpfs has
+# none of the virtio disk's run-to-run swings, so the I/O cases measure the tracer, not the host's
+# cache), SETTLE=1 (s of
 # sleep after the cache drop), BPF_STATS=1 (after the timed rounds, one more traced run per case with
 # kernel.bpf_stats_enabled=1: run count and run time of each iowhy BPF program; 0 = skip),
 # NO_MAKE=1 (do not run make first). Output: bench/results/overhead-DATE.txt (what is printed) and
@@ -30,6 +33,7 @@ ROOT=$PWD
 PAIRS=${1:-5}
 CASES=${CASES:-direct loop odirect buffered}
 IMG_SIZE=${IMG_SIZE:-4G}
+IMG_DIR=${IMG_DIR:-/var/tmp}
 SETTLE=${SETTLE:-1}
 BPF_STATS=${BPF_STATS:-1}
 [ "$(id -u)" = 0 ] || { echo "bench/overhead.sh: needs root" >&2; exit 1; }
@@ -58,7 +62,8 @@ trap 'echo "bench/overhead.sh: interrupted" >&2; exit 130' INT TERM
 # A private copy of the binary: a `make` by someone else during the benchmark cannot swap it.
 IOWHY=$WORK/iowhy
 cp ./iowhy "$IOWHY"
-fs_image_create "$WORK/fs.img" "$IMG_SIZE"
+IMG=$(mktemp "$IMG_DIR/iowhy-bench-img.XXXXXX")
+fs_image_create "$IMG" "$IMG_SIZE"
 
 # The timing wrapper: argv = TIMEFILE SNAPFILE CMD...; SNAPFILE "-" = no bpftool snapshot.
 TIMER='t=$1 snap=$2; shift 2; s=$EPOCHREALTIME; "$@"; r=$?; e=$EPOCHREALTIME
@@ -115,7 +120,7 @@ exec > >(tee "$out")
 {
 	echo "# iowhy tracing overhead, $(date -u '+%F %H:%M UTC'), kernel $(uname -r), $(nproc) CPUs, $PAIRS rounds"
 	echo "# iowhy $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo '+dirty tree'), binary sha256 $(sha256sum "$IOWHY" | cut -c1-12)"
-	echo "# fs: fresh ext4 (journal) per run on loop (direct I/O) over a written $IMG_SIZE image in /var/tmp; caches dropped, ${SETTLE}s settle"
+	echo "# fs: fresh ext4 (journal) per run on loop (direct I/O) over a written $IMG_SIZE image in $IMG_DIR; caches dropped, ${SETTLE}s settle"
 	echo "# times: workload = the command itself (wrapper inside the traced tree), total = whole command line incl. iowhy setup/teardown"
 	printf 'case\tround\tkind\tworkload_us\ttotal_us\tload1\n' >"$tsv"
 	for c in $CASES; do
