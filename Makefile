@@ -70,7 +70,7 @@ $(OUT)/tests/%: tests/unit/%.c $(LIB)
 
 # Calibration workloads with known answers (integration tests).
 $(OUT)/calib: tests/calib.c | $(OUT)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) -pthread -o $@ $<
 
 unit: $(UNIT_BINS)
 	@sh tests/unit/run.sh $(UNIT_BINS)

@@ -474,11 +474,30 @@ static __always_inline void on_fork(struct task_struct *parent, struct task_stru
 	set_busy(pc, 0);
 }
 
-static __always_inline void on_exec(struct task_struct *p)
+static __always_inline void on_exec(struct task_struct *p, __u32 old_pid)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct iowhy_task *c = current_task(p, (__u32)pid_tgid);
+	struct iowhy_cpu *s = cpu_slot();
+	struct iowhy_task *c;
 	__u64 faults;
+
+	/* A thread other than the leader that execs takes the leader's pid (the leader gets the
+	 * thread's): its running copy follows, and in the fallback its hash entry (the old entry stays
+	 * for the leader's death when that is still to come). */
+	if (old_pid != (__u32)pid_tgid) {
+		__u32 tid = (__u32)pid_tgid;
+
+		if (s && s->tree && s->tid == old_pid)
+			s->tid = tid;
+		if (use_hash) {
+			struct iowhy_task *o = bpf_map_lookup_elem(&task_hash, &old_pid);
+			int leader_alive = bpf_map_lookup_elem(&task_hash, &tid) != NULL;
+
+			if (o && !bpf_map_update_elem(&task_hash, &tid, o, BPF_ANY) && !leader_alive)
+				bpf_map_delete_elem(&task_hash, &old_pid);
+		}
+	}
+	c = current_task(p, (__u32)pid_tgid);
 
 	if (!c)
 		return;
@@ -486,7 +505,7 @@ static __always_inline void on_exec(struct task_struct *p)
 	faults = task_faults((struct task_struct *)bpf_get_current_task());
 	set_busy(c, 1);
 	flush_log(c, (__u32)pid_tgid, pid_tgid >> 32);
-	emit_comm(bpf_ktime_get_ns(), (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_EV_EXEC, 0,
+	emit_comm(bpf_ktime_get_ns(), (__u32)pid_tgid, pid_tgid >> 32, c, IOWHY_EV_EXEC, old_pid,
 		  (__u32)(faults - c->flt_base), 0);
 	c->flt_base = faults;
 	set_busy(c, 0);
@@ -552,9 +571,9 @@ int BPF_PROG(btf_sched_process_fork, struct task_struct *parent, struct task_str
 }
 
 SEC("tp_btf/sched_process_exec")
-int BPF_PROG(btf_sched_process_exec, struct task_struct *p)
+int BPF_PROG(btf_sched_process_exec, struct task_struct *p, pid_t old_pid)
 {
-	on_exec(bpf_get_current_task_btf());
+	on_exec(bpf_get_current_task_btf(), old_pid);
 	return 0;
 }
 
@@ -611,9 +630,9 @@ int BPF_PROG(raw_sched_process_fork, struct task_struct *parent, struct task_str
 }
 
 SEC("raw_tp/sched_process_exec")
-int BPF_PROG(raw_sched_process_exec, struct task_struct *p)
+int BPF_PROG(raw_sched_process_exec, struct task_struct *p, pid_t old_pid)
 {
-	on_exec(NULL);
+	on_exec(NULL, old_pid);
 	return 0;
 }
 

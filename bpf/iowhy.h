@@ -51,7 +51,8 @@ struct iowhy_event {
 	__u8 flags;
 	__u16 nr;     /* syscall in effect, IOWHY_NR_NONE if none */
 	__u16 pad;
-	__u32 arg;    /* FORK: child tid; STATE DWAIT: mask of disk slots with workload I/O in flight;
+	__u32 arg;    /* FORK: child tid; EXEC: the pid before the exec (differs when a thread other
+		       * than the leader execs: it takes the leader's); STATE DWAIT: mask of disk slots with workload I/O in flight;
 		       * STATE RUNQ after DWAIT: mask of the disk whose completion woke it (0: other) */
 	__u32 arg2;   /* FORK: child tgid; EXEC and STATE DEAD: page faults since the last exec
 		       * (the kernel's own per-task min_flt + maj_flt, as getrusage counts them) */

@@ -7,10 +7,13 @@
  *   calib fsync FILE N     N times: write 4 KiB at the end of FILE, then fsync
  *   calib busy MS          run in user space for MS ms of wall time without a single syscall (the
  *                          clock is read through the vDSO)
+ *   calib threadexec N     a second thread calls getppid N times, then execs "calib getppid N" (a
+ *                          thread other than the leader execs: it takes the leader's pid)
  *   calib touch MB         write one byte in every page of MB MiB of fresh anonymous memory (one
  *                          page fault each), then print this process's own fault count (getrusage)
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +77,31 @@ static int busy(long ms)
 	return 0;
 }
 
+static char *self_n;
+
+static void *thread_exec(void *arg)
+{
+	long n = atol(self_n);
+
+	(void)arg;
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	execl("/proc/self/exe", "calib", "getppid", self_n, (char *)NULL);
+	perror("exec");
+	exit(1);
+}
+
+static int threadexec(char *n)
+{
+	pthread_t th;
+
+	self_n = n;
+	if (pthread_create(&th, NULL, thread_exec, NULL))
+		return 1;
+	sleep(30); /* the exec ends this thread (and the process image) */
+	return 1;
+}
+
 static int touch(long mb)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -110,10 +138,12 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "busy"))
 		return busy(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "threadexec"))
+		return threadexec(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "touch"))
 		return touch(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "fsync"))
 		return do_fsync(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | touch MB\n");
+	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | threadexec N | touch MB\n");
 	return 2;
 }

@@ -452,9 +452,41 @@ static void on_fork(struct model *m, const struct iowhy_event *e, const char *co
 
 /* EXEC: the task now runs under the new comm (counted as one of its tasks unless it already was)
  * and is in start-up. */
+/* Give task t the tid `tid` (rehashed). */
+static void task_retid(struct model *m, struct model_task *t, uint32_t tid)
+{
+	htab_remove(m, t);
+	t->tid = tid;
+	htab_insert(m, t);
+}
+
+/*
+ * EXEC carries the pid the task had before (arg): a thread other than the leader that execs takes
+ * the leader's pid and the leader gets the thread's (exchange_tids in de_thread). The model does the
+ * same: the thread's task becomes e->tid; the old leader, if its death is still to come, goes on
+ * under the thread's old pid, where its DEAD event will name it.
+ */
+static void exec_takes_pid(struct model *m, const struct iowhy_event *e)
+{
+	struct model_task *thread = e->arg && e->arg != e->tid ? task_find(m, e->arg) : NULL;
+	struct model_task *leader;
+
+	if (!thread)
+		return;
+	leader = task_find(m, e->tid);
+	if (leader)
+		task_retid(m, leader, 0); /* out of the way while the thread moves */
+	task_retid(m, thread, e->tid);
+	if (leader)
+		task_retid(m, leader, e->arg);
+}
+
 static void on_exec(struct model *m, const struct iowhy_event *e, const char *comm, uint64_t now)
 {
-	struct model_task *t = task_find(m, e->tid);
+	struct model_task *t;
+
+	exec_takes_pid(m, e);
+	t = task_find(m, e->tid);
 
 	if (!t) {
 		m->unknown_task++;

@@ -67,6 +67,26 @@ static void exec_ev(struct model *m, uint64_t ts, uint32_t tid, const char *comm
 	model_event(m, &e, comm);
 }
 
+/* EXEC by a thread that took the leader's pid: tid is the new pid (the leader's), old the thread's. */
+static void exec_as(struct model *m, uint64_t ts, uint32_t tid, uint32_t old, const char *comm)
+{
+	struct iowhy_event e = {
+		.ts = ts, .tid = tid, .tgid = tid, .type = IOWHY_EV_EXEC, .nr = nr_of("execve"), .arg = old,
+	};
+
+	model_event(m, &e, comm);
+}
+
+static void thread_ev(struct model *m, uint64_t ts, uint32_t parent, uint32_t child)
+{
+	struct iowhy_event e = {
+		.ts = ts, .tid = parent, .tgid = parent, .type = IOWHY_EV_FORK, .nr = nr_of("clone"),
+		.arg = child, .arg2 = parent, .flags = IOWHY_EVF_THREAD,
+	};
+
+	model_event(m, &e, "py");
+}
+
 static const struct comm_stats *comm_row(const struct model *m, const char *comm)
 {
 	size_t i;
@@ -288,6 +308,48 @@ static void test_iowait_by_disk(void **st)
  * [30,40): A runnable; [40,60): D again (mask disk 1), woken by something else -> disk 1 gets 20
  */
 /* Page faults: those before an exec go to the old comm (EXEC carries them), the rest at DEAD. */
+/*
+ * A thread (2) of a process whose leader is 1 execs: it takes pid 1, the leader gets pid 2
+ * (de_thread). The leader's death comes before the EXEC (named 1) or after it (then named 2); either
+ * way every task ends, none is unknown, and the new program's time is its own.
+ */
+static void test_exec_by_thread(void **st)
+{
+	uint16_t execve = nr_of("execve"), ex = nr_of("exit_group");
+
+	(void)st;
+	for (int leader_dies_first = 0; leader_dies_first < 2; leader_dies_first++) {
+		struct model m;
+
+		model_init(&m, 0);
+		model_add_task(&m, 1, 1, "py", SW, nr_of("futex"));
+		thread_ev(&m, 5, 1, 2); /* from the leader's clone... */
+		state(&m, 6, 1, SW, nr_of("futex"));
+		state(&m, 10, 2, US, IOWHY_NR_NONE);
+		state(&m, 20, 2, KE, execve);  /* the thread calls execve: other threads are killed */
+		state(&m, 30, 1, RQ, nr_of("futex"));
+		state(&m, 31, 1, KE, nr_of("futex"));
+		if (leader_dies_first) {
+			state(&m, 40, 1, DEAD, ex);
+			exec_as(&m, 45, 1, 2, "calib");
+		} else {
+			exec_as(&m, 35, 1, 2, "calib");
+			state(&m, 40, 2, DEAD, ex); /* the old leader, now under the thread's pid */
+		}
+		state(&m, 50, 1, US, IOWHY_NR_NONE);
+		state(&m, 70, 1, DEAD, ex);
+		assert_int_equal(m.live, 0);
+		model_finish(&m, 70);
+		assert_int_equal(m.unknown_task, 0);
+		assert_int_equal(comm_row(&m, "calib")->execs, 1);
+		assert_int_equal(comm_row(&m, "calib")->exits, 1);
+		assert_int_equal(comm_row(&m, "py")->exits, 1);
+		assert_int_equal(comm_row(&m, "calib")->state_ns[US], 20);
+		assert_int_equal(wall_sum_ns(&m.wall), wall_ns(&m.wall));
+		model_free(&m);
+	}
+}
+
 static void test_faults(void **st)
 {
 	struct iowhy_event exec = {
@@ -770,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_iowait_by_disk),
 		cmocka_unit_test(test_iowait_waker),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_exec_by_thread),
 		cmocka_unit_test(test_kernel_split),
 		cmocka_unit_test(test_runq_preemption),
 		cmocka_unit_test(test_runq_split_by_nr),
