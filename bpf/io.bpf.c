@@ -266,10 +266,10 @@ static __always_inline void throttled_tree_bio(struct bio *bio, struct io_bio *b
 	__u32 *phase;
 	__u64 css;
 
-	if (!(BPF_CORE_READ(bio, bi_flags) & (1 << BIO_BPS_THROTTLED_)))
+	if (!(bio->bi_flags & (1 << BIO_BPS_THROTTLED_)) || !bio->bi_blkg)
 		return;
-	cg = BPF_CORE_READ(bio, bi_blkg, blkcg);
-	if (!cg || !BPF_CORE_READ(cg, css.parent))
+	cg = bio->bi_blkg->blkcg;
+	if (!cg || !cg->css.parent)
 		return;
 	css = (__u64)&cg->css;
 	phase = bpf_map_lookup_elem(&tree_css, &css);
@@ -287,7 +287,7 @@ static __always_inline void bio_seen(struct bio *bio)
 	struct io_bio b = {};
 
 	b.t_queue = bpf_ktime_get_ns();
-	b.dev = BPF_CORE_READ(bio, bi_bdev, bd_dev);
+	b.dev = bio->bi_bdev ? bio->bi_bdev->bd_dev : 0;
 	if (c) {
 		b.cls = IO_CL_TREE;
 		b.phase = c->phase;
@@ -305,13 +305,16 @@ static __always_inline void bio_seen(struct bio *bio)
 		LOST(bios_full);
 }
 
+/* The block programs are tp_btf: typed pointers, read with plain loads (no bpf_probe_read per
+ * field; a fault reads as 0). They run several times per request, in the submitter's and the
+ * completion's path. */
 static __always_inline __u32 disk_of(struct request *rq)
 {
-	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
+	struct gendisk *disk = rq->q ? rq->q->disk : NULL;
 
 	if (!disk)
 		return 0;
-	return ((__u32)BPF_CORE_READ(disk, major) << 20) | (__u32)BPF_CORE_READ(disk, first_minor);
+	return ((__u32)disk->major << 20) | (__u32)disk->first_minor;
 }
 
 /* The tracked state of a request; on first sight, built from its first bio (or UNKNOWN). */
@@ -324,7 +327,7 @@ static __always_inline struct io_req *req_get(struct request *rq)
 
 	if (r)
 		return r;
-	bkey = (__u64)BPF_CORE_READ(rq, bio);
+	bkey = (__u64)rq->bio;
 	b = bkey ? bpf_map_lookup_elem(&bios, &bkey) : NULL;
 	if (b) {
 		n.t_queue = b->t_queue;
@@ -333,17 +336,17 @@ static __always_inline struct io_req *req_get(struct request *rq)
 		n.cls = b->cls;
 		bpf_map_delete_elem(&bios, &bkey);
 	} else {
-		struct block_device *part = BPF_CORE_READ(rq, part);
+		struct block_device *part = rq->part;
 
 		n.cls = IO_CL_UNKNOWN;
 		n.phase = current_phase;
-		n.dev = part ? BPF_CORE_READ(part, bd_dev) : 0;
+		n.dev = part ? part->bd_dev : 0;
 		LOST(issue_unseen);
 	}
 	n.disk = disk_of(rq);
 	if (!n.dev)
 		n.dev = n.disk;
-	n.op = io_op_of(BPF_CORE_READ(rq, cmd_flags));
+	n.op = io_op_of(rq->cmd_flags);
 	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY)) {
 		LOST(reqs_full);
 		return NULL;
@@ -423,8 +426,8 @@ static __always_inline void on_rq_issue(struct request *rq)
 {
 	struct io_req *r = req_get(rq);
 	__u64 now = bpf_ktime_get_ns();
-	__u64 sector = BPF_CORE_READ(rq, __sector);
-	__u32 nsect = BPF_CORE_READ(rq, __data_len) >> 9, depth;
+	__u64 sector = rq->__sector;
+	__u32 nsect = rq->__data_len >> 9, depth;
 	struct io_dev *d;
 	__u8 seq = 0;
 
@@ -473,14 +476,14 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 	struct io_stat *s;
 	struct io_dev *d;
 
-	note_completion(disk_of(rq), now);
+	note_completion(r ? r->disk : disk_of(rq), now);
 	if (!r || !r->issued) {
 		LOST(complete_untracked);
 		if (r)
 			bpf_map_delete_elem(&reqs, &key);
 		return;
 	}
-	if (!io_req_complete(r, nr_bytes, BPF_CORE_READ(rq, __data_len)))
+	if (!io_req_complete(r, nr_bytes, rq->__data_len))
 		return;
 	wait_slot_dec(r);
 	d = dev_get(r->disk);
@@ -533,7 +536,7 @@ int BPF_PROG(io_bio_queue, struct bio *bio)
 SEC("tp_btf/block_split")
 int BPF_PROG(io_split, struct bio *bio, unsigned int new_sector)
 {
-	__u64 parent = (__u64)BPF_CORE_READ(bio, bi_private), key = (__u64)bio;
+	__u64 parent = (__u64)bio->bi_private, key = (__u64)bio;
 	struct io_bio *pb = parent ? bpf_map_lookup_elem(&bios, &parent) : NULL;
 	struct io_bio b;
 
