@@ -187,10 +187,16 @@ static __always_inline __u32 cur_tid(void)
 	return (__u32)bpf_get_current_pid_tgid();
 }
 
-/* The current task's tree state, NULL outside the workload tree. */
+/* The current task's tree state, NULL outside the workload tree (the core's per-CPU copy of the
+ * running tree task when it holds it: only its phase is read here, which never changes). */
 static __always_inline struct iowhy_task *tree_task(void)
 {
-	return task_of(bpf_get_current_task_btf(), cur_tid());
+	__u32 tid = cur_tid();
+	struct iowhy_cpu *s = cpu_slot();
+
+	if (s && s->tid == tid)
+		return s->tree ? &s->t : NULL;
+	return task_of(bpf_get_current_task_btf(), tid);
 }
 
 static __always_inline __u64 jiffies_ns(__u64 j)

@@ -52,44 +52,6 @@ struct {
 	__type(value, __u8);
 } fd_syscalls SEC(".maps");
 
-/*
- * The tree task running on each CPU keeps its state here while it runs: a copy of its task storage
- * made at switch-in and written back at switch-out (sched_switch). The syscall probes then find it
- * with an array lookup instead of a task-storage lookup, and a task known not to be in the tree
- * returns at once. `tid` is the task switched in last (0: unknown, e.g. running since before
- * attach: then the task storage is used).
- */
-struct iowhy_cpu {
-	__u32 tid;
-	__u32 tree;              /* 1: `tid` is a tree task and `t` is its state */
-	struct iowhy_task t;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct iowhy_cpu);
-} cpu_task SEC(".maps");
-
-static __always_inline struct iowhy_cpu *cpu_slot(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&cpu_task, &zero);
-}
-
-/* The state of the current task (tid): this CPU's copy when it holds it, else its task storage;
- * NULL outside the tree. */
-static __always_inline struct iowhy_task *current_task(struct task_struct *t, __u32 tid)
-{
-	struct iowhy_cpu *s = cpu_slot();
-
-	if (s && s->tid == tid)
-		return s->tree ? &s->t : NULL;
-	return task_of(t, tid);
-}
-
 static __always_inline struct iowhy_counters *cnt(void)
 {
 	__u32 zero = 0;
@@ -269,10 +231,21 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 	s->hist[log2_slot(total, IOWHY_HIST_SLOTS)]++;
 }
 
-static __always_inline void on_sys_enter(struct task_struct *t, long id)
+/* The current task's state for the syscall probes: the per-CPU copy, else (the task pointer is only
+ * fetched then) its storage; btf: typed task pointer available (tp_btf flavour). */
+static __always_inline struct iowhy_task *syscall_task(int btf, __u32 tid)
+{
+	struct iowhy_cpu *s = cpu_slot();
+
+	if (s && s->tid == tid)
+		return s->tree ? &s->t : NULL;
+	return task_of(btf ? bpf_get_current_task_btf() : NULL, tid);
+}
+
+static __always_inline void on_sys_enter(int btf, long id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct iowhy_task *c = current_task(t, (__u32)pid_tgid);
+	struct iowhy_task *c = syscall_task(btf, (__u32)pid_tgid);
 	__u64 now;
 
 	if (!c)
@@ -294,10 +267,10 @@ static __always_inline void on_sys_enter(struct task_struct *t, long id)
 	set_busy(c, 0);
 }
 
-static __always_inline void on_sys_exit(struct task_struct *t, long ret)
+static __always_inline void on_sys_exit(int btf, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct iowhy_task *c = current_task(t, (__u32)pid_tgid);
+	struct iowhy_task *c = syscall_task(btf, (__u32)pid_tgid);
 	__u64 now;
 
 	if (!c || c->nr == IOWHY_NR_NONE)
@@ -530,14 +503,14 @@ static __always_inline void on_tick(struct task_struct *t)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(btf_sys_enter, struct pt_regs *regs, long id)
 {
-	on_sys_enter(bpf_get_current_task_btf(), id);
+	on_sys_enter(1, id);
 	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(btf_sys_exit, struct pt_regs *regs, long ret)
 {
-	on_sys_exit(bpf_get_current_task_btf(), ret);
+	on_sys_exit(1, ret);
 	return 0;
 }
 
@@ -589,14 +562,14 @@ int BPF_PROG(btf_tick)
 SEC("raw_tp/sys_enter")
 int BPF_PROG(raw_sys_enter, struct pt_regs *regs, long id)
 {
-	on_sys_enter(NULL, id);
+	on_sys_enter(0, id);
 	return 0;
 }
 
 SEC("raw_tp/sys_exit")
 int BPF_PROG(raw_sys_exit, struct pt_regs *regs, long ret)
 {
-	on_sys_exit(NULL, ret);
+	on_sys_exit(0, ret);
 	return 0;
 }
 

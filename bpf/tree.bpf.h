@@ -47,6 +47,34 @@ struct {
 	__type(value, struct iowhy_last_complete);
 } last_complete SEC(".maps");
 
+/*
+ * The tree task running on each CPU keeps its state here while it runs: a copy of its task storage
+ * made at switch-in and written back at switch-out (sched_switch). The syscall probes then find it
+ * with an array lookup instead of a task-storage lookup, and a task known not to be in the tree
+ * returns at once. `tid` is the task switched in last (0: unknown, e.g. running since before
+ * attach: then the task storage is used).
+ */
+struct iowhy_cpu {
+	__u32 tid;
+	__u32 tree;              /* 1: `tid` is a tree task and `t` is its state */
+	struct iowhy_task t;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct iowhy_cpu);
+} cpu_task SEC(".maps");
+
+static __always_inline struct iowhy_cpu *cpu_slot(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpu_task, &zero);
+}
+
+
 /* Per-task state of a tree task, or NULL for tasks outside the tree. */
 static __always_inline struct iowhy_task *task_of(struct task_struct *t, __u32 tid)
 {
@@ -71,6 +99,17 @@ static __always_inline void task_forget(struct task_struct *t, __u32 tid)
 		bpf_map_delete_elem(&task_hash, &tid);
 	else
 		bpf_task_storage_delete(&task_store, t);
+}
+
+/* The state of the current task (tid): this CPU's copy when it holds it, else its task storage;
+ * NULL outside the tree. */
+static __always_inline struct iowhy_task *current_task(struct task_struct *t, __u32 tid)
+{
+	struct iowhy_cpu *s = cpu_slot();
+
+	if (s && s->tid == tid)
+		return s->tree ? &s->t : NULL;
+	return task_of(t, tid);
 }
 
 #endif

@@ -100,6 +100,7 @@ static struct io_bpf *open_with(struct tracer *core, const unsigned char *on)
 		return NULL;
 	if (bpf_map__reuse_fd(s->maps.task_store, bpf_map__fd(core->skel->maps.task_store)) ||
 	    bpf_map__reuse_fd(s->maps.task_hash, bpf_map__fd(core->skel->maps.task_hash)) ||
+	    bpf_map__reuse_fd(s->maps.cpu_task, bpf_map__fd(core->skel->maps.cpu_task)) ||
 	    bpf_map__reuse_fd(s->maps.tree_inflight, bpf_map__fd(core->skel->maps.tree_inflight)) ||
 	    bpf_map__reuse_fd(s->maps.disk_slots, bpf_map__fd(core->skel->maps.disk_slots)) ||
 	    bpf_map__reuse_fd(s->maps.last_complete, bpf_map__fd(core->skel->maps.last_complete))) {
