@@ -187,16 +187,10 @@ static __always_inline __u32 cur_tid(void)
 	return (__u32)bpf_get_current_pid_tgid();
 }
 
-/* The current task's tree state, NULL outside the workload tree (the core's per-CPU copy of the
- * running tree task when it holds it: only its phase is read here, which never changes). */
+/* The current task's tree state, NULL outside the workload tree (only its phase is read here). */
 static __always_inline struct iowhy_task *tree_task(void)
 {
-	__u32 tid = cur_tid();
-	struct iowhy_cpu *s = cpu_slot();
-
-	if (s && s->tid == tid)
-		return s->tree ? &s->t : NULL;
-	return task_of(bpf_get_current_task_btf(), tid);
+	return current_task(cur_tid());
 }
 
 static __always_inline __u64 jiffies_ns(__u64 j)

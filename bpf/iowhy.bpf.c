@@ -231,21 +231,10 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 	s->hist[log2_slot(total, IOWHY_HIST_SLOTS)]++;
 }
 
-/* The current task's state for the syscall probes: the per-CPU copy, else (the task pointer is only
- * fetched then) its storage; btf: typed task pointer available (tp_btf flavour). */
-static __always_inline struct iowhy_task *syscall_task(int btf, __u32 tid)
-{
-	struct iowhy_cpu *s = cpu_slot();
-
-	if (s && s->tid == tid)
-		return s->tree ? &s->t : NULL;
-	return task_of(btf ? bpf_get_current_task_btf() : NULL, tid);
-}
-
-static __always_inline void on_sys_enter(int btf, long id)
+static __always_inline void on_sys_enter(long id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct iowhy_task *c = syscall_task(btf, (__u32)pid_tgid);
+	struct iowhy_task *c = current_task((__u32)pid_tgid);
 	__u64 now;
 
 	if (!c)
@@ -267,10 +256,10 @@ static __always_inline void on_sys_enter(int btf, long id)
 	set_busy(c, 0);
 }
 
-static __always_inline void on_sys_exit(int btf, long ret)
+static __always_inline void on_sys_exit(long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct iowhy_task *c = syscall_task(btf, (__u32)pid_tgid);
+	struct iowhy_task *c = current_task((__u32)pid_tgid);
 	__u64 now;
 
 	if (!c || c->nr == IOWHY_NR_NONE)
@@ -417,7 +406,7 @@ static __always_inline void on_fork(struct task_struct *parent, struct task_stru
 {
 	__u32 ptid = BPF_CORE_READ(parent, pid), ctid = BPF_CORE_READ(child, pid);
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
-	struct iowhy_task *pc = current_task(parent, ptid), *cc; /* the parent is current */
+	struct iowhy_task *pc = current_task(ptid), *cc; /* the parent is current */
 	__u64 now;
 
 	if (!pc)
@@ -447,7 +436,7 @@ static __always_inline void on_fork(struct task_struct *parent, struct task_stru
 	set_busy(pc, 0);
 }
 
-static __always_inline void on_exec(struct task_struct *p, __u32 old_pid)
+static __always_inline void on_exec(__u32 old_pid)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct iowhy_cpu *s = cpu_slot();
@@ -470,8 +459,7 @@ static __always_inline void on_exec(struct task_struct *p, __u32 old_pid)
 				bpf_map_delete_elem(&task_hash, &old_pid);
 		}
 	}
-	c = current_task(p, (__u32)pid_tgid);
-
+	c = current_task((__u32)pid_tgid);
 	if (!c)
 		return;
 	/* the faults so far belong to the old program (its comm) */
@@ -486,14 +474,14 @@ static __always_inline void on_exec(struct task_struct *p, __u32 old_pid)
 
 /* A timer interrupt (every tick on a busy CPU): send the interrupted tree task's batched
  * transitions, so none waits longer than a tick. Not while process context is changing them. */
-static __always_inline void on_tick(struct task_struct *t)
+static __always_inline void on_tick(void)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct iowhy_task *c;
 
 	if (!(__u32)pid_tgid)
 		return;
-	c = current_task(t, (__u32)pid_tgid);
+	c = current_task((__u32)pid_tgid);
 	if (c && c->nlog && !*(volatile __u8 *)&c->busy)
 		flush_log(c, (__u32)pid_tgid, pid_tgid >> 32);
 }
@@ -503,14 +491,14 @@ static __always_inline void on_tick(struct task_struct *t)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(btf_sys_enter, struct pt_regs *regs, long id)
 {
-	on_sys_enter(1, id);
+	on_sys_enter(id);
 	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(btf_sys_exit, struct pt_regs *regs, long ret)
 {
-	on_sys_exit(1, ret);
+	on_sys_exit(ret);
 	return 0;
 }
 
@@ -546,14 +534,14 @@ int BPF_PROG(btf_sched_process_fork, struct task_struct *parent, struct task_str
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(btf_sched_process_exec, struct task_struct *p, pid_t old_pid)
 {
-	on_exec(bpf_get_current_task_btf(), old_pid);
+	on_exec(old_pid);
 	return 0;
 }
 
 SEC("tp_btf/hrtimer_expire_entry")
 int BPF_PROG(btf_tick)
 {
-	on_tick(bpf_get_current_task_btf());
+	on_tick();
 	return 0;
 }
 
@@ -562,14 +550,14 @@ int BPF_PROG(btf_tick)
 SEC("raw_tp/sys_enter")
 int BPF_PROG(raw_sys_enter, struct pt_regs *regs, long id)
 {
-	on_sys_enter(0, id);
+	on_sys_enter(id);
 	return 0;
 }
 
 SEC("raw_tp/sys_exit")
 int BPF_PROG(raw_sys_exit, struct pt_regs *regs, long ret)
 {
-	on_sys_exit(0, ret);
+	on_sys_exit(ret);
 	return 0;
 }
 
@@ -605,13 +593,13 @@ int BPF_PROG(raw_sched_process_fork, struct task_struct *parent, struct task_str
 SEC("raw_tp/sched_process_exec")
 int BPF_PROG(raw_sched_process_exec, struct task_struct *p, pid_t old_pid)
 {
-	on_exec(NULL, old_pid);
+	on_exec(old_pid);
 	return 0;
 }
 
 SEC("raw_tp/hrtimer_expire_entry")
 int BPF_PROG(raw_tick)
 {
-	on_tick(NULL);
+	on_tick();
 	return 0;
 }

@@ -101,15 +101,16 @@ static __always_inline void task_forget(struct task_struct *t, __u32 tid)
 		bpf_task_storage_delete(&task_store, t);
 }
 
-/* The state of the current task (tid): this CPU's copy when it holds it, else its task storage;
- * NULL outside the tree. */
-static __always_inline struct iowhy_task *current_task(struct task_struct *t, __u32 tid)
+/* The state of the current task (tid): this CPU's copy when it holds it, else its task storage (the
+ * task pointer is fetched only then; the raw_tp fallback keys its hash by tid); NULL outside the
+ * tree. */
+static __always_inline struct iowhy_task *current_task(__u32 tid)
 {
 	struct iowhy_cpu *s = cpu_slot();
 
 	if (s && s->tid == tid)
 		return s->tree ? &s->t : NULL;
-	return task_of(t, tid);
+	return task_of(use_hash ? NULL : bpf_get_current_task_btf(), tid);
 }
 
 #endif
