@@ -26,8 +26,10 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Window phase for background work; written by user space. */
+/* Window phase for background work, and when its window began (bpf_ktime_get_ns clock); written
+ * by user space. */
 __u32 current_phase;
+__u64 phase_begin_ns;
 
 extern unsigned int CONFIG_HZ __kconfig __weak;
 
@@ -439,7 +441,7 @@ static __always_inline void on_rq_issue(struct request *rq)
 	if (r->issued) /* issued twice without a requeue event: count it once */
 		return;
 	bpf_spin_lock(&d->lock);
-	depth = io_dev_issue(&d->s, now, current_phase, sector, nsect, &seq);
+	depth = io_dev_issue(&d->s, now, current_phase, phase_begin_ns, sector, nsect, &seq);
 	bpf_spin_unlock(&d->lock);
 	io_req_issue(r, now, depth, seq);
 	wait_slot_inc(r);
@@ -464,7 +466,7 @@ static __always_inline void on_rq_requeue(struct request *rq)
 	if (!d)
 		return;
 	bpf_spin_lock(&d->lock);
-	io_dev_done(&d->s, now, current_phase);
+	io_dev_done(&d->s, now, current_phase, phase_begin_ns);
 	bpf_spin_unlock(&d->lock);
 }
 
@@ -489,7 +491,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 	d = dev_get(r->disk);
 	if (d) {
 		bpf_spin_lock(&d->lock);
-		io_dev_done(&d->s, now, current_phase);
+		io_dev_done(&d->s, now, current_phase, phase_begin_ns);
 		bpf_spin_unlock(&d->lock);
 	}
 	if (r->phase < IO_MAX_PHASES) {

@@ -218,21 +218,24 @@ static __always_inline __u8 io_classify(int tree, int jbd2, int in_writeback, in
 }
 
 /* Advance the disk's busy clock to `now`: time since the last event, if anything was in flight,
- * goes to the busy time of `phase` (the window open now). */
-static __always_inline void io_dev_tick(struct io_dev_state *d, __u64 now, __u32 phase)
+ * goes to the busy time of `phase` (the window open now), but never time from before that window
+ * began (`begin`): a request in flight across a window edge counts from the edge on. */
+static __always_inline void io_dev_tick(struct io_dev_state *d, __u64 now, __u32 phase, __u64 begin)
 {
-	if (d->inflight && now > d->last_ns && phase < IO_MAX_PHASES)
-		d->busy_ns[phase] += now - d->last_ns;
+	__u64 from = d->last_ns > begin ? d->last_ns : begin;
+
+	if (d->inflight && now > from && phase < IO_MAX_PHASES)
+		d->busy_ns[phase] += now - from;
 	if (now > d->last_ns)
 		d->last_ns = now;
 }
 
 /* A request went to the device. Returns the depth (in flight, this one included); *seq is set
  * when it starts where the previous request to the disk ended. */
-static __always_inline __u32 io_dev_issue(struct io_dev_state *d, __u64 now, __u32 phase,
+static __always_inline __u32 io_dev_issue(struct io_dev_state *d, __u64 now, __u32 phase, __u64 begin,
 					  __u64 sector, __u32 nr_sectors, __u8 *seq)
 {
-	io_dev_tick(d, now, phase);
+	io_dev_tick(d, now, phase, begin);
 	d->inflight++;
 	*seq = d->primed && nr_sectors && d->next_sector == sector;
 	if (nr_sectors) {
@@ -245,9 +248,9 @@ static __always_inline __u32 io_dev_issue(struct io_dev_state *d, __u64 now, __u
 }
 
 /* A request left the device (completed, or requeued). */
-static __always_inline void io_dev_done(struct io_dev_state *d, __u64 now, __u32 phase)
+static __always_inline void io_dev_done(struct io_dev_state *d, __u64 now, __u32 phase, __u64 begin)
 {
-	io_dev_tick(d, now, phase);
+	io_dev_tick(d, now, phase, begin);
 	if (d->inflight)
 		d->inflight--;
 }

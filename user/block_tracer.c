@@ -401,6 +401,7 @@ void io_tracer_phase_begin(struct io_tracer *t, int tag)
 	snap_busy(t, tag);
 	t->nblk = snap_blk(t->blk, MAX_BLK);
 	t->begin_ns = mono_ns();
+	t->skel->bss->phase_begin_ns = t->begin_ns; /* CLOCK_MONOTONIC, bpf_ktime_get_ns()'s clock */
 	t->skel->bss->current_phase = tag;
 }
 

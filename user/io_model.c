@@ -379,7 +379,7 @@ void io_sim_rq_issue(struct io_sim *s, uint64_t rq, uint64_t first_bio, uint8_t 
 
 	if (!r || r->issued)
 		return;
-	depth = io_dev_issue(&s->dev, now, s->phase, sector, nr_sectors, &seq);
+	depth = io_dev_issue(&s->dev, now, s->phase, s->begin, sector, nr_sectors, &seq);
 	io_req_issue(r, now, depth, seq);
 }
 
@@ -391,7 +391,7 @@ void io_sim_rq_requeue(struct io_sim *s, uint64_t rq, uint64_t now)
 		return;
 	s->requeues++;
 	if (io_req_requeue(r, now))
-		io_dev_done(&s->dev, now, s->phase);
+		io_dev_done(&s->dev, now, s->phase, s->begin);
 }
 
 void io_sim_rq_merge(struct io_sim *s, uint64_t rq)
@@ -414,7 +414,7 @@ void io_sim_rq_complete(struct io_sim *s, uint64_t rq, uint64_t now, uint64_t nr
 	}
 	if (!io_req_complete(r, nr_bytes, remaining))
 		return;
-	io_dev_done(&s->dev, now, s->phase);
+	io_dev_done(&s->dev, now, s->phase, s->begin);
 	if (r->phase < IO_MAX_PHASES && s->out) {
 		memset(&st, 0, sizeof(st));
 		io_stat_add(&st, r, now);

@@ -120,6 +120,7 @@ struct io_sim {
 	struct { uint64_t id; struct io_req r; int used; } reqs[IO_SIM_MAX];
 	struct io_dev_state dev;   /* one disk */
 	uint32_t phase;            /* current window */
+	uint64_t begin;            /* when it began (0: the simulation's start) */
 	struct io_phase *out;      /* rows of completed requests */
 	struct io_lost lost;
 	uint64_t backmerges, frontmerges, rq_merges, requeues;

@@ -49,6 +49,10 @@ check_phase_invariants() {
 	if fcmp "$ru > 20000000"; then
 		check "$name: tree CPU $tree ns within 10% of getrusage $ru ns" within "$tree" "$ru" 10
 	fi
+	# Device busy time is a union of intervals inside the phase window: never more than the window.
+	local over
+	over=$(jqr "$j" "[.phases[$i].io // {} | .window_ns as \$w | (.devices // [])[] | select(.busy_ns > \$w) | .name] | join(\",\")")
+	[ -z "$over" ] || fail "$name: busy time longer than the window on $over"
 }
 # Fraction of a phase's wall in a bucket: frac JSON IDX FIELD
 frac() { jqr "$1" ".phases[$2].wall.$3 / .phases[$2].wall_ns"; }

@@ -44,9 +44,9 @@ static void test_inflight_counter_matches_union(void **state)
 	memset(&d, 0, sizeof(d));
 	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
 		if (ev[i].d > 0)
-			io_dev_issue(&d, ev[i].t, 3, 0, 0, &seq);
+			io_dev_issue(&d, ev[i].t, 3, 0, 0, 0, &seq);
 		else
-			io_dev_done(&d, ev[i].t, 3);
+			io_dev_done(&d, ev[i].t, 3, 0);
 	}
 	assert_int_equal(d.inflight, 0);
 	assert_int_equal(d.busy_ns[3], io_interval_union(iv, 5));
@@ -61,13 +61,31 @@ static void test_busy_split_by_window(void **state)
 
 	(void)state;
 	memset(&d, 0, sizeof(d));
-	io_dev_issue(&d, 100, 0, 0, 0, &seq);
-	io_dev_issue(&d, 150, 0, 0, 0, &seq);     /* tick: 50 to phase 0 */
-	io_dev_done(&d, 300, 1);                  /* tick: 150 to phase 1 */
-	io_dev_done(&d, 400, IO_NO_PHASE);        /* no window: not counted */
+	io_dev_issue(&d, 100, 0, 0, 0, 0, &seq);
+	io_dev_issue(&d, 150, 0, 0, 0, 0, &seq);  /* tick: 50 to phase 0 */
+	io_dev_done(&d, 300, 1, 150);             /* window 1 opened at 150: 150 to phase 1 */
+	io_dev_done(&d, 400, IO_NO_PHASE, 300);   /* no window: not counted */
 	assert_int_equal(d.busy_ns[0], 50);
 	assert_int_equal(d.busy_ns[1], 150);
 	assert_int_equal(d.inflight, 0);
+}
+
+/* A request in flight across a window edge counts from the edge on: busy time never exceeds the
+ * window, even when the disk saw no event for long before it (or a completion was missed). */
+static void test_busy_from_window_start(void **state)
+{
+	struct io_dev_state d;
+	uint8_t seq;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	io_dev_issue(&d, 100, 0, 0, 0, 0, &seq);          /* in flight from 100, window 0 */
+	io_dev_done(&d, 1000, 1, 900);                     /* window 1 opened at 900 */
+	assert_int_equal(d.busy_ns[0], 0);                 /* no event in window 0 after 100 */
+	assert_int_equal(d.busy_ns[1], 100);               /* 900..1000, not 100..1000 */
+	io_dev_issue(&d, 1100, 1, 900, 0, 0, &seq);        /* a request that never completes */
+	io_dev_issue(&d, 5000, 2, 4000, 0, 0, &seq);       /* window 2 opened at 4000 */
+	assert_int_equal(d.busy_ns[2], 1000);              /* 4000..5000 only */
 }
 
 /* ---- sequential detection ---- */
@@ -79,16 +97,16 @@ static void test_sequential(void **state)
 
 	(void)state;
 	memset(&d, 0, sizeof(d));
-	io_dev_issue(&d, 1, 0, 1000, 8, &seq);
+	io_dev_issue(&d, 1, 0, 0, 1000, 8, &seq);
 	assert_int_equal(seq, 0);                 /* first request: nothing before it */
-	io_dev_done(&d, 2, 0);
-	io_dev_issue(&d, 3, 0, 1008, 8, &seq);
+	io_dev_done(&d, 2, 0, 0);
+	io_dev_issue(&d, 3, 0, 0, 1008, 8, &seq);
 	assert_int_equal(seq, 1);                 /* starts where the previous ended */
-	io_dev_issue(&d, 4, 0, 5000, 16, &seq);
+	io_dev_issue(&d, 4, 0, 0, 5000, 16, &seq);
 	assert_int_equal(seq, 0);                 /* random */
-	io_dev_issue(&d, 5, 0, 5016, 0, &seq);
+	io_dev_issue(&d, 5, 0, 0, 5016, 0, &seq);
 	assert_int_equal(seq, 0);                 /* flush (no data): never sequential */
-	io_dev_issue(&d, 6, 0, 5016, 8, &seq);
+	io_dev_issue(&d, 6, 0, 0, 5016, 8, &seq);
 	assert_int_equal(seq, 1);                 /* ...and does not break the run */
 	assert_int_equal(d.issued[0], 5);
 }
@@ -295,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_union_overlaps_nesting_touching),
 		cmocka_unit_test(test_inflight_counter_matches_union),
 		cmocka_unit_test(test_busy_split_by_window),
+		cmocka_unit_test(test_busy_from_window_start),
 		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_lifecycle_merges),
 		cmocka_unit_test(test_lifecycle_requeue),
