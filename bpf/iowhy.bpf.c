@@ -323,8 +323,12 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 	__u64 now = 0;
 
 	c = ptid ? task_of(prev, ptid) : NULL;
-	if (c && s && s->tid == ptid && s->tree)
-		__builtin_memcpy(c, &s->t, sizeof(*c)); /* write the running copy back */
+	if (c && s && s->tid == ptid && s->tree) {
+		/* write the running copy back: its batched transitions go out from here (before the
+		 * switch-out event), so only what precedes the log is copied */
+		flush_log(&s->t, ptid, BPF_CORE_READ(prev, tgid));
+		__builtin_memcpy(c, &s->t, __builtin_offsetof(struct iowhy_task, log));
+	}
 	if (c) {
 		__u32 tgid = BPF_CORE_READ(prev, tgid), disks = 0;
 		__u8 flags = 0, state;
