@@ -12,7 +12,11 @@ CC       ?= gcc
 PKGS     := libbpf libelf zlib json-c libcrypto libarchive
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -I$(OUT) -Ibpf -Iuser -Iworkloads
+# The layers, top to bottom: cli -> workloads -> engine -> collect, report -> summary -> model -> util
+# (docs/ARCHITECTURE.md). Headers are included by name; names are unique across the tree.
+LAYERS   := cli workloads engine collect report summary model util
+INCLUDES := -I$(OUT) -Ibpf $(addprefix -Isrc/,$(LAYERS))
+CFLAGS   += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE $(INCLUDES)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lcrypto -larchive) -lm -lpthread
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -Wall -Werror
 
@@ -21,7 +25,7 @@ BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
 SKELS     := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 
 # Everything but main() goes into one archive that iowhy and the unit tests link.
-LIB_SRCS  := $(filter-out user/main.c,$(wildcard user/*.c)) $(wildcard workloads/*.c)
+LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 LIB_OBJS  := $(patsubst %.c,$(OUT)/obj/%.o,$(LIB_SRCS)) $(OUT)/obj/syscall_names.o
 LIB       := $(OUT)/libiowhy.a
 
@@ -34,7 +38,7 @@ all: iowhy
 iowhy: $(OUT)/iowhy
 	cp $< $@
 
-$(OUT)/iowhy: $(OUT)/obj/user/main.o $(LIB)
+$(OUT)/iowhy: $(OUT)/obj/src/cli/main.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(LIB): $(LIB_OBJS)
@@ -48,18 +52,18 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@
 
 # Syscall number → name table for this architecture, from the kernel headers.
-$(OUT)/syscall_names.c: user/gen_syscall_names.sh | $(OUT)
+$(OUT)/syscall_names.c: src/model/gen_syscall_names.sh | $(OUT)
 	sh $< $(CC) > $@
 
 $(OUT)/obj/syscall_names.o: $(OUT)/syscall_names.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(OUT)/obj/%.o: %.c $(wildcard user/*.h workloads/*.h bpf/iowhy.h bpf/*.h) | $(OUT)
+$(OUT)/obj/%.o: %.c $(wildcard src/*/*.h bpf/*.h) | $(OUT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(LIB_OBJS) $(OUT)/obj/user/main.o: $(SKELS)
+$(LIB_OBJS) $(OUT)/obj/src/cli/main.o: $(SKELS)
 
 $(OUT):
 	mkdir -p $(OUT)

@@ -13,7 +13,8 @@
 #include <cmocka.h>
 #include <linux/types.h>
 #include "report.h"
-#include "stats.h"
+#include "columns.h"
+#include "explain.h"
 #include "syscalls.h"
 #include "units.h"
 

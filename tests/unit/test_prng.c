@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "workload.h"
+#include "prng.h"
 
 static void test_reference_values(void **state)
 {

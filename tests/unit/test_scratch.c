@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "workload.h"
+#include "scratch.h"
 
 struct fixture {
 	char parent[PATH_MAX]; /* a private temp directory standing in for --dir */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <linux/types.h>
-#include "stats.h"
+#include "columns.h"
 #include "syscalls.h"
 
 static void test_trimmed_mean(void **state)

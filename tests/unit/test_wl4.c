@@ -19,7 +19,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
-#include "workloads4.h"
+#include "storage.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engine's contract with a workload: a phase. iowhy forks one gated child per phase; the child
+ * waits until every probe is attached, then runs `fn(arg)` (a built-in workload) or execs `argv`
+ * (iowhy run). Everything the child and its descendants do is the phase's workload; nothing else is.
+ * Workloads include this header and session.h, nothing else of the engine.
+ */
+#ifndef IOWHY_PHASE_H
+#define IOWHY_PHASE_H
+
+#include "facts.h"
+
+struct phase_spec {
+	char name[48];        /* unique: "loop", "loop/flush", "bs=4k" */
+	char column[32];      /* side-by-side column this phase belongs to: "loop" */
+	enum phase_kind kind;
+	const char *comm;     /* name the gated child takes before release (prctl), or NULL */
+	/* Built-in: runs in the child after release; returns the exit status (0 ok). The child may
+	 * fill *facts. */
+	int (*fn)(void *arg, struct phase_facts *facts);
+	void *arg;
+	/* External: exec'd in the child after release when fn is NULL. */
+	char **argv;
+	/* Optional, in the parent before the phase is forked (untraced): prepare (mkdir, drop caches).
+	 * Non-zero return aborts the session with that status after printing its message. */
+	int (*before)(void *arg);
+	/* Optional, in the parent after the phase (untraced): verify / clean; may add facts. */
+	int (*after)(void *arg, struct phase_facts *facts);
+};
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A session: load and attach the probes once, run each phase as a gated child, feed its events to
+ * the model, print the report, detach. Every command (run, gen, bigfile, ...) ends in session_main.
+ */
+#ifndef IOWHY_SESSION_H
+#define IOWHY_SESSION_H
+
+#include "phase.h"
+
+struct common_opts {
+	const char *json_path;   /* --json FILE */
+	const char *dir;         /* --dir DIR (scratch parent; default ".") */
+	int repeat;              /* --repeat R (default 1) */
+	int drop_caches;         /* --drop-caches */
+	int no_io;               /* --no-io: core probes only (no block/page-cache probes) */
+};
+
+void common_opts_init(struct common_opts *o);
+/*
+ * If argv[*i] is a common option, consume it (and its value), advance *i and return 1; return 0 if it
+ * is not one; -1 after printing a one-line error (missing value, bad number).
+ */
+int common_opt(int argc, char **argv, int *i, struct common_opts *o);
+/* One-line help for the common options. */
+extern const char common_opts_help[];
+
+/*
+ * Run the phases under tracing, in order, and report. Returns iowhy's exit status: for `run`, the
+ * command's status; 1 if a built-in phase failed; 130 after Ctrl-C (report printed, marked partial).
+ * Never exits the process: the caller cleans its scratch area afterwards.
+ */
+int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
+		 const struct common_opts *o);
+
+/* True once SIGINT/SIGTERM arrived: long workload loops in the parent may check it. */
+int session_interrupted(void);
+
+/* Drop the page cache (sync + drop_caches=3). Returns 0, or -1 with a message. */
+int drop_caches(void);
+
+#endif

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the devices and the kernel did for one phase (phase_result.io): plain structs filled by the
+ * loader (io_probes.c) from the BPF maps and /sys, and pure functions over them. No kernel, no
+ * libbpf: the unit tests drive everything here with synthetic data.
+ *
+ *  - busy time: union of intervals (io_interval_union) and the streaming in-flight counter the BPF
+ *    side runs (io_dev_* in bpf/io.h); both must agree.
+ *  - request tracking: io_sim replays block-layer events (bio queue, split, merges, insert, issue,
+ *    requeue, complete) with exactly the rules of bpf/io.bpf.c, producing the same rows.
+ *  - aggregation: rows per (dev, op, class) summed by disk / op / class.
+ *  - reconciliation: the layer table (syscalls -> page cache -> writeback -> block layer -> device).
+ */
+#ifndef IOWHY_IO_MODEL_H
+#define IOWHY_IO_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "io.h"
+
+/* /sys/block/DEV/stat fields (Documentation/block/stat.rst), as a delta over the phase. */
+struct io_sysstat {
+	uint64_t rd_ios, rd_merges, rd_sectors, rd_ticks;
+	uint64_t wr_ios, wr_merges, wr_sectors, wr_ticks;
+	uint64_t in_flight, io_ticks, time_in_queue;
+	uint64_t dc_ios, dc_merges, dc_sectors, dc_ticks;
+	uint64_t fl_ios, fl_ticks;
+};
+
+/* Parse the text of a stat file (11, 15 or 17 numbers). Returns the count parsed, -1 if < 11. */
+int io_sysstat_parse(const char *text, struct io_sysstat *out);
+/* out = b - a, field by field (in_flight is b's). */
+void io_sysstat_delta(const struct io_sysstat *a, const struct io_sysstat *b, struct io_sysstat *out);
+
+struct io_row {
+	uint32_t dev;              /* bio's device (partition or disk) */
+	uint8_t op, cls;
+	struct io_stat st;
+};
+
+struct io_devinfo {
+	uint32_t dev;              /* kernel dev_t (major << 20 | minor) */
+	uint32_t disk;             /* the whole disk it belongs to (itself for a disk) */
+	char name[32];             /* "vda1", "loop0"; "MAJ:MIN" when /sys does not know it */
+	char disk_name[32];
+	int is_partition;
+	uint64_t busy_ns;          /* disks: time with >= 1 request in flight during the phase */
+	uint64_t issued;           /* disks: requests issued during the phase (all submitters) */
+	int has_stat;
+	struct io_sysstat stat;    /* /sys/block delta over the phase */
+};
+
+struct io_fsrow {
+	uint32_t dev;
+	struct io_fs_stat st;
+};
+
+struct io_jbdrow {
+	uint32_t dev;
+	struct io_jbd_stat st;
+};
+
+struct io_phase {
+	uint64_t window_ns;        /* phase window (begin -> end) */
+	struct io_row *rows;
+	size_t nrows, caprows;
+	struct io_devinfo *devs;
+	size_t ndevs, capdevs;
+	struct io_fsrow *fs;
+	size_t nfs;
+	struct io_jbdrow *jbd;
+	size_t njbd;
+	struct io_phase_ctr ctr;
+	struct io_lost lost;       /* what could not be tracked during the phase */
+	uint64_t sys_read_bytes, sys_write_bytes;  /* read/write-family syscalls of the tree */
+	uint64_t sys_reads, sys_writes;
+	uint64_t tree_inodes;      /* inodes the tree has dirtied so far (session) */
+	uint64_t tree_dirtied_total, tree_wb_total; /* their bytes dirtied / written back so far */
+	uint64_t tree_removed_total; /* ... and dropped by the tree before writeback (truncate, unlink) */
+	char missing[256];         /* probes of this part that could not attach */
+};
+
+struct io_phase *io_phase_new(void);
+/* Free a struct io_phase (phase_result.io); NULL is fine. */
+void io_result_free(void *io);
+/* Add st to row (dev, op, cls), creating it. Returns 0 or -1 (out of memory). */
+int io_phase_add(struct io_phase *p, uint32_t dev, uint8_t op, uint8_t cls, const struct io_stat *st);
+/* Device entry for dev, created (zeroed, disk = dev) when missing; NULL when out of memory. */
+struct io_devinfo *io_phase_dev(struct io_phase *p, uint32_t dev);
+const struct io_devinfo *io_phase_find_dev(const struct io_phase *p, uint32_t dev);
+
+/* a += b (counts, sums, histograms; max of maxima). */
+void io_stat_merge(struct io_stat *a, const struct io_stat *b);
+/* Sum the rows matching: disk (0 = any; a row matches if its dev is the disk or one of its
+ * partitions), op (-1 any), cls (-1 any). Returns the number of rows summed. */
+size_t io_phase_sum(const struct io_phase *p, uint32_t disk, int op, int cls, struct io_stat *out);
+/* The disk a dev belongs to, from p->devs (dev itself if unknown). */
+uint32_t io_phase_disk_of(const struct io_phase *p, uint32_t dev);
+
+const char *io_op_name(int op);      /* "read", "write", "flush", "discard", "other" */
+const char *io_class_name(int cls);  /* "workload", "writeback (workload)", "writeback", ... */
+const char *io_class_key(int cls);   /* "tree", "writeback_tree", "writeback", "journal", ... */
+
+/* ---- busy time ---- */
+
+struct io_interval {
+	uint64_t start, end;       /* [start, end) */
+};
+
+/* Total length of the union of the intervals (sorts iv in place). */
+uint64_t io_interval_union(struct io_interval *iv, size_t n);
+
+/* ---- request tracking (the rules of bpf/io.bpf.c, replayed in user space) ---- */
+
+#define IO_SIM_MAX 64
+
+struct io_sim {
+	struct { uint64_t id; struct io_bio b; int used; } bios[IO_SIM_MAX];
+	struct { uint64_t id; struct io_req r; int used; } reqs[IO_SIM_MAX];
+	struct io_dev_state dev;   /* one disk */
+	uint32_t phase;            /* current window */
+	uint64_t begin;            /* when it began (0: the simulation's start) */
+	struct io_phase *out;      /* rows of completed requests */
+	struct io_lost lost;
+	uint64_t backmerges, frontmerges, rq_merges, requeues;
+};
+
+void io_sim_init(struct io_sim *s, struct io_phase *out, uint32_t phase);
+/* block_bio_queue / block_split in the submitter's context (already classified). */
+void io_sim_bio_queue(struct io_sim *s, uint64_t bio, uint64_t now, uint32_t dev, uint8_t cls,
+		      uint8_t phase);
+void io_sim_bio_backmerge(struct io_sim *s, uint64_t bio);
+void io_sim_bio_frontmerge(struct io_sim *s, uint64_t bio);
+/* Request rq (first bio first_bio, op) inserted / issued at sector for nr_sectors. */
+void io_sim_rq_insert(struct io_sim *s, uint64_t rq, uint64_t first_bio, uint8_t op, uint64_t now);
+void io_sim_rq_issue(struct io_sim *s, uint64_t rq, uint64_t first_bio, uint8_t op, uint64_t now,
+		     uint64_t sector, uint32_t nr_sectors);
+void io_sim_rq_requeue(struct io_sim *s, uint64_t rq, uint64_t now);
+void io_sim_rq_merge(struct io_sim *s, uint64_t rq);
+/* nr_bytes completed out of `remaining`. */
+void io_sim_rq_complete(struct io_sim *s, uint64_t rq, uint64_t now, uint64_t nr_bytes,
+			uint64_t remaining);
+/* Requests still tracked (neither completed nor merged away). */
+int io_sim_tracked(const struct io_sim *s);
+
+/* ---- layer reconciliation ---- */
+
+struct io_layers {
+	/* measured */
+	uint64_t sys_write, sys_read;          /* bytes through read/write-family syscalls */
+	uint64_t dirtied;                       /* page cache bytes the tree dirtied */
+	uint64_t pc_added;                      /* page cache bytes added for the tree */
+	uint64_t wb_tree, wb_all;               /* written back: the tree's inodes / all inodes */
+	uint64_t blk_write_tree, blk_write_wb_tree, blk_write_wb, blk_write_journal;
+	uint64_t blk_write_other, blk_write_unknown;
+	uint64_t blk_read_tree, blk_read_others;
+	uint64_t blk_write_all, blk_read_all;   /* every class, on the devices below */
+	uint64_t dev_write, dev_read;           /* /sys/block deltas of those disks */
+	uint64_t still_dirty;                   /* tree inodes: dirtied, not written back, not removed */
+	int ndisks;                             /* disks the workload's I/O touched */
+	/* derived (each >= 0) */
+	uint64_t write_not_dirtied;   /* sys_write - dirtied: O_DIRECT, or rewrites of dirty pages */
+	uint64_t read_from_cache;     /* sys_read - blk_read_tree: served from the page cache */
+	uint64_t read_ahead_extra;    /* blk_read_tree - sys_read: read ahead beyond what was asked */
+	uint64_t write_overhead;      /* journal + unknown writes on those disks */
+	int64_t dev_minus_block;      /* (dev_write + dev_read) - (blk_write_all + blk_read_all) */
+};
+
+/* The layer table of a phase. The disks are those with requests of the tree or of writeback for
+ * the tree; when there are none, every disk with requests. */
+void io_layers_compute(const struct io_phase *p, struct io_layers *l);
+
+#endif

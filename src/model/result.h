@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What a session measured, in plain structs: filled by the engine, summarised, then formatted. */
+#ifndef IOWHY_RESULT_H
+#define IOWHY_RESULT_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "iowhy.h"
+#include "model.h"
+#include "facts.h"
+
+#define REPORT_SCHEMA_VERSION 1
+
+struct phase_result {
+	char name[48];
+	char column[32];
+	enum phase_kind kind;
+	int status;               /* exit status of the phase (shell-style: 128+sig if killed) */
+	int partial;              /* interrupted */
+	struct wall_view wall;    /* from the model */
+	struct comm_stats *comms; /* work view, owned */
+	size_t ncomms;
+	struct iowhy_sys_stat sys[IOWHY_NR_SLOTS]; /* summed over CPUs */
+	uint64_t rusage_user_ns, rusage_sys_ns;   /* getrusage(RUSAGE_CHILDREN) delta of the phase */
+	uint64_t tasks_left;      /* tree tasks still alive when the phase was closed */
+	uint64_t events, out_of_order, unknown_task;
+	struct phase_facts facts;
+	void *io;                 /* device / page-cache data (io_model.h), NULL when not traced */
+};
+
+struct session_result {
+	const char *tool;          /* "run", "gen", ... */
+	char command[512];         /* what was run, for the header */
+	char kernel[128];          /* uname -r */
+	char probe_mode[16];       /* "tp_btf" or "raw_tp" */
+	char missing[512];         /* optional probes that could not attach, comma-separated */
+	int partial;               /* Ctrl-C or a failure cut the session short */
+	uint64_t events_lost, storage_failed, nr_folded, events_total;
+	struct phase_result *phases;
+	int nphases;
+	char disk_names[IOWHY_DISK_SLOTS][32]; /* names of the slots of wall.iowait_by_disk */
+};
+
+/* Sums over a phase's syscall table. */
+uint64_t phase_sys_count(const struct phase_result *p, const char *syscall);
+/* Tree CPU (user + kernel) from the work view. */
+uint64_t phase_cpu_ns(const struct phase_result *p);
+
+#endif

@@ -1,0 +1,701 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The text report: header, side-by-side wall view, then each phase, then the explanation. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io_report.h"
+#include "report.h"
+#include "columns.h"
+#include "explain.h"
+#include "syscalls.h"
+#include "hist.h"
+#include "units.h"
+
+#define TBL_COLS 16
+#define TBL_ROWS 40
+#define TBL_CELL 40
+#define SIDE_COLS_PER_TABLE 5   /* side-by-side columns per table before wrapping */
+#define TOP_SYSCALLS 15
+#define TOP_COMMS 20
+#define CPU_CHECK_MIN_NS 10e6  /* below 10 ms of CPU the cross-check gives ns, not % */
+#define RESIDUAL_WARN 0.02      /* unattributed share of wall that earns a "!" */
+#define EXPLAIN_LEN 8192
+#define EXPLAIN_WIDTH 100      /* wrap explanation lines here */
+
+/* ---- Aligned tables: column 0 left-aligned, the others right-aligned, 2 spaces apart. ---- */
+
+struct table {
+	int ncols, nrows;
+	char cell[TBL_ROWS][TBL_COLS][TBL_CELL];
+	int section[TBL_ROWS];  /* row printed as its first cell alone (a block title) */
+};
+
+static struct table *tbl_new(int ncols)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->ncols = ncols < TBL_COLS ? ncols : TBL_COLS;
+	return t;
+}
+
+/* Start a row; rows past the capacity are dropped (callers stay below it). */
+static void tbl_row(struct table *t)
+{
+	if (t->nrows < TBL_ROWS)
+		t->nrows++;
+}
+
+static void tbl_section(struct table *t, const char *title)
+{
+	tbl_row(t);
+	t->section[t->nrows - 1] = 1;
+	snprintf(t->cell[t->nrows - 1][0], TBL_CELL, "%s", title);
+}
+
+__attribute__((format(printf, 3, 4)))
+static void tbl_set(struct table *t, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->nrows == 0 || col >= t->ncols)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(t->cell[t->nrows - 1][col], TBL_CELL, fmt, ap);
+	va_end(ap);
+}
+
+static void pad(FILE *out, size_t n)
+{
+	while (n--)
+		fputc(' ', out);
+}
+
+/* Index of the last non-empty cell of row r (no trailing blanks are printed). */
+static int last_cell(const struct table *t, int r)
+{
+	int c = t->ncols - 1;
+
+	while (c > 0 && t->cell[r][c][0] == '\0')
+		c--;
+	return c;
+}
+
+static void tbl_print(FILE *out, const struct table *t, const char *indent)
+{
+	size_t width[TBL_COLS] = { 0 };
+
+	for (int r = 0; r < t->nrows; r++)
+		for (int c = 0; c < t->ncols && !t->section[r]; c++) {
+			size_t w = text_width(t->cell[r][c]);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	for (int r = 0; r < t->nrows; r++) {
+		if (t->section[r]) {
+			fprintf(out, "%s%s%s\n", r > 0 ? "\n" : "", indent, t->cell[r][0]);
+			continue;
+		}
+		fputs(indent, out);
+		for (int c = 0; c <= last_cell(t, r); c++) {
+			size_t w = text_width(t->cell[r][c]);
+
+			if (c == 0) {
+				fputs(t->cell[r][c], out);
+				if (last_cell(t, r) > 0)
+					pad(out, width[c] - w);
+			} else {
+				pad(out, 2 + width[c] - w);
+				fputs(t->cell[r][c], out);
+			}
+		}
+		fputc('\n', out);
+	}
+}
+
+/* ---- Number cells ---- */
+
+static char *ns_str(char *buf, size_t n, double ns)
+{
+	return fmt_ns(buf, n, ns > 0 ? (uint64_t)(ns + 0.5) : 0);
+}
+
+static char *pct_str(char *buf, size_t n, double part, double whole)
+{
+	if (whole <= 0) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	return fmt_pct(buf, n, part / whole);
+}
+
+/* ---- Wall view rows, shared by the side-by-side view and each phase ---- */
+
+struct wall_row {
+	char label[40];
+	phase_value_fn get;
+	int arg;
+};
+
+static void add_row(struct wall_row *rows, int *n, const char *label, phase_value_fn get, int arg)
+{
+	snprintf(rows[*n].label, sizeof(rows[*n].label), "%s", label);
+	rows[*n].get = get;
+	rows[*n].arg = arg;
+	(*n)++;
+}
+
+#define WALL_ROWS (WB_COUNT + SG_COUNT + 2)
+
+/* wall, user CPU, kernel CPU, each group (indented), run-queue, I/O wait, other wait, unattributed */
+static int wall_rows(struct wall_row *rows)
+{
+	char label[40];
+	int n = 0;
+
+	add_row(rows, &n, "wall", pv_wall, 0);
+	add_row(rows, &n, "user CPU", pv_bucket, WB_USER);
+	add_row(rows, &n, "kernel CPU", pv_bucket, WB_KERNEL);
+	for (int g = 0; g < SG_COUNT; g++) {
+		snprintf(label, sizeof(label), "  %s", sys_group_name((enum sys_group)g));
+		add_row(rows, &n, label, pv_group, g);
+	}
+	add_row(rows, &n, "run-queue wait", pv_bucket, WB_RUNQ);
+	add_row(rows, &n, "I/O wait", pv_bucket, WB_IOWAIT);
+	add_row(rows, &n, "other wait", pv_bucket, WB_OTHER);
+	add_row(rows, &n, "unattributed", pv_unattributed, 0);
+	return n;
+}
+
+/* ---- Header ---- */
+
+static void print_warnings(FILE *out, const struct session_result *s)
+{
+	char a[32], b[32];
+
+	if (s->events_lost && s->storage_failed)
+		fprintf(out, "WARNING: %s events lost (ring buffer full) and %s tasks without per-task "
+			     "state: the numbers below undercount\n",
+			fmt_count(a, sizeof(a), s->events_lost),
+			fmt_count(b, sizeof(b), s->storage_failed));
+	else if (s->events_lost)
+		fprintf(out, "WARNING: %s events lost (ring buffer full): the numbers below "
+			     "undercount\n", fmt_count(a, sizeof(a), s->events_lost));
+	else if (s->storage_failed)
+		fprintf(out, "WARNING: %s tasks without per-task state (not traced): the numbers "
+			     "below undercount\n", fmt_count(a, sizeof(a), s->storage_failed));
+	if (s->nr_folded)
+		fprintf(out,
+			"WARNING: %s syscalls with numbers >= %d were counted together in the row %s\n",
+			fmt_count(a, sizeof(a), s->nr_folded), IOWHY_NR_SLOTS,
+			syscall_name(IOWHY_NR_SLOTS - 1));
+}
+
+static void print_header(FILE *out, const struct session_result *s)
+{
+	char cmd[sizeof(s->command)], events[32], lost[32];
+
+	clean_text(cmd, sizeof(cmd), s->command);
+	fprintf(out, "iowhy %s: %s\n", s->tool ? s->tool : "", cmd);
+	fprintf(out, "kernel %s, probe mode %s, %s events, %s lost\n", s->kernel, s->probe_mode,
+		fmt_count(events, sizeof(events), s->events_total),
+		fmt_count(lost, sizeof(lost), s->events_lost));
+	print_warnings(out, s);
+	if (s->missing[0])
+		fprintf(out, "missing optional probes (not traced): %s\n", s->missing);
+	if (s->partial)
+		fprintf(out, "*** PARTIAL (interrupted): the session was cut short; the numbers cover "
+			     "only what ran ***\n");
+}
+
+/* ---- Side by side ---- */
+
+static int count_work_phases(const struct session_result *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nphases; i++)
+		n += s->phases[i].kind == PHASE_WORK;
+	return n;
+}
+
+static int any_flush(const struct column *cols, int ncols)
+{
+	for (int c = 0; c < ncols; c++)
+		if (cols[c].nflush)
+			return 1;
+	return 0;
+}
+
+/* One block of rows (work or flush) for columns cols[0..n); `flush` picks the phase list. */
+static void side_block(struct table *t, const struct session_result *s, const struct column *cols,
+		       int n, int flush)
+{
+	struct wall_row rows[WALL_ROWS];
+	int nrows = wall_rows(rows);
+	char a[32], b[32];
+
+	for (int r = 0; r < nrows; r++) {
+		tbl_row(t);
+		tbl_set(t, 0, "%s", rows[r].label);
+		for (int c = 0; c < n; c++) {
+			const int *idx = flush ? cols[c].flush : cols[c].work;
+			int m = flush ? cols[c].nflush : cols[c].nwork;
+			double wall = phases_mean(s, idx, m, pv_wall, 0);
+			double v = phases_mean(s, idx, m, rows[r].get, rows[r].arg);
+
+			tbl_set(t, 1 + 2 * c, "%s", m ? ns_str(a, sizeof(a), v) : "-");
+			tbl_set(t, 2 + 2 * c, "%s", m ? pct_str(b, sizeof(b), v, wall) : "");
+		}
+	}
+}
+
+static void side_total_row(struct table *t, const struct session_result *s,
+			   const struct column *cols, int n)
+{
+	char a[32];
+
+	tbl_row(t);
+	tbl_set(t, 0, "total (work+flush) wall");
+	for (int c = 0; c < n; c++) {
+		double w = phases_mean(s, cols[c].work, cols[c].nwork, pv_wall, 0) +
+			   phases_mean(s, cols[c].flush, cols[c].nflush, pv_wall, 0);
+
+		tbl_set(t, 1 + 2 * c, "%s", ns_str(a, sizeof(a), w));
+	}
+}
+
+static void side_table(FILE *out, const struct session_result *s, const struct column *cols, int n,
+		       int with_flush)
+{
+	struct table *t = tbl_new(1 + 2 * n);
+
+	if (!t) {
+		fprintf(out, "  (side-by-side view skipped: out of memory)\n");
+		return;
+	}
+	tbl_row(t);
+	for (int c = 0; c < n; c++) {
+		tbl_set(t, 1 + 2 * c, "%s", cols[c].name);
+		tbl_set(t, 2 + 2 * c, "%% wall");
+	}
+	side_block(t, s, cols, n, 0);
+	if (with_flush) {
+		tbl_section(t, "flush (sync)");
+		side_block(t, s, cols, n, 1);
+		side_total_row(t, s, cols, n);
+	}
+	tbl_print(out, t, "  ");
+	free(t);
+}
+
+static void print_runs(FILE *out, const struct session_result *s, const struct column *cols,
+		       int ncols)
+{
+	char a[32], b[32], c[32];
+	int repeated = 0;
+
+	for (int i = 0; i < ncols; i++) {
+		struct summary w;
+
+		if (cols[i].nwork < 2 ||
+		    phases_summary(s, cols[i].work, cols[i].nwork, pv_wall, 0, &w) < 0)
+			continue;
+		repeated = 1;
+		fprintf(out, "  %s: runs: %d, min/median/max wall %s / %s / %s\n", cols[i].name, w.n,
+			ns_str(a, sizeof(a), w.min), ns_str(b, sizeof(b), w.median),
+			ns_str(c, sizeof(c), w.max));
+	}
+	if (repeated)
+		fprintf(out, "  (repeated columns show trimmed means: with 3 or more runs the best and "
+			     "the worst are dropped; their rows need not add up exactly)\n");
+}
+
+static void print_side_by_side(FILE *out, const struct session_result *s, const struct column *cols,
+			       int ncols)
+{
+	int with_flush = any_flush(cols, ncols);
+
+	fprintf(out, "\n== side by side: where the wall time went ==\n");
+	for (int c = 0; c < ncols; c += SIDE_COLS_PER_TABLE) {
+		int n = ncols - c < SIDE_COLS_PER_TABLE ? ncols - c : SIDE_COLS_PER_TABLE;
+
+		if (c > 0)
+			fputc('\n', out);
+		side_table(out, s, cols + c, n, with_flush);
+	}
+	print_runs(out, s, cols, ncols);
+}
+
+/* ---- One phase ---- */
+
+static void print_phase_title(FILE *out, const struct phase_result *p)
+{
+	fprintf(out, "\n== %s (%s phase", p->name, p->kind == PHASE_FLUSH ? "flush" : "work");
+	if (p->column[0] && strcmp(p->column, p->name) != 0)
+		fprintf(out, ", column %s", p->column);
+	fprintf(out, "): exit status %d", p->status);
+	if (p->status > 128 && p->status < 128 + 65)
+		fprintf(out, " (killed by signal %d)", p->status - 128);
+	fprintf(out, "%s ==\n", p->partial ? ", PARTIAL (interrupted)" : "");
+}
+
+static void print_wall_notes(FILE *out, const struct phase_result *p)
+{
+	double wall = (double)wall_ns(&p->wall), sum = (double)wall_sum_ns(&p->wall);
+	double un = (double)p->wall.unattributed_ns, diff = sum - wall;
+	char a[32], b[32], c[32];
+
+	if (wall > 0 && un / wall >= RESIDUAL_WARN)
+		fprintf(out, "  ! unattributed is %s of wall (2%% or more): no task state was known "
+			     "for that time\n", pct_str(a, sizeof(a), un, wall));
+	if (wall > 0 && (diff > wall * 0.001 || -diff > wall * 0.001))
+		fprintf(out, "  ! the buckets add up to %s, not the wall %s (%s)\n",
+			ns_str(a, sizeof(a), sum), ns_str(b, sizeof(b), wall),
+			pct_str(c, sizeof(c), diff, wall));
+}
+
+static void print_wall_view(FILE *out, const struct phase_result *p)
+{
+	struct wall_row rows[WALL_ROWS];
+	int nrows = wall_rows(rows);
+	double wall = (double)wall_ns(&p->wall);
+	struct table *t = tbl_new(3);
+	char a[32], b[32];
+
+	fprintf(out, "wall view\n");
+	if (!t)
+		return;
+	tbl_row(t);
+	tbl_set(t, 1, "time");
+	tbl_set(t, 2, "%% wall");
+	for (int r = 0; r < nrows; r++) {
+		double v = rows[r].get(p, rows[r].arg);
+
+		tbl_row(t);
+		tbl_set(t, 0, "%s", rows[r].label);
+		tbl_set(t, 1, "%s", ns_str(a, sizeof(a), v));
+		tbl_set(t, 2, "%s", pct_str(b, sizeof(b), v, wall));
+	}
+	tbl_print(out, t, "  ");
+	free(t);
+	print_wall_notes(out, p);
+}
+
+static char *fact_value(char *buf, size_t n, const struct fact *f)
+{
+	double v = f->value;
+
+	if (strcmp(f->unit, "B") == 0 && v >= 0)
+		return fmt_bytes(buf, n, (uint64_t)(v + 0.5));
+	if (strcmp(f->unit, "B/s") == 0)
+		return fmt_rate(buf, n, v);
+	if (strcmp(f->unit, "s") == 0 && v >= 0)
+		return ns_str(buf, n, v * 1e9);
+	if (strcmp(f->unit, "ns") == 0 && v >= 0)
+		return ns_str(buf, n, v);
+	if (v == (double)(int64_t)v && v >= 0 && v < 9.2e18)
+		fmt_count(buf, n, (uint64_t)v);
+	else
+		snprintf(buf, n, "%.4g", v);
+	if (f->unit[0]) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, n - len, " %s", f->unit);
+	}
+	return buf;
+}
+
+static void print_facts(FILE *out, const struct phase_result *p)
+{
+	char v[64];
+
+	if (p->facts.n <= 0)
+		return;
+	fprintf(out, "facts\n");
+	for (int i = 0; i < p->facts.n && i < FACTS_MAX; i++) {
+		const struct fact *f = &p->facts.f[i];
+
+		fprintf(out, "  %s: %s\n", f->label[0] ? f->label : f->key, fact_value(v, sizeof(v), f));
+	}
+}
+
+static void print_trace_counts(FILE *out, const struct phase_result *p)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(out, "events: %s (out of order: %s, for unknown tasks: %s)\n",
+		fmt_count(a, sizeof(a), p->events), fmt_count(b, sizeof(b), p->out_of_order),
+		fmt_count(c, sizeof(c), p->unknown_task));
+	if (p->tasks_left)
+		fprintf(out, "  ! %s tree tasks were still alive when the phase was closed\n",
+			fmt_count(a, sizeof(a), p->tasks_left));
+}
+
+static void print_cpu_check(FILE *out, const struct phase_result *p)
+{
+	double tree = (double)phase_cpu_ns(p);
+	double ru = (double)p->rusage_user_ns + (double)p->rusage_sys_ns;
+	char a[32], b[32], c[32] = "n/a";
+
+	if (ru >= CPU_CHECK_MIN_NS) {
+		snprintf(c, sizeof(c), "%s", tree >= ru ? "+" : "");
+		fmt_pct(c + strlen(c), sizeof(c) - strlen(c), (tree - ru) / ru);
+	} else if (ru > 0) { /* a percentage of a millisecond says nothing: give the difference */
+		snprintf(c, sizeof(c), "%s", tree >= ru ? "+" : "-");
+		ns_str(c + 1, sizeof(c) - 1, tree >= ru ? tree - ru : ru - tree);
+	}
+	fprintf(out, "CPU cross-check: traced user+kernel %s, getrusage(RUSAGE_CHILDREN) user+sys %s, "
+		     "difference %s\n",
+		ns_str(a, sizeof(a), tree), ns_str(b, sizeof(b), ru), c);
+	fprintf(out, "  (getrusage less the gated child's CPU before the release; traced times are "
+		     "timestamps and include hypervisor steal time, which the kernel's accounting excludes)\n");
+}
+
+/* ---- Work view ---- */
+
+static uint64_t comm_cpu(const struct comm_stats *c)
+{
+	return c->state_ns[IOWHY_TS_USER] + c->state_ns[IOWHY_TS_KERNEL];
+}
+
+static int cmp_comm_cpu(const void *a, const void *b)
+{
+	const struct comm_stats *x = *(const struct comm_stats *const *)a;
+	const struct comm_stats *y = *(const struct comm_stats *const *)b;
+	uint64_t cx = comm_cpu(x), cy = comm_cpu(y);
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return strncmp(x->comm, y->comm, sizeof(x->comm));
+}
+
+static void comm_row(struct table *t, const struct comm_stats *c)
+{
+	char name[IOWHY_COMM_LEN + 1], a[32];
+
+	/* comm may lack a terminator when all 16 bytes are used */
+	memcpy(name, c->comm, IOWHY_COMM_LEN);
+	name[IOWHY_COMM_LEN] = '\0';
+	clean_text(name, sizeof(name), name);
+	tbl_row(t);
+	tbl_set(t, 0, "%s", name);
+	tbl_set(t, 1, "%s", fmt_count(a, sizeof(a), c->tasks));
+	tbl_set(t, 2, "%s", fmt_count(a, sizeof(a), c->execs));
+	tbl_set(t, 3, "%s", fmt_count(a, sizeof(a), c->exits));
+	tbl_set(t, 4, "%s", fmt_ns(a, sizeof(a), c->state_ns[IOWHY_TS_USER]));
+	tbl_set(t, 5, "%s", fmt_ns(a, sizeof(a), c->state_ns[IOWHY_TS_KERNEL]));
+	tbl_set(t, 6, "%s", fmt_ns(a, sizeof(a), c->state_ns[IOWHY_TS_RUNQ]));
+	tbl_set(t, 7, "%s", fmt_ns(a, sizeof(a), c->state_ns[IOWHY_TS_DWAIT]));
+	tbl_set(t, 8, "%s", fmt_ns(a, sizeof(a), c->state_ns[IOWHY_TS_SWAIT]));
+	tbl_set(t, 9, "%s", fmt_count(a, sizeof(a), c->vol_switches));
+	tbl_set(t, 10, "%s", fmt_count(a, sizeof(a), c->invol_switches));
+	tbl_set(t, 11, "%s", fmt_count(a, sizeof(a), c->faults));
+}
+
+static void comm_header(struct table *t)
+{
+	static const char *const head[] = { "comm",	  "tasks",	"execs",     "exits",
+					    "user",	  "kernel",	"run-queue", "I/O wait",
+					    "other wait", "vol sw",	"invol sw",  "faults" };
+
+	tbl_row(t);
+	for (int c = 0; c < 12; c++)
+		tbl_set(t, c, "%s", head[c]);
+}
+
+static void print_work_view(FILE *out, const struct phase_result *p)
+{
+	const struct comm_stats **order;
+	struct table *t;
+	size_t shown;
+	char a[32];
+
+	fprintf(out, "work view (task time per comm, by CPU; user = on a CPU outside syscalls, which "
+		     "includes the page faults counted here)\n");
+	if (p->ncomms == 0) {
+		fprintf(out, "  (no tasks)\n");
+		return;
+	}
+	order = calloc(p->ncomms, sizeof(*order));
+	t = tbl_new(12);
+	if (order && t) {
+		for (size_t i = 0; i < p->ncomms; i++)
+			order[i] = &p->comms[i];
+		qsort(order, p->ncomms, sizeof(*order), cmp_comm_cpu);
+		comm_header(t);
+		shown = p->ncomms < TOP_COMMS ? p->ncomms : TOP_COMMS;
+		for (size_t i = 0; i < shown; i++)
+			comm_row(t, order[i]);
+		tbl_print(out, t, "  ");
+		if (shown < p->ncomms)
+			fprintf(out, "  ... %s more comms\n",
+				fmt_count(a, sizeof(a), p->ncomms - shown));
+	}
+	free(order);
+	free(t);
+}
+
+/* ---- Syscall table ---- */
+
+static void sys_header(struct table *t)
+{
+	static const char *const head[] = { "syscall", "count", "total", "avg",
+					    "on-CPU",  "p50",	"p99",	 "max", "bytes" };
+
+	tbl_row(t);
+	for (int c = 0; c < 9; c++)
+		tbl_set(t, c, "%s", head[c]);
+}
+
+static void sys_row(struct table *t, unsigned nr, const struct iowhy_sys_stat *st)
+{
+	char a[32];
+	uint64_t avg = st->count ? st->total_ns / st->count : 0;
+
+	tbl_row(t);
+	tbl_set(t, 0, "%s", syscall_name(nr));
+	tbl_set(t, 1, "%s", fmt_count(a, sizeof(a), st->count));
+	tbl_set(t, 2, "%s", fmt_ns(a, sizeof(a), st->total_ns));
+	tbl_set(t, 3, "%s", fmt_ns(a, sizeof(a), avg));
+	tbl_set(t, 4, "%s", pct_str(a, sizeof(a), (double)st->oncpu_ns, (double)st->total_ns));
+	tbl_set(t, 5, "%s", fmt_ns(a, sizeof(a),
+				   hist_percentile(st->hist, IOWHY_HIST_SLOTS, 50, st->max_ns)));
+	tbl_set(t, 6, "%s", fmt_ns(a, sizeof(a),
+				   hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns)));
+	tbl_set(t, 7, "%s", fmt_ns(a, sizeof(a), st->max_ns));
+	tbl_set(t, 8, "%s", syscall_returns_bytes(nr) ? fmt_bytes(a, sizeof(a), st->ret_sum) : "-");
+}
+
+static void print_rest(FILE *out, const struct phase_result *p, const unsigned *nrs, int from,
+		       int n)
+{
+	uint64_t count = 0, total = 0;
+	char a[32], b[32], c[32];
+
+	for (int i = from; i < n; i++) {
+		count += p->sys[nrs[i]].count;
+		total += p->sys[nrs[i]].total_ns;
+	}
+	fprintf(out, "  ... %s more syscalls: %s calls, %s\n",
+		fmt_count(a, sizeof(a), (uint64_t)(n - from)), fmt_count(b, sizeof(b), count),
+		fmt_ns(c, sizeof(c), total));
+}
+
+static void print_syscalls(FILE *out, const struct phase_result *p)
+{
+	unsigned nrs[IOWHY_NR_SLOTS];
+	int n = phase_syscalls_by_total(p, nrs);
+	int shown = n < TOP_SYSCALLS ? n : TOP_SYSCALLS;
+	struct table *t;
+
+	fprintf(out, "syscalls (top %d by total time; on-CPU = share of the total spent on a CPU)\n",
+		TOP_SYSCALLS);
+	if (n == 0) {
+		fprintf(out, "  (none)\n");
+		return;
+	}
+	t = tbl_new(9);
+	if (!t)
+		return;
+	sys_header(t);
+	for (int i = 0; i < shown; i++)
+		sys_row(t, nrs[i], &p->sys[nrs[i]]);
+	tbl_print(out, t, "  ");
+	free(t);
+	if (shown < n)
+		print_rest(out, p, nrs, shown, n);
+}
+
+/* "I/O wait by device: loop0 3.21 s (99.6%), none in flight 12.0 ms (0.4%)" when there was any. */
+static void print_iowait_by_disk(FILE *out, const struct phase_result *p,
+				 const char (*names)[32])
+{
+	const uint64_t *by = p->wall.iowait_by_disk;
+	double total = (double)p->wall.bucket_ns[WB_IOWAIT];
+	const char *sep = "";
+	char a[32], b[32];
+
+	if (total <= 0)
+		return;
+	fprintf(out, "  I/O wait by device (the disk whose completion woke it, else its file's, else in flight): ");
+	for (int i = 0; i <= IOWHY_DISK_SLOTS; i++) {
+		if (!by[i])
+			continue;
+		fprintf(out, "%s%s %s (%s)", sep,
+			i < IOWHY_DISK_SLOTS ? (names[i][0] ? names[i] : "?") : "none in flight",
+			ns_str(a, sizeof(a), (double)by[i]), pct_str(b, sizeof(b), (double)by[i], total));
+		sep = ", ";
+	}
+	fprintf(out, "\n");
+}
+
+static void print_phase(FILE *out, const struct phase_result *p, const char (*disk_names)[32])
+{
+	print_phase_title(out, p);
+	print_wall_view(out, p);
+	print_iowait_by_disk(out, p, disk_names);
+	print_facts(out, p);
+	print_trace_counts(out, p);
+	print_cpu_check(out, p);
+	print_work_view(out, p);
+	print_syscalls(out, p);
+	if (p->io)
+		io_report_text(out, p);
+}
+
+/* One explanation line, word-wrapped at EXPLAIN_WIDTH with an indented continuation. */
+static void print_wrapped(FILE *out, char *line)
+{
+	size_t col = 2;
+	int line_start = 1;
+	char *word, *save = NULL;
+
+	fputs("  ", out);
+	for (word = strtok_r(line, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
+		size_t w = text_width(word);
+
+		if (!line_start && col + 1 + w > EXPLAIN_WIDTH) {
+			fputs("\n    ", out);
+			col = 4;
+			line_start = 1;
+		}
+		if (!line_start) {
+			fputc(' ', out);
+			col++;
+		}
+		fputs(word, out);
+		col += w;
+		line_start = 0;
+	}
+	fputc('\n', out);
+}
+
+static void print_explanation(FILE *out, const struct session_result *s)
+{
+	char *buf = malloc(EXPLAIN_LEN);
+	char *line, *save = NULL;
+
+	if (!buf)
+		return;
+	explain(s, buf, EXPLAIN_LEN);
+	fprintf(out, "\n== explanation ==\n");
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		print_wrapped(out, line);
+	free(buf);
+}
+
+void report_text(FILE *out, const struct session_result *s)
+{
+	struct column cols[SESSION_MAX_PHASES];
+	int ncols = session_columns(s, cols, SESSION_MAX_PHASES);
+
+	print_header(out, s);
+	if (count_work_phases(s) >= 2)
+		print_side_by_side(out, s, cols, ncols);
+	for (int i = 0; i < s->nphases; i++)
+		print_phase(out, &s->phases[i], s->disk_names);
+	print_explanation(out, s);
+	fflush(out);
+}

@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The closing explanation. Every sentence is built from the numbers of the session: the biggest
+ * buckets of a single column, or, with several columns, the bucket (or kernel group) that differs
+ * most between the slowest and the fastest, and the syscalls that carry that difference. Repeated
+ * runs of a column are summarised by their trimmed mean.
+ */
+#include <stdarg.h>
+#include <string.h>
+#include "result.h"
+#include "explain.h"
+#include "columns.h"
+#include "syscalls.h"
+#include "units.h"
+#include "io_model.h"
+
+#define NOTABLE 0.10          /* share of the wall (or of a difference) worth a sentence */
+#define RESIDUAL_NOTABLE 0.02 /* unattributed share worth a sentence */
+#define SAME_WALL 0.01        /* walls closer than this share are "about the same" */
+#define MAX_SYSCALLS 3        /* syscalls named for one difference */
+
+/* ---- Output: lines appended to a caller's buffer, cut cleanly when it is full ---- */
+
+struct text {
+	char *buf;
+	size_t n, len;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void say(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (t->len + 1 >= t->n)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(t->buf + t->len, t->n - t->len, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		t->len += (size_t)w < t->n - t->len ? (size_t)w : t->n - t->len - 1;
+}
+
+static void end_line(struct text *t)
+{
+	say(t, "\n");
+}
+
+/* ---- Numbers of a column: trimmed means over its work (or flush) phases ---- */
+
+static double work_mean(const struct session_result *s, const struct column *c, phase_value_fn get,
+			int arg)
+{
+	return phases_mean(s, c->work, c->nwork, get, arg);
+}
+
+static double flush_mean(const struct session_result *s, const struct column *c,
+			 phase_value_fn get, int arg)
+{
+	return phases_mean(s, c->flush, c->nflush, get, arg);
+}
+
+static const char *ns(char *buf, double v)
+{
+	return fmt_ns(buf, 32, v > 0 ? (uint64_t)(v + 0.5) : 0);
+}
+
+static const char *pct(char *buf, double part, double whole)
+{
+	return fmt_pct(buf, 32, whole > 0 ? part / whole : 0);
+}
+
+static const char *count(char *buf, double v)
+{
+	return fmt_count(buf, 32, v > 0 ? (uint64_t)(v + 0.5) : 0);
+}
+
+/* ---- What a wall difference can be made of: buckets, with kernel CPU split by group ---- */
+
+enum { IT_USER, IT_GROUP, IT_RUNQ = IT_GROUP + SG_COUNT, IT_IOWAIT, IT_OTHER, IT_UNATTR, IT_COUNT };
+
+static int item_bucket(int it)
+{
+	if (it == IT_USER)
+		return WB_USER;
+	if (it < IT_RUNQ)
+		return WB_KERNEL;
+	if (it == IT_RUNQ)
+		return WB_RUNQ;
+	if (it == IT_IOWAIT)
+		return WB_IOWAIT;
+	if (it == IT_OTHER)
+		return WB_OTHER;
+	return -1;
+}
+
+/* Kernel group of an item, -1 for the others. */
+static int item_group(int it)
+{
+	return it >= IT_GROUP && it < IT_RUNQ ? it - IT_GROUP : -1;
+}
+
+static double item_value(const struct session_result *s, const struct column *c, int it)
+{
+	if (item_group(it) >= 0)
+		return work_mean(s, c, pv_group, item_group(it));
+	if (it == IT_UNATTR)
+		return work_mean(s, c, pv_unattributed, 0);
+	return work_mean(s, c, pv_bucket, item_bucket(it));
+}
+
+static const char *bucket_label(int b)
+{
+	static const char *const labels[WB_COUNT] = {
+		[WB_USER] = "user CPU", [WB_KERNEL] = "kernel CPU", [WB_RUNQ] = "run-queue wait",
+		[WB_IOWAIT] = "I/O wait", [WB_OTHER] = "other wait",
+	};
+
+	return b >= 0 && b < WB_COUNT ? labels[b] : "unattributed time";
+}
+
+static const char *item_label(char *buf, size_t n, int it)
+{
+	if (item_group(it) >= 0)
+		snprintf(buf, n, "kernel CPU in %s", sys_group_name((enum sys_group)item_group(it)));
+	else
+		snprintf(buf, n, "%s", bucket_label(item_bucket(it)));
+	return buf;
+}
+
+/* Task state of the work view that matches a wall bucket. */
+static int bucket_state(int b)
+{
+	static const int states[WB_COUNT] = {
+		[WB_USER] = IOWHY_TS_USER, [WB_KERNEL] = IOWHY_TS_KERNEL, [WB_RUNQ] = IOWHY_TS_RUNQ,
+		[WB_IOWAIT] = IOWHY_TS_DWAIT, [WB_OTHER] = IOWHY_TS_SWAIT,
+	};
+
+	return states[b];
+}
+
+/* ---- Syscalls behind a bucket ---- */
+
+/* Syscall in effect for the largest share of `bucket` (limited to `group` when >= 0), over the
+ * phases idx[0..n); MODEL_NR_NONE when it is time outside syscalls. *ns_out gets its time. */
+static unsigned top_nr(const struct session_result *s, const int *idx, int n, int bucket, int group,
+		       double *ns_out)
+{
+	unsigned best = MODEL_NR_NONE;
+	double best_v = -1;
+
+	for (unsigned nr = 0; nr <= MODEL_NR_NONE; nr++) {
+		double v;
+
+		if (group >= 0 && (nr == MODEL_NR_NONE || (int)syscall_group(nr) != group))
+			continue;
+		v = phases_mean(s, idx, n, pv_by_nr, BY_NR_ARG(bucket, nr));
+		if (v > best_v) {
+			best = nr;
+			best_v = v;
+		}
+	}
+	*ns_out = best_v > 0 ? best_v : 0;
+	return best;
+}
+
+static void say_inside(struct text *t, unsigned nr)
+{
+	if (nr == MODEL_NR_NONE)
+		say(t, "outside any syscall");
+	else
+		say(t, "inside %s", syscall_name(nr));
+}
+
+/* "100,000 openat at 12.1 µs" (or "100,000 calls at ..." when the name was just said): mean
+ * count and mean latency of nr over a column's work phases. */
+static void say_calls(struct text *t, const struct session_result *s, const struct column *c,
+		      unsigned nr, int named)
+{
+	double calls = work_mean(s, c, pv_sys_count, (int)nr);
+	double total = work_mean(s, c, pv_sys_total, (int)nr);
+	const char *noun = calls >= 0.5 && calls < 1.5 ? "call" : "calls";
+	char a[32], b[32];
+
+	say(t, "%s %s at %s", count(a, calls), named ? noun : syscall_name(nr),
+	    ns(b, calls > 0 ? total / calls : 0));
+}
+
+static void say_list_sep(struct text *t, int i, int n)
+{
+	if (i > 0)
+		say(t, i == n - 1 ? " and " : ", ");
+}
+
+/* The work-view comm with the most task time in `state` in phase p, or NULL. */
+static const struct comm_stats *top_comm(const struct phase_result *p, int state)
+{
+	const struct comm_stats *best = NULL;
+
+	for (size_t i = 0; i < p->ncomms; i++)
+		if (p->comms[i].state_ns[state] &&
+		    (!best || p->comms[i].state_ns[state] > best->state_ns[state]))
+			best = &p->comms[i];
+	return best;
+}
+
+/* "most of it in dd (4.10 s of task time)", from the column's representative run. */
+static void say_top_comm(struct text *t, const struct session_result *s, const struct column *c,
+			 int bucket)
+{
+	int run = phases_median_run(s, c->work, c->nwork);
+	const struct comm_stats *cs;
+	char name[IOWHY_COMM_LEN + 1], a[32], b[32];
+
+	if (run < 0 || bucket < 0)
+		return;
+	cs = top_comm(&s->phases[run], bucket_state(bucket));
+	if (!cs)
+		return;
+	memcpy(name, cs->comm, IOWHY_COMM_LEN);
+	name[IOWHY_COMM_LEN] = '\0';
+	clean_text(name, sizeof(name), name);
+	say(t, ", most of it in %s (%s of task time", name,
+	    ns(a, (double)cs->state_ns[bucket_state(bucket)]));
+	/* user CPU includes page faults: say how many when the comm ran as many processes */
+	if (bucket == WB_USER && cs->faults && cs->exits > 1)
+		say(t, "; %s processes with %s page faults each",
+		    fmt_count(a, sizeof(a), cs->exits), fmt_count(b, sizeof(b), cs->faults / cs->exits));
+	say(t, ")");
+}
+
+/* ---- One column ---- */
+
+static void say_kernel_detail(struct text *t, const struct session_result *s, const struct column *c)
+{
+	int g = 0;
+	double gv, sv;
+	unsigned nr;
+	char a[32], b[32];
+
+	for (int i = 1; i < SG_COUNT; i++)
+		if (work_mean(s, c, pv_group, i) > work_mean(s, c, pv_group, g))
+			g = i;
+	gv = work_mean(s, c, pv_group, g);
+	say(t, ", mostly %s (%s", sys_group_name((enum sys_group)g), ns(a, gv));
+	nr = top_nr(s, c->work, c->nwork, WB_KERNEL, g, &sv);
+	if (nr != MODEL_NR_NONE && sv > 0) {
+		say(t, "; %s of it in %s: ", ns(b, sv), syscall_name(nr));
+		say_calls(t, s, c, nr, 1);
+	}
+	say(t, ")");
+}
+
+/* What the biggest bucket was made of: the kernel group and syscall, the syscall most of a wait
+ * was spent in, or the comm with most of the user CPU. */
+static void say_bucket_detail(struct text *t, const struct session_result *s,
+			      const struct column *c, int bucket)
+{
+	double bv = work_mean(s, c, pv_bucket, bucket), sv;
+	unsigned nr;
+
+	if (bucket == WB_KERNEL) {
+		say_kernel_detail(t, s, c);
+		return;
+	}
+	nr = top_nr(s, c->work, c->nwork, bucket, -1, &sv);
+	if (nr != MODEL_NR_NONE && sv >= 0.5 * bv) {
+		say(t, ", mostly inside %s", syscall_name(nr));
+		return;
+	}
+	if (bucket == WB_USER)
+		say_top_comm(t, s, c, bucket);
+}
+
+/* Buckets (unattributed included) in decreasing order of their mean over the column. */
+static void rank_buckets(const struct session_result *s, const struct column *c, int *order,
+			 double *v)
+{
+	for (int b = 0; b <= WB_COUNT; b++) {
+		order[b] = b;
+		v[b] = b < WB_COUNT ? work_mean(s, c, pv_bucket, b) : work_mean(s, c, pv_unattributed, 0);
+	}
+	for (int i = 1; i <= WB_COUNT; i++)
+		for (int j = i; j > 0 && v[order[j]] > v[order[j - 1]]; j--) {
+			int tmp = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = tmp;
+		}
+}
+
+static void say_runs(struct text *t, const struct column *c)
+{
+	if (c->nwork > 1)
+		say(t, " (trimmed mean of %d runs)", c->nwork);
+}
+
+static void say_biggest_buckets(struct text *t, const struct session_result *s,
+				const struct column *c, double wall)
+{
+	int order[WB_COUNT + 1], others = 0;
+	double v[WB_COUNT + 1];
+	char a[32], b[32];
+
+	rank_buckets(s, c, order, v);
+	say(t, "%s: %s of the %s wall", c->name, pct(a, v[order[0]], wall), ns(b, wall));
+	say_runs(t, c);
+	say(t, " was %s", bucket_label(order[0] < WB_COUNT ? order[0] : -1));
+	if (order[0] < WB_COUNT)
+		say_bucket_detail(t, s, c, order[0]);
+	for (int i = 1; i <= WB_COUNT && v[order[i]] >= NOTABLE * wall; i++)
+		say(t, "%s%s %s", others++ ? ", " : "; then ",
+		    bucket_label(order[i] < WB_COUNT ? order[i] : -1), pct(a, v[order[i]], wall));
+	say(t, ".");
+	end_line(t);
+}
+
+static void say_top_syscall(struct text *t, const struct session_result *s, const struct column *c)
+{
+	unsigned best = 0;
+	double best_v = 0, oncpu;
+	char a[32], b[32];
+
+	for (unsigned nr = 0; nr < IOWHY_NR_SLOTS; nr++) {
+		double v = work_mean(s, c, pv_sys_total, (int)nr);
+
+		if (v > best_v) {
+			best = nr;
+			best_v = v;
+		}
+	}
+	if (best_v <= 0)
+		return;
+	oncpu = work_mean(s, c, pv_sys_oncpu, (int)best);
+	say(t, "The top syscall by total time was %s: ", syscall_name(best));
+	say_calls(t, s, c, best, 1);
+	say(t, " (%s in all, %s of it on a CPU).", ns(a, best_v),
+	    pct(b, oncpu, best_v));
+	end_line(t);
+}
+
+/* "; on vda for 95% of it" (or "with no workload I/O in flight"): the device most of the column's
+ * I/O wait went to, when one slot holds at least half of it. */
+static void say_iowait_device(struct text *t, const struct session_result *s, const int *idx,
+			      int n, double io)
+{
+	double by[IOWHY_DISK_SLOTS + 1] = { 0 };
+	int best = 0;
+	char a[32];
+
+	for (int i = 0; i < n; i++)
+		for (int d = 0; d <= IOWHY_DISK_SLOTS; d++)
+			by[d] += (double)s->phases[idx[i]].wall.iowait_by_disk[d] / n;
+	for (int d = 1; d <= IOWHY_DISK_SLOTS; d++)
+		if (by[d] > by[best])
+			best = d;
+	if (io <= 0 || by[best] < 0.5 * io)
+		return;
+	if (best == IOWHY_DISK_SLOTS)
+		say(t, ", %s of it with no workload I/O in flight", pct(a, by[best], io));
+	else
+		say(t, ", %s of it on %s", pct(a, by[best], io), s->disk_names[best]);
+}
+
+/* "; it wrote 117 MiB of the workload's files back and the busiest disk, vda, was busy 78% of it". */
+static void say_flush_io(struct text *t, const struct session_result *s, const struct column *c)
+{
+	const struct phase_result *p = &s->phases[c->flush[0]];
+	const struct io_phase *io = p->io;
+	const struct io_devinfo *busiest = NULL;
+	struct io_layers l;
+	char a[32], b[32];
+
+	if (!io || !io->window_ns)
+		return;
+	io_layers_compute(io, &l);
+	for (size_t i = 0; i < io->ndevs; i++)
+		if (!io->devs[i].is_partition && (!busiest || io->devs[i].busy_ns > busiest->busy_ns))
+			busiest = &io->devs[i];
+	if (l.blk_write_wb_tree + l.blk_write_tree)
+		say(t, " It wrote %s of the workload's data to the devices",
+		    fmt_bytes(a, sizeof(a), l.blk_write_wb_tree + l.blk_write_tree));
+	else
+		say(t, " It wrote none of the workload's data (nothing of it was dirty)");
+	if (busiest && busiest->busy_ns)
+		say(t, "; the busiest disk, %s, was busy %s of the flush", busiest->name,
+		    pct(b, (double)busiest->busy_ns, (double)io->window_ns));
+	say(t, ".");
+}
+
+static void say_iowait(struct text *t, const struct session_result *s, const struct column *c,
+		       double wall)
+{
+	double io = work_mean(s, c, pv_bucket, WB_IOWAIT), sv;
+	unsigned nr;
+	char a[32], b[32], d[32];
+
+	if (wall <= 0 || io < NOTABLE * wall)
+		return;
+	nr = top_nr(s, c->work, c->nwork, WB_IOWAIT, -1, &sv);
+	say(t, "%s (%s of the wall) waiting on I/O, %s of it ", ns(a, io), pct(b, io, wall),
+	    pct(d, sv, io));
+	say_inside(t, nr);
+	say_iowait_device(t, s, c->work, c->nwork, io);
+	say(t, ".");
+	end_line(t);
+}
+
+static void say_runq(struct text *t, const struct session_result *s, const struct column *c,
+		     double wall)
+{
+	double rq = work_mean(s, c, pv_bucket, WB_RUNQ);
+	char a[32], b[32];
+
+	if (wall <= 0 || rq < NOTABLE * wall)
+		return;
+	say(t, "%s (%s of the wall) runnable but waiting for a CPU (run queue)", ns(a, rq),
+	    pct(b, rq, wall));
+	say_top_comm(t, s, c, WB_RUNQ);
+	say(t, ".");
+	end_line(t);
+}
+
+static void say_residual(struct text *t, const struct session_result *s, const struct column *c,
+			 double wall)
+{
+	double un = work_mean(s, c, pv_unattributed, 0);
+	char a[32], b[32];
+
+	if (wall <= 0 || un < RESIDUAL_NOTABLE * wall)
+		return;
+	say(t, "%s (%s of %s's wall) could not be attributed: no task state was known.", ns(a, un),
+	    pct(b, un, wall), c->name);
+	end_line(t);
+}
+
+static void say_flush(struct text *t, const struct session_result *s, const struct column *c)
+{
+	double work = work_mean(s, c, pv_wall, 0), fl = flush_mean(s, c, pv_wall, 0), total, bv, sv;
+	double v[WB_COUNT];
+	int big = 0;
+	unsigned nr;
+	char a[32], b[32], d[32], e[32];
+
+	total = work + fl;
+	if (c->nflush == 0 || total <= 0 || fl < NOTABLE * total)
+		return;
+	say(t, "The flush (sync) took %s after %s's writes, %s of %s's total (%s)", ns(a, fl),
+	    c->name, pct(b, fl, total), c->name, ns(d, total));
+	for (int i = 0; i < WB_COUNT; i++) {
+		v[i] = flush_mean(s, c, pv_bucket, i);
+		if (v[i] > v[big])
+			big = i;
+	}
+	bv = v[big];
+	if (bv > 0) {
+		say(t, "; %s of it was %s", pct(e, bv, fl), bucket_label(big));
+		nr = top_nr(s, c->flush, c->nflush, big, -1, &sv);
+		if (sv >= 0.5 * bv) {
+			say(t, ", mostly ");
+			say_inside(t, nr);
+		}
+	}
+	say(t, ".");
+	say_flush_io(t, s, c);
+	end_line(t);
+}
+
+static void explain_column(struct text *t, const struct session_result *s, const struct column *c)
+{
+	double wall = work_mean(s, c, pv_wall, 0);
+
+	if (wall <= 0) {
+		say(t, "%s took no measurable wall time.\n", c->name);
+		return;
+	}
+	say_biggest_buckets(t, s, c, wall);
+	say_top_syscall(t, s, c);
+	say_iowait(t, s, c, wall);
+	say_runq(t, s, c, wall);
+	say_residual(t, s, c, wall);
+	say_flush(t, s, c);
+}
+
+/* ---- Several columns: the slowest against the fastest ---- */
+
+struct sys_diff {
+	unsigned nr;
+	double diff;
+};
+
+/* Syscalls of item `it` whose time in its bucket differs most (slow - fast), at least min_diff;
+ * up to MAX_SYSCALLS, largest first. */
+static int top_sys_diffs(const struct session_result *s, const struct column *slow,
+			 const struct column *fast, int it, double min_diff, struct sys_diff *out)
+{
+	int bucket = item_bucket(it), group = item_group(it), n = 0;
+
+	if (bucket < 0)
+		return 0;
+	for (unsigned nr = 0; nr < IOWHY_NR_SLOTS; nr++) {
+		double d;
+		int pos;
+
+		if (group >= 0 && (int)syscall_group(nr) != group)
+			continue;
+		d = work_mean(s, slow, pv_by_nr, BY_NR_ARG(bucket, nr)) -
+		    work_mean(s, fast, pv_by_nr, BY_NR_ARG(bucket, nr));
+		if (d < min_diff || d <= 0)
+			continue;
+		for (pos = n; pos > 0 && out[pos - 1].diff < d; pos--)
+			if (pos < MAX_SYSCALLS)
+				out[pos] = out[pos - 1];
+		if (pos < MAX_SYSCALLS) {
+			out[pos] = (struct sys_diff){ nr, d };
+			if (n < MAX_SYSCALLS)
+				n++;
+		}
+	}
+	return n;
+}
+
+static void say_fast_count(struct text *t, const struct session_result *s, const struct column *fast,
+			   unsigned nr)
+{
+	double calls = work_mean(s, fast, pv_sys_count, (int)nr);
+	char a[32];
+
+	if (calls >= 0.5)
+		say(t, " (%s: %s)", fast->name, count(a, calls));
+}
+
+/* What carries the difference of item `it`: its syscalls, else the comm with most of it. */
+static void say_item_detail(struct text *t, const struct session_result *s,
+			    const struct column *slow, const struct column *fast, int it,
+			    double diff)
+{
+	struct sys_diff sd[MAX_SYSCALLS];
+	int n = top_sys_diffs(s, slow, fast, it, NOTABLE * diff, sd);
+
+	if (n == 0) {
+		say_top_comm(t, s, slow, item_bucket(it));
+		return;
+	}
+	say(t, ": ");
+	for (int i = 0; i < n; i++) {
+		say_list_sep(t, i, n);
+		say_calls(t, s, slow, sd[i].nr, 0);
+		say_fast_count(t, s, fast, sd[i].nr);
+	}
+}
+
+static int largest_item(const double *d)
+{
+	int best = 0;
+
+	for (int it = 1; it < IT_COUNT; it++)
+		if (d[it] > d[best])
+			best = it;
+	return best;
+}
+
+/* The other notable differences: items the slower column spent more on, then less. */
+static void say_other_items(struct text *t, const struct column *fast, const double *d, int main_it,
+			    double diff)
+{
+	char a[32], l[64];
+	int more = 0, less = 0;
+
+	for (int it = 0; it < IT_COUNT; it++)
+		if (it != main_it && d[it] >= NOTABLE * diff)
+			say(t, "%s%s %s", more++ ? ", " : "The rest of the difference: ",
+			    item_label(l, sizeof(l), it), ns(a, d[it]));
+	for (int it = 0; it < IT_COUNT; it++) {
+		if (-d[it] < NOTABLE * diff)
+			continue;
+		if (less++)
+			say(t, ", ");
+		else
+			say(t, "%s%s spent more on ", more ? "; " : "", fast->name);
+		say(t, "%s (%s)", item_label(l, sizeof(l), it), ns(a, -d[it]));
+	}
+	if (more || less)
+		say(t, ".\n");
+}
+
+static void compare_columns(struct text *t, const struct session_result *s,
+			    const struct column *slow, const struct column *fast)
+{
+	double ws = work_mean(s, slow, pv_wall, 0), wf = work_mean(s, fast, pv_wall, 0);
+	double diff = ws - wf, d[IT_COUNT];
+	char a[32], b[32], c[32], l[64];
+	int it;
+
+	if (diff <= SAME_WALL * ws) {
+		say(t, "%s and %s took about the same time (%s vs %s).\n", slow->name, fast->name,
+		    ns(a, ws), ns(b, wf));
+		return;
+	}
+	for (it = 0; it < IT_COUNT; it++)
+		d[it] = item_value(s, slow, it) - item_value(s, fast, it);
+	it = largest_item(d);
+	say(t, "%s took %s more than %s (%s vs %s", slow->name, ns(a, diff), fast->name, ns(b, ws),
+	    ns(c, wf));
+	if (slow->nwork > 1 || fast->nwork > 1)
+		say(t, ", trimmed means of %d and %d runs", slow->nwork, fast->nwork);
+	say(t, "); %s of that is %s", ns(a, d[it]), item_label(l, sizeof(l), it));
+	say_item_detail(t, s, slow, fast, it, d[it]);
+	say(t, ".\n");
+	say_other_items(t, fast, d, it, diff);
+}
+
+static int cmp_wall_order(const struct session_result *s, const struct column *x,
+			  const struct column *y)
+{
+	double wx = work_mean(s, x, pv_wall, 0), wy = work_mean(s, y, pv_wall, 0);
+
+	return (wx > wy) - (wx < wy);
+}
+
+static void say_ranking(struct text *t, const struct session_result *s, const struct column **cols,
+			int n)
+{
+	char a[32];
+
+	if (n < 3)
+		return;
+	say(t, "Fastest to slowest:");
+	for (int i = 0; i < n; i++)
+		say(t, "%s %s %s", i ? "," : "", cols[i]->name, ns(a, work_mean(s, cols[i], pv_wall, 0)));
+	say(t, ".\n");
+}
+
+static void say_totals(struct text *t, const struct session_result *s, const struct column *slow,
+		       const struct column *fast)
+{
+	double ts, tf;
+	char a[32], b[32];
+
+	if (slow->nflush == 0 && fast->nflush == 0)
+		return;
+	ts = work_mean(s, slow, pv_wall, 0) + flush_mean(s, slow, pv_wall, 0);
+	tf = work_mean(s, fast, pv_wall, 0) + flush_mean(s, fast, pv_wall, 0);
+	say(t, "With the flush, %s took %s and %s %s in total.\n", slow->name, ns(a, ts), fast->name,
+	    ns(b, tf));
+}
+
+static void explain_columns(struct text *t, const struct session_result *s,
+			    const struct column **cols, int n)
+{
+	/* Sort by wall, fastest first (insertion sort: a handful of columns). */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && cmp_wall_order(s, cols[j], cols[j - 1]) < 0; j--) {
+			const struct column *tmp = cols[j];
+
+			cols[j] = cols[j - 1];
+			cols[j - 1] = tmp;
+		}
+	compare_columns(t, s, cols[n - 1], cols[0]);
+	say_ranking(t, s, cols, n);
+	for (int i = 0; i < n; i++)
+		say_flush(t, s, cols[i]);
+	say_totals(t, s, cols[n - 1], cols[0]);
+}
+
+/* ---- Session ---- */
+
+static void say_session_caveats(struct text *t, const struct session_result *s)
+{
+	char a[32], b[32];
+
+	if (s->partial)
+		say(t, "The session was interrupted: the numbers cover only what ran.\n");
+	if (s->events_lost && s->storage_failed)
+		say(t, "%s events were lost and %s tasks had no per-task state: the numbers "
+		       "undercount.\n",
+		    count(a, (double)s->events_lost), count(b, (double)s->storage_failed));
+	else if (s->events_lost)
+		say(t, "%s events were lost: the numbers undercount.\n",
+		    count(a, (double)s->events_lost));
+	else if (s->storage_failed)
+		say(t, "%s tasks had no per-task state: the numbers undercount.\n",
+		    count(a, (double)s->storage_failed));
+}
+
+void explain(const struct session_result *s, char *buf, size_t n)
+{
+	struct text t = { buf, n, 0 };
+	struct column cols[SESSION_MAX_PHASES];
+	const struct column *work[SESSION_MAX_PHASES];
+	int ncols, nwork = 0;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	ncols = session_columns(s, cols, SESSION_MAX_PHASES);
+	for (int i = 0; i < ncols; i++)
+		if (cols[i].nwork)
+			work[nwork++] = &cols[i];
+	if (nwork == 0)
+		say(&t, "No work phase ran.\n");
+	else if (nwork == 1)
+		explain_column(&t, s, work[0]);
+	else
+		explain_columns(&t, s, work, nwork);
+	say_session_caveats(&t, s);
+	/* Drop the final newline: lines are separated, not terminated. */
+	if (t.len > 0 && buf[t.len - 1] == '\n')
+		buf[--t.len] = '\0';
+}
