@@ -526,7 +526,9 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		/* --json -: the JSON owns stdout, the text goes to stderr */
 		FILE *text = o->json_path && !strcmp(o->json_path, "-") ? stderr : stdout;
 
-		report_text(text, &res);
+		struct report_options ro = { .detail = o->detail };
+
+		report_text(text, &res, &ro);
 		fflush(text);
 		if (o->json_path && report_json(o->json_path, &res) && !failed)
 			failed = 1;

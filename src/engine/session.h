@@ -14,6 +14,8 @@ struct common_opts {
 	int repeat;              /* --repeat R (default 1) */
 	int drop_caches;         /* --drop-caches */
 	int no_io;               /* --no-io: core probes only (no block/page-cache probes) */
+	const char *text_path;   /* -o FILE: the text report goes there (NULL: the default stream) */
+	int detail;              /* report detail: -1 with -q/--brief, 0 default (fits a screen), 1 with -v */
 };
 
 void common_opts_init(struct common_opts *o);

@@ -6,8 +6,13 @@
 #include <stdio.h>
 #include "result.h"
 
+/* What the text report shows: detail -1 brief (-q), 0 the default that fits a screen, 1 all (-v). */
+struct report_options {
+	int detail;
+};
+
 /* Text report to `out`. */
-void report_text(FILE *out, const struct session_result *s);
+void report_text(FILE *out, const struct session_result *s, const struct report_options *ro);
 /* JSON report to `path` ("-" for stdout). Returns 0, or -1 with a message on stderr. */
 int report_json(const char *path, const struct session_result *s);
 #endif

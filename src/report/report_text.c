@@ -686,8 +686,9 @@ static void print_explanation(FILE *out, const struct session_result *s)
 	free(buf);
 }
 
-void report_text(FILE *out, const struct session_result *s)
+void report_text(FILE *out, const struct session_result *s, const struct report_options *ro)
 {
+	(void)ro; /* every level prints the full report for now */
 	struct column cols[SESSION_MAX_PHASES];
 	int ncols = session_columns(s, cols, SESSION_MAX_PHASES);
 

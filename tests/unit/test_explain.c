@@ -403,7 +403,7 @@ static char *text_report(struct fixture *f)
 	FILE *out = open_memstream(&buf, &len);
 
 	assert_non_null(out);
-	report_text(out, &f->s);
+	report_text(out, &f->s, &(struct report_options){ .detail = 1 });
 	fclose(out);
 	if (getenv("IOWHY_TEST_VERBOSE"))
 		fputs(buf, stderr);
