@@ -15,6 +15,7 @@
 #include "report.h"
 #include "columns.h"
 #include "explain.h"
+#include "summary.h"
 #include "syscalls.h"
 #include "units.h"
 
@@ -28,6 +29,7 @@ struct fixture {
 	struct phase_result ph[MAXPH];
 	struct comm_stats comms[MAXPH][2];
 	char text[4096];
+	struct explanation expl;
 };
 
 static struct phase_result *add_phase(struct fixture *f, const char *name, const char *column,
@@ -171,7 +173,8 @@ static int teardown(void **state)
 
 static const char *run_explain(struct fixture *f)
 {
-	explain(&f->s, f->text, sizeof(f->text));
+	explain(&f->s, NULL, &f->expl);
+	explanation_join(&f->expl, f->text, sizeof(f->text));
 	if (getenv("IOWHY_TEST_VERBOSE"))
 		fprintf(stderr, "%s\n", f->text);
 	return f->text;
@@ -389,25 +392,33 @@ static void test_small_buffer(void **state)
 	loop_phase(f, "loop", 100);
 	split_phase(f);
 	memset(small, 'x', sizeof(small));
-	explain(&f->s, small, sizeof(small));
+	explain(&f->s, NULL, &f->expl);
+	explanation_join(&f->expl, small, sizeof(small));
 	assert_int_equal(strlen(small), sizeof(small) - 1);
 	assert_true(strncmp(small, "loop took 6.10 s more than split", 32) == 0);
 }
 
 /* ---- The text report ---- */
 
-static char *text_report(struct fixture *f)
+static char *text_report_at(struct fixture *f, int detail)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
 	assert_non_null(out);
-	report_text(out, &f->s, &(struct report_options){ .detail = 1 });
+	assert_int_equal(summary_compute(&f->s), 0);
+	report_text(out, &f->s, &(struct report_options){ .detail = detail });
+	summary_free(&f->s);
 	fclose(out);
 	if (getenv("IOWHY_TEST_VERBOSE"))
 		fputs(buf, stderr);
 	return buf;
+}
+
+static char *text_report(struct fixture *f)
+{
+	return text_report_at(f, 1);
 }
 
 /* Every line of the block starting at `title` up to the next blank line has the same width. */
