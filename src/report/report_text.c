@@ -315,7 +315,7 @@ static void side_headlines(struct table *t, const struct session_summary *sum, i
 	}
 }
 
-/* The compact flush block: the flush's wall and the total. */
+/* The compact flush block: the flush's wall and its I/O wait (share of the flush). */
 static void side_flush_compact(struct table *t, const struct session_result *s,
 			       const struct column *cols, int n)
 {
@@ -325,9 +325,16 @@ static void side_flush_compact(struct table *t, const struct session_result *s,
 	tbl_set(t, 0, "flush (sync) wall");
 	for (int c = 0; c < n; c++) {
 		double fl = phases_mean(s, cols[c].flush, cols[c].nflush, pv_wall, 0);
-		double io = phases_mean(s, cols[c].flush, cols[c].nflush, pv_bucket, WB_IOWAIT);
 
 		tbl_set(t, 1 + 2 * c, "%s", cols[c].nflush ? ns_str(a, sizeof(a), fl) : "-");
+	}
+	tbl_row(t);
+	tbl_set(t, 0, "  of it I/O wait");
+	for (int c = 0; c < n; c++) {
+		double fl = phases_mean(s, cols[c].flush, cols[c].nflush, pv_wall, 0);
+		double io = phases_mean(s, cols[c].flush, cols[c].nflush, pv_bucket, WB_IOWAIT);
+
+		tbl_set(t, 1 + 2 * c, "%s", cols[c].nflush ? ns_str(a, sizeof(a), io) : "-");
 		tbl_set(t, 2 + 2 * c, "%s", cols[c].nflush ? pct_str(b, sizeof(b), io, fl) : "");
 	}
 }

@@ -695,14 +695,14 @@ static int within_noise(struct text *t, const struct session_result *s, const st
 			const struct column *fast, double ws, double wf)
 {
 	struct summary a, b;
-	char x[32], y[32], z[32], w[32], p[32];
+	char x[32], y[32], z[32], w[32], p[32], u[32], v[32];
 
 	if (slow->nwork < 2 && fast->nwork < 2) {
 		if (ws - wf >= NOISE_SINGLE * wf)
 			return 0;
 		kind(t, "noise");
 		say(t, "%s took %s more than %s (%s vs %s, %s): from a single run each, a difference "
-		       "under 10%% is within noise (--repeat tells).\n", slow->name, ns(x, ws - wf),
+		       "under 10%% is within noise (--repeat R compares runs).\n", slow->name, ns(x, ws - wf),
 		    fast->name, ns(y, ws), ns(z, wf), pct(p, ws - wf, wf));
 		return 1;
 	}
@@ -713,7 +713,7 @@ static int within_noise(struct text *t, const struct session_result *s, const st
 	say(t, "%s took %s more than %s (%s vs %s, trimmed means of %d and %d runs), within the "
 	       "spread of the runs (%s: %s to %s; %s: %s to %s): within noise.\n", slow->name,
 	    ns(x, ws - wf), fast->name, ns(y, ws), ns(z, wf), slow->nwork, fast->nwork, slow->name,
-	    ns(w, a.min), ns(p, a.max), fast->name, ns(x, b.min), ns(y, b.max));
+	    ns(w, a.min), ns(p, a.max), fast->name, ns(u, b.min), ns(v, b.max));
 	return 1;
 }
 
