@@ -175,27 +175,27 @@ void io_report_text(FILE *out, const struct phase_result *pr, const struct phase
 		fprintf(out, "  probes missing: %s\n", p->missing);
 }
 
-/* "  vda  busy 1.20 s of 4.00 s traced (30.0%), 1,234 requests: read 10.0 MiB, written 117 MiB
- * (the workload's 110 MiB); I/O wait on it 800 ms" */
+/* "  vda  busy 1.20 s of 4.00 s (30.0%); 1,234 requests: read 10.0 MiB, written 117 MiB, the
+ * workload's 110 MiB; I/O wait 800 ms" */
 void io_report_disks_text(FILE *out, const struct session_summary *sum)
 {
 	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
 
 	if (!sum || !sum->ndisks)
 		return;
-	fprintf(out, "\n== devices ==\n");
+	fprintf(out, "\n== devices (traced phases) ==\n");
 	for (int i = 0; i < sum->ndisks; i++) {
 		const struct disk_line *dl = &sum->disks[i];
 
-		fprintf(out, "  %-8s busy %s of %s traced (%s), %s requests: read %s, written %s "
-			"(the workload's %s)", dl->name, fmt_ns(a, sizeof(a), dl->busy_ns),
+		fprintf(out, "  %-6s busy %s of %s (%s); %s requests: read %s, written %s, the "
+			"workload's %s", dl->name, fmt_ns(a, sizeof(a), dl->busy_ns),
 			fmt_ns(b, sizeof(b), dl->window_ns),
 			fmt_pct(c, sizeof(c), ratio(dl->busy_ns, dl->window_ns)),
 			fmt_count(d, sizeof(d), dl->requests), fmt_bytes(e, sizeof(e), dl->read_bytes),
 			fmt_bytes(f, sizeof(f), dl->write_bytes),
 			fmt_bytes(g, sizeof(g), dl->workload_bytes));
 		if (dl->iowait_ns)
-			fprintf(out, "; I/O wait on it %s", fmt_ns(a, sizeof(a), dl->iowait_ns));
+			fprintf(out, "; I/O wait %s", fmt_ns(a, sizeof(a), dl->iowait_ns));
 		fputc('\n', out);
 	}
 }

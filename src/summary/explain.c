@@ -672,13 +672,18 @@ static void say_other_items(struct text *t, const struct column *fast, const dou
 	int more = 0, less = 0;
 
 	for (int it = 0; it < IT_COUNT; it++)
-		if (it != main_it && d[it] >= NOTABLE * diff)
+		if (it != main_it && d[it] >= NOTABLE * diff) {
+			if (!more)
+				kind(t, "compare_rest");
 			say(t, "%s%s %s", more++ ? ", " : less_said ? "Also more: " :
 			    "The rest of the difference: ",
 			    item_label(l, sizeof(l), it), ns(a, d[it]));
+		}
 	for (int it = 0; it < IT_COUNT && !less_said; it++) {
 		if (-d[it] < NOTABLE * diff)
 			continue;
+		if (!more && !less)
+			kind(t, "compare_rest");
 		if (less++)
 			say(t, ", ");
 		else

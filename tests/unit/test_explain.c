@@ -677,8 +677,8 @@ static void test_default_report(void **state)
 	assert_contains(r, "  IOPS               1,600              5,120\n");
 	assert_contains(r, "  p99 latency       120 µs             950 µs\n");
 	assert_contains(r, "  wall              1.01 s  100.0%     2.01 s  100.0%\n");
-	assert_contains(r, "== devices ==\n  vdb      busy 900 ms of 1.00 s traced (90.0%), 100 "
-			   "requests: read 1.00 MiB, written 0 B (the workload's 1.00 MiB)\n");
+	assert_contains(r, "== devices (traced phases) ==\n  vdb    busy 900 ms of 1.00 s (90.0%); "
+			   "100 requests: read 1.00 MiB, written 0 B, the workload's 1.00 MiB\n");
 	assert_contains(r, "== explanation ==\n  rand read took 1.00 s more than seq read");
 	assert_lacks(r, "== seq read (work phase)");
 	assert_lacks(r, "work view (task time");
@@ -688,7 +688,7 @@ static void test_default_report(void **state)
 	/* -q: the table and the explanation only */
 	r = text_report_at(f, -1);
 	assert_lacks(r, "iowhy gen:");
-	assert_lacks(r, "== devices ==");
+	assert_lacks(r, "== devices");
 	assert_contains(r, "  MiB/s");
 	assert_contains(r, "== explanation ==");
 	free(r);
