@@ -86,8 +86,8 @@ static void text_page_cache(FILE *out, const struct io_phase *p, const struct io
 		(unsigned long long)c->ra_sync, (unsigned long long)c->ra_async,
 		(unsigned long long)c->ra_pages);
 	fprintf(out, "  writeback: %s written back (%llu inodes), %s of it the workload's files "
-		"(%llu inodes); still dirty of what the workload dirtied in this phase: %s; balance_dirty_pages: %llu "
-		"pauses, %s\n",
+		"(%llu inodes); of what it dirtied in this phase still dirty: %s; "
+		"balance_dirty_pages: %llu pauses, %s\n",
 		fmt_bytes(a, sizeof(a), c->wb_bytes), (unsigned long long)c->wb_inodes,
 		fmt_bytes(b, sizeof(b), c->wb_tree_bytes), (unsigned long long)c->wb_tree_inodes,
 		fmt_bytes(d, sizeof(d), l->still_dirty),
