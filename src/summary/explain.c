@@ -664,13 +664,20 @@ static int largest_item(const double *d)
 }
 
 /* The other notable differences: items the slower column spent more on, then less (unless the
- * main sentence already named them: `less_said`). */
+ * main sentence already named them: `less_said`). When the items listed add up to more than the
+ * difference (others went the other way), they are "also more", not "the rest" of it. */
 static void say_other_items(struct text *t, const struct column *fast, const double *d, int main_it,
 			    double diff, int less_said)
 {
 	char a[32], l[64];
 	int more = 0, less = 0;
+	double listed = d[main_it];
 
+	/* "the rest of the difference" only when what is listed fits in the difference */
+	for (int it = 0; it < IT_COUNT; it++)
+		if (it != main_it && d[it] >= NOTABLE * diff)
+			listed += d[it];
+	less_said |= listed > diff * 1.0001 ? 2 : 0;
 	for (int it = 0; it < IT_COUNT; it++)
 		if (it != main_it && d[it] >= NOTABLE * diff) {
 			if (!more)
@@ -679,7 +686,7 @@ static void say_other_items(struct text *t, const struct column *fast, const dou
 			    "The rest of the difference: ",
 			    item_label(l, sizeof(l), it), ns(a, d[it]));
 		}
-	for (int it = 0; it < IT_COUNT && !less_said; it++) {
+	for (int it = 0; it < IT_COUNT && !(less_said & 1); it++) {
 		if (-d[it] < NOTABLE * diff)
 			continue;
 		if (!more && !less)

@@ -437,6 +437,28 @@ static void test_part_not_larger_than_whole(void **state)
 	assert_string_equal(f->expl.s[0].kind, "compare");
 }
 
+/* The other differences are "the rest" of it only when they fit in it: here user CPU is 90 of the
+ * 100 ms and file metadata 60 ms more, offset by 50 ms less other wait. */
+static void test_rest_fits_the_difference(void **state)
+{
+	struct fixture *f = *state;
+	struct phase_result *a = add_phase(f, "a", "a", PHASE_WORK);
+	struct phase_result *b = add_phase(f, "b", "b", PHASE_WORK);
+	const char *t;
+
+	add_time(a, WB_USER, 0, -1, 190 * MS);
+	add_time(a, WB_KERNEL, SG_META, K("openat"), 160 * MS);
+	add_time(b, WB_USER, 0, -1, 100 * MS);
+	add_time(b, WB_KERNEL, SG_META, K("openat"), 100 * MS);
+	add_time(b, WB_OTHER, 0, K("wait4"), 50 * MS);
+	t = run_explain(f);
+	assert_contains(t, "a took 100 ms more than b (350 ms vs 250 ms); 90.0 ms of that is user CPU");
+	assert_contains(t, "Also more: kernel CPU in file metadata 60.0 ms; b spent more on other "
+			   "wait (50.0 ms).");
+	assert_lacks(t, "The rest of the difference");
+	assert_parts_within(&f->expl);
+}
+
 /* A single run each, under 10% apart: within noise, no attribution of the difference. */
 static void test_single_run_noise(void **state)
 {
@@ -736,6 +758,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_caveats_and_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_small_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_part_not_larger_than_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rest_fits_the_difference, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_single_run_noise, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeats_noise, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_oncpu_share_clamped, setup, teardown),
