@@ -25,7 +25,7 @@ check "-v: with the work view and the device section" grep -q "Devices and kerne
 # the JSON does not depend on the text level
 keys() { jq -c '[paths | map(if type == "number" then 0 else . end)] | unique | length' "$1"; }
 check "the JSON is as complete with -q as with -v" test "$(keys "$TMPROOT/q.json")" -ge 200
-for i in 0 1 2 3 4 5; do check_phase_invariants "$TMPROOT/q.json" $i; done
+for i in 0 1 2 3 4 5; do check_phase_shares "$TMPROOT/q.json" $i; done
 
 # fsbench: MiB/s, IOPS and the p99 latency per column, as its help promises
 $IOWHY fsbench --size 8M --ops 500 --dir "$TMPROOT/w" >"$TMPROOT/fs" 2>/dev/null || fail "fsbench exited $?"
