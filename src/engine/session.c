@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include "session.h"
 #include "report.h"
-#include "explain.h"
+#include "summary.h"
 #include "core_probes.h"
 #include "model.h"
 #include "units.h"
@@ -37,7 +37,9 @@ const char common_opts_help[] =
 	"  --dir DIR        where the scratch directory goes (default: current directory)\n"
 	"  --repeat R       run each case R times; report the mean without best and worst\n"
 	"  --drop-caches    drop the page cache before each run (root)\n"
-	"  --no-io          core probes only: no block layer / page cache tracing\n";
+	"  --no-io          core probes only: no block layer / page cache tracing\n"
+	"  -v, --detail     the full report: every phase's wall view, work view, syscalls, devices\n"
+	"  -q, --brief      only the side-by-side table and the explanation\n";
 
 void common_opts_init(struct common_opts *o)
 {
@@ -98,6 +100,14 @@ int common_opt(int argc, char **argv, int *i, struct common_opts *o)
 	}
 	if (!strcmp(argv[*i], "--no-io")) {
 		o->no_io = 1;
+		return 1;
+	}
+	if (!strcmp(argv[*i], "-v") || !strcmp(argv[*i], "--detail")) {
+		o->detail = 1;
+		return 1;
+	}
+	if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--brief")) {
+		o->detail = -1;
 		return 1;
 	}
 	return 0;
@@ -415,6 +425,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 
 static void free_results(struct session_result *res)
 {
+	summary_free(res);
 	for (int i = 0; i < res->nphases; i++) {
 		free(res->phases[i].comms);
 		io_result_free(res->phases[i].io);
@@ -528,6 +539,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 
 		struct report_options ro = { .detail = o->detail };
 
+		if (summary_compute(&res))
+			fprintf(stderr, "iowhy: out of memory for the summary: raw numbers only\n");
 		report_text(text, &res, &ro);
 		fflush(text);
 		if (o->json_path && report_json(o->json_path, &res) && !failed)

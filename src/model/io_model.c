@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "io_model.h"
+#include "hist.h"
 
 /* ---- /sys/block stat ---- */
 
@@ -66,10 +67,8 @@ struct io_phase *io_phase_new(void)
 	return calloc(1, sizeof(struct io_phase));
 }
 
-void io_result_free(void *io)
+void io_result_free(struct io_phase *p)
 {
-	struct io_phase *p = io;
-
 	if (!p)
 		return;
 	free(p->rows);
@@ -467,7 +466,22 @@ static uint64_t diff0(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-void io_layers_compute(const struct io_phase *p, struct io_layers *l)
+/* What the tree dirtied in this phase and had not written back nor removed by its end: the
+ * running totals' growth over the phase, never more than the phase's dirtied bytes. */
+static uint64_t phase_still_dirty(const struct io_phase *p, const struct io_phase *before)
+{
+	uint64_t d0 = before ? before->tree_dirtied_total : 0;
+	uint64_t w0 = before ? before->tree_wb_total : 0;
+	uint64_t r0 = before ? before->tree_removed_total : 0;
+	uint64_t dirtied = diff0(p->tree_dirtied_total, d0);
+	uint64_t gone = diff0(p->tree_wb_total, w0) + diff0(p->tree_removed_total, r0);
+	uint64_t still = diff0(dirtied, gone);
+
+	return still < p->ctr.dirtied_bytes ? still : p->ctr.dirtied_bytes;
+}
+
+void io_layers_compute(const struct io_phase *p, const struct io_phase *before,
+		       struct io_layers *l)
 {
 	uint32_t disks[64];
 	int n = workload_disks(p, disks, 64);
@@ -480,7 +494,7 @@ void io_layers_compute(const struct io_phase *p, struct io_layers *l)
 	l->pc_added = p->ctr.pc_added_bytes;
 	l->wb_tree = p->ctr.wb_tree_bytes;
 	l->wb_all = p->ctr.wb_bytes;
-	l->still_dirty = diff0(p->tree_dirtied_total, p->tree_wb_total + p->tree_removed_total);
+	l->still_dirty = phase_still_dirty(p, before);
 	for (size_t i = 0; i < p->nrows; i++) {
 		const struct io_row *r = &p->rows[i];
 		uint64_t b = r->st.bytes;
@@ -521,4 +535,54 @@ void io_layers_compute(const struct io_phase *p, struct io_layers *l)
 	l->write_overhead = l->blk_write_journal + l->blk_write_unknown;
 	l->dev_minus_block = (int64_t)(l->dev_write + l->dev_read) -
 			     (int64_t)(l->blk_write_all + l->blk_read_all);
+}
+
+/* Row order: by disk, device, op, class. */
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+	const struct io_phase *p = arg;
+	const struct io_row *x = &p->rows[*(const size_t *)a], *y = &p->rows[*(const size_t *)b];
+	uint32_t dx = io_phase_disk_of(p, x->dev), dy = io_phase_disk_of(p, y->dev);
+
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->op != y->op)
+		return x->op - y->op;
+	return x->cls - y->cls;
+}
+
+size_t *io_phase_sorted_rows(const struct io_phase *p)
+{
+	size_t *idx = malloc((p->nrows + 1) * sizeof(*idx));
+
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < p->nrows; i++)
+		idx[i] = i;
+	qsort_r(idx, p->nrows, sizeof(*idx), cmp_rows, (void *)p);
+	return idx;
+}
+
+const char *io_phase_dev_name(const struct io_phase *p, uint32_t dev)
+{
+	const struct io_devinfo *d = io_phase_find_dev(p, dev);
+
+	return d ? d->name : "?";
+}
+
+uint64_t io_lost_total(const struct io_lost *l)
+{
+	const __u64 *v = (const __u64 *)l;
+	uint64_t s = 0;
+
+	for (size_t k = 0; k < sizeof(*l) / sizeof(__u64); k++)
+		s += v[k];
+	return s;
+}
+
+uint64_t io_lat_pct(const uint32_t *h, double pct, uint64_t max)
+{
+	return max ? hist_percentile(h, IO_LAT_SLOTS, pct, max) : 0;
 }

@@ -83,7 +83,7 @@ struct io_phase {
 
 struct io_phase *io_phase_new(void);
 /* Free a struct io_phase (phase_result.io); NULL is fine. */
-void io_result_free(void *io);
+void io_result_free(struct io_phase *io);
 /* Add st to row (dev, op, cls), creating it. Returns 0 or -1 (out of memory). */
 int io_phase_add(struct io_phase *p, uint32_t dev, uint8_t op, uint8_t cls, const struct io_stat *st);
 /* Device entry for dev, created (zeroed, disk = dev) when missing; NULL when out of memory. */
@@ -97,6 +97,15 @@ void io_stat_merge(struct io_stat *a, const struct io_stat *b);
 size_t io_phase_sum(const struct io_phase *p, uint32_t disk, int op, int cls, struct io_stat *out);
 /* The disk a dev belongs to, from p->devs (dev itself if unknown). */
 uint32_t io_phase_disk_of(const struct io_phase *p, uint32_t dev);
+
+/* Indexes of p->rows ordered by disk, device, op, class (malloc'ed; NULL when out of memory). */
+size_t *io_phase_sorted_rows(const struct io_phase *p);
+/* Name of dev in p->devs, "?" when unknown. */
+const char *io_phase_dev_name(const struct io_phase *p, uint32_t dev);
+/* Everything that could not be tracked, summed. */
+uint64_t io_lost_total(const struct io_lost *l);
+/* Percentile of an IO_LAT_SLOTS latency histogram; 0 when every value was 0 (max 0). */
+uint64_t io_lat_pct(const uint32_t *h, double pct, uint64_t max);
 
 const char *io_op_name(int op);      /* "read", "write", "flush", "discard", "other" */
 const char *io_class_name(int cls);  /* "workload", "writeback (workload)", "writeback", ... */
@@ -157,7 +166,8 @@ struct io_layers {
 	uint64_t blk_read_tree, blk_read_others;
 	uint64_t blk_write_all, blk_read_all;   /* every class, on the devices below */
 	uint64_t dev_write, dev_read;           /* /sys/block deltas of those disks */
-	uint64_t still_dirty;                   /* tree inodes: dirtied, not written back, not removed */
+	uint64_t still_dirty;                   /* of what the tree dirtied in this phase: not written
+						 * back nor removed by its end (<= dirtied) */
 	int ndisks;                             /* disks the workload's I/O touched */
 	/* derived (each >= 0) */
 	uint64_t write_not_dirtied;   /* sys_write - dirtied: O_DIRECT, or rewrites of dirty pages */
@@ -168,7 +178,10 @@ struct io_layers {
 };
 
 /* The layer table of a phase. The disks are those with requests of the tree or of writeback for
- * the tree; when there are none, every disk with requests. */
-void io_layers_compute(const struct io_phase *p, struct io_layers *l);
+ * the tree; when there are none, every disk with requests. `before` is the session's previous
+ * phase (its tree_*_total are the running totals at this phase's start), NULL for the first:
+ * still_dirty counts only what this phase dirtied. */
+void io_layers_compute(const struct io_phase *p, const struct io_phase *before,
+		       struct io_layers *l);
 
 #endif

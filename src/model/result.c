@@ -23,3 +23,8 @@ uint64_t phase_cpu_ns(const struct phase_result *p)
 		sum += p->comms[i].state_ns[IOWHY_TS_USER] + p->comms[i].state_ns[IOWHY_TS_KERNEL];
 	return sum;
 }
+
+uint64_t sys_oncpu_ns(const struct iowhy_sys_stat *st)
+{
+	return st->oncpu_ns < st->total_ns ? st->oncpu_ns : st->total_ns;
+}

@@ -12,6 +12,9 @@
 
 #define REPORT_SCHEMA_VERSION 1
 
+struct io_phase;        /* io_model.h */
+struct session_summary; /* summary.h: computed from the results, above this layer */
+
 struct phase_result {
 	char name[48];
 	char column[32];
@@ -26,7 +29,7 @@ struct phase_result {
 	uint64_t tasks_left;      /* tree tasks still alive when the phase was closed */
 	uint64_t events, out_of_order, unknown_task;
 	struct phase_facts facts;
-	void *io;                 /* device / page-cache data (io_model.h), NULL when not traced */
+	struct io_phase *io;      /* device / page-cache data (io_model.h), NULL when not traced */
 };
 
 struct session_result {
@@ -40,10 +43,14 @@ struct session_result {
 	struct phase_result *phases;
 	int nphases;
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* names of the slots of wall.iowait_by_disk */
+	struct session_summary *summary; /* summary_compute(); what the reporters read */
 };
 
 /* Sums over a phase's syscall table. */
 uint64_t phase_sys_count(const struct phase_result *p, const char *syscall);
+/* A syscall's on-CPU time, never more than its total: a call's on-CPU time is stamped at its
+ * switch-outs, and exit_group's last stamp can come after the time its total was closed. */
+uint64_t sys_oncpu_ns(const struct iowhy_sys_stat *st);
 /* Tree CPU (user + kernel) from the work view. */
 uint64_t phase_cpu_ns(const struct phase_result *p);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The device / page-cache part of a phase's report (phase_result.io). The reporters call these
- * only when p->io != NULL.
+ * The device / page-cache part of the report (phase_result.io, with the layer table and its notes
+ * from the phase's summary): text in io_report_text.c, JSON in io_report_json.c. They only format.
  */
 #ifndef IOWHY_IO_REPORT_H
 #define IOWHY_IO_REPORT_H
@@ -9,12 +9,16 @@
 #include <stdio.h>
 #include <linux/types.h> /* report.h -> iowhy.h uses __u64 before model.h includes it */
 #include "report.h"
+#include "summary.h"
 
 struct json_object;
 
-/* Text section for phase p, printed after its syscall table. */
-void io_report_text(FILE *out, const struct phase_result *p);
-/* Adds the phase's "io" member to phase_obj (a JSON object). */
-void io_report_json(struct json_object *phase_obj, const struct phase_result *p);
+/* Text section for phase p (p->io != NULL), printed after its syscall table. */
+void io_report_text(FILE *out, const struct phase_result *p, const struct phase_summary *ps);
+/* The session's disks, one line each (the default report). */
+void io_report_disks_text(FILE *out, const struct session_summary *sum);
+/* Adds the phase's "io" member to phase_obj (p->io != NULL). */
+void io_report_json(struct json_object *phase_obj, const struct phase_result *p,
+		    const struct phase_summary *ps);
 
 #endif

@@ -1,65 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON report (docs/json.md), built with json-c: the library does all the escaping. */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 #include "io_report.h"
 #include "report.h"
 #include "columns.h"
-#include "explain.h"
+#include "json_put.h"
+#include "summary.h"
 #include "syscalls.h"
 #include "hist.h"
-
-#define EXPLAIN_LEN 8192
-
-/* ---- Small builders ---- */
-
-static void put(struct json_object *o, const char *key, struct json_object *v)
-{
-	json_object_object_add(o, key, v);
-}
-
-static void put_u64(struct json_object *o, const char *key, uint64_t v)
-{
-	put(o, key, json_object_new_uint64(v));
-}
-
-static void put_int(struct json_object *o, const char *key, int64_t v)
-{
-	put(o, key, json_object_new_int64(v));
-}
-
-static void put_bool(struct json_object *o, const char *key, int v)
-{
-	put(o, key, json_object_new_boolean(v != 0));
-}
-
-/* Strings come from the kernel (comms) or the user (command): made valid UTF-8 first. */
-static void put_str(struct json_object *o, const char *key, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *clean = malloc(n);
-
-	if (!clean) {
-		put(o, key, json_object_new_string(""));
-		return;
-	}
-	clean_text(clean, n, s);
-	put(o, key, json_object_new_string(clean));
-	free(clean);
-}
-
-/* A whole number as an integer, anything else as a double (JSON has no NaN: null). */
-static struct json_object *number(double v)
-{
-	if (!isfinite(v))
-		return NULL;
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_object_new_int64((int64_t)v);
-	return json_object_new_double(v);
-}
 
 /* ---- Session header ---- */
 
@@ -67,10 +18,10 @@ static struct json_object *events_obj(const struct session_result *s)
 {
 	struct json_object *o = json_object_new_object();
 
-	put_u64(o, "total", s->events_total);
-	put_u64(o, "lost", s->events_lost);
-	put_u64(o, "storage_failed", s->storage_failed);
-	put_u64(o, "nr_folded", s->nr_folded);
+	jput_u64(o, "total", s->events_total);
+	jput_u64(o, "lost", s->events_lost);
+	jput_u64(o, "storage_failed", s->storage_failed);
+	jput_u64(o, "nr_folded", s->nr_folded);
 	return o;
 }
 
@@ -106,15 +57,15 @@ static struct json_object *wall_obj(const struct wall_view *w)
 {
 	struct json_object *o = json_object_new_object(), *groups = json_object_new_object();
 
-	put_u64(o, "user_ns", w->bucket_ns[WB_USER]);
-	put_u64(o, "kernel_ns", w->bucket_ns[WB_KERNEL]);
+	jput_u64(o, "user_ns", w->bucket_ns[WB_USER]);
+	jput_u64(o, "kernel_ns", w->bucket_ns[WB_KERNEL]);
 	for (int g = 0; g < SG_COUNT; g++)
-		put_u64(groups, sys_group_key((enum sys_group)g), w->kernel_group_ns[g]);
-	put(o, "kernel_groups", groups);
-	put_u64(o, "runq_ns", w->bucket_ns[WB_RUNQ]);
-	put_u64(o, "iowait_ns", w->bucket_ns[WB_IOWAIT]);
-	put_u64(o, "other_ns", w->bucket_ns[WB_OTHER]);
-	put_u64(o, "unattributed_ns", w->unattributed_ns);
+		jput_u64(groups, sys_group_key((enum sys_group)g), w->kernel_group_ns[g]);
+	jput(o, "kernel_groups", groups);
+	jput_u64(o, "runq_ns", w->bucket_ns[WB_RUNQ]);
+	jput_u64(o, "iowait_ns", w->bucket_ns[WB_IOWAIT]);
+	jput_u64(o, "other_ns", w->bucket_ns[WB_OTHER]);
+	jput_u64(o, "unattributed_ns", w->unattributed_ns);
 	return o;
 }
 
@@ -124,7 +75,7 @@ static struct json_object *iowait_obj(const struct wall_view *w)
 
 	for (unsigned nr = 0; nr <= MODEL_NR_NONE; nr++)
 		if (w->by_nr[WB_IOWAIT][nr])
-			put_u64(o, syscall_name(nr), w->by_nr[WB_IOWAIT][nr]);
+			jput_u64(o, syscall_name(nr), w->by_nr[WB_IOWAIT][nr]);
 	return o;
 }
 
@@ -135,11 +86,11 @@ static void add_facts(struct json_object *phase, const struct phase_facts *pf)
 	for (int i = 0; i < pf->n && i < FACTS_MAX; i++) {
 		const struct fact *f = &pf->f[i];
 
-		put(facts, f->key, number(f->value));
-		put_str(units, f->key, f->unit);
+		jput(facts, f->key, jnumber(f->value));
+		jput_str(units, f->key, f->unit);
 	}
-	put(phase, "facts", facts);
-	put(phase, "fact_units", units);
+	jput(phase, "facts", facts);
+	jput(phase, "fact_units", units);
 }
 
 static struct json_object *cpu_check_obj(const struct phase_result *p)
@@ -151,12 +102,12 @@ static struct json_object *cpu_check_obj(const struct phase_result *p)
 		user += p->comms[i].state_ns[IOWHY_TS_USER];
 		kernel += p->comms[i].state_ns[IOWHY_TS_KERNEL];
 	}
-	put_u64(o, "tree_cpu_ns", phase_cpu_ns(p));
-	put_u64(o, "rusage_cpu_ns", p->rusage_user_ns + p->rusage_sys_ns);
-	put_u64(o, "tree_user_ns", user);
-	put_u64(o, "tree_kernel_ns", kernel);
-	put_u64(o, "rusage_user_ns", p->rusage_user_ns);
-	put_u64(o, "rusage_sys_ns", p->rusage_sys_ns);
+	jput_u64(o, "tree_cpu_ns", phase_cpu_ns(p));
+	jput_u64(o, "rusage_cpu_ns", p->rusage_user_ns + p->rusage_sys_ns);
+	jput_u64(o, "tree_user_ns", user);
+	jput_u64(o, "tree_kernel_ns", kernel);
+	jput_u64(o, "rusage_user_ns", p->rusage_user_ns);
+	jput_u64(o, "rusage_sys_ns", p->rusage_sys_ns);
 	return o;
 }
 
@@ -167,19 +118,19 @@ static struct json_object *comm_obj(const struct comm_stats *c)
 
 	memcpy(name, c->comm, IOWHY_COMM_LEN);
 	name[IOWHY_COMM_LEN] = '\0';
-	put_str(o, "comm", name);
-	put_u64(o, "tasks", c->tasks);
-	put_u64(o, "forks", c->forks);
-	put_u64(o, "execs", c->execs);
-	put_u64(o, "exits", c->exits);
-	put_u64(o, "user_ns", c->state_ns[IOWHY_TS_USER]);
-	put_u64(o, "kernel_ns", c->state_ns[IOWHY_TS_KERNEL]);
-	put_u64(o, "runq_ns", c->state_ns[IOWHY_TS_RUNQ]);
-	put_u64(o, "iowait_ns", c->state_ns[IOWHY_TS_DWAIT]);
-	put_u64(o, "other_ns", c->state_ns[IOWHY_TS_SWAIT]);
-	put_u64(o, "vol_switches", c->vol_switches);
-	put_u64(o, "invol_switches", c->invol_switches);
-	put_u64(o, "faults", c->faults);
+	jput_str(o, "comm", name);
+	jput_u64(o, "tasks", c->tasks);
+	jput_u64(o, "forks", c->forks);
+	jput_u64(o, "execs", c->execs);
+	jput_u64(o, "exits", c->exits);
+	jput_u64(o, "user_ns", c->state_ns[IOWHY_TS_USER]);
+	jput_u64(o, "kernel_ns", c->state_ns[IOWHY_TS_KERNEL]);
+	jput_u64(o, "runq_ns", c->state_ns[IOWHY_TS_RUNQ]);
+	jput_u64(o, "iowait_ns", c->state_ns[IOWHY_TS_DWAIT]);
+	jput_u64(o, "other_ns", c->state_ns[IOWHY_TS_SWAIT]);
+	jput_u64(o, "vol_switches", c->vol_switches);
+	jput_u64(o, "invol_switches", c->invol_switches);
+	jput_u64(o, "faults", c->faults);
 	return o;
 }
 
@@ -196,18 +147,18 @@ static struct json_object *syscall_obj(unsigned nr, const struct iowhy_sys_stat 
 {
 	struct json_object *o = json_object_new_object();
 
-	put(o, "name", json_object_new_string(syscall_name(nr)));
-	put_int(o, "nr", nr);
-	put_u64(o, "count", st->count);
-	put_u64(o, "total_ns", st->total_ns);
-	put_u64(o, "oncpu_ns", st->oncpu_ns);
-	put_u64(o, "avg_ns", st->count ? st->total_ns / st->count : 0);
+	jput(o, "name", json_object_new_string(syscall_name(nr)));
+	jput_i64(o, "nr", nr);
+	jput_u64(o, "count", st->count);
+	jput_u64(o, "total_ns", st->total_ns);
+	jput_u64(o, "oncpu_ns", sys_oncpu_ns(st));
+	jput_u64(o, "avg_ns", st->count ? st->total_ns / st->count : 0);
 	if (syscall_returns_bytes(nr))
-		put_u64(o, "bytes", st->ret_sum);
-	put_u64(o, "p50_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 50, st->max_ns));
-	put_u64(o, "p99_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns));
-	put_u64(o, "max_ns", st->max_ns);
-	put(o, "group", json_object_new_string(sys_group_key(syscall_group(nr))));
+		jput_u64(o, "bytes", st->ret_sum);
+	jput_u64(o, "p50_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 50, st->max_ns));
+	jput_u64(o, "p99_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns));
+	jput_u64(o, "max_ns", st->max_ns);
+	jput(o, "group", json_object_new_string(sys_group_key(syscall_group(nr))));
 	return o;
 }
 
@@ -226,10 +177,10 @@ static struct json_object *trace_obj(const struct phase_result *p)
 {
 	struct json_object *o = json_object_new_object();
 
-	put_u64(o, "events", p->events);
-	put_u64(o, "out_of_order", p->out_of_order);
-	put_u64(o, "unknown_task", p->unknown_task);
-	put_u64(o, "tasks_left", p->tasks_left);
+	jput_u64(o, "events", p->events);
+	jput_u64(o, "out_of_order", p->out_of_order);
+	jput_u64(o, "unknown_task", p->unknown_task);
+	jput_u64(o, "tasks_left", p->tasks_left);
 	return o;
 }
 
@@ -244,66 +195,136 @@ static struct json_object *iowait_disk_arr(const struct phase_result *p, const c
 		if (!p->wall.iowait_by_disk[i])
 			continue;
 		o = json_object_new_object();
-		put_str(o, "name", i < IOWHY_DISK_SLOTS ? names[i] : "none");
-		put_u64(o, "ns", p->wall.iowait_by_disk[i]);
+		jput_str(o, "name", i < IOWHY_DISK_SLOTS ? names[i] : "none");
+		jput_u64(o, "ns", p->wall.iowait_by_disk[i]);
 		json_object_array_add(a, o);
 	}
 	return a;
 }
 
-static struct json_object *phase_obj(const struct phase_result *p, const char (*disk_names)[32])
+static struct json_object *phase_obj(const struct phase_result *p, const char (*disk_names)[32],
+				     const struct phase_summary *ps)
 {
 	struct json_object *o = json_object_new_object();
 
-	put_str(o, "name", p->name);
-	put_str(o, "column", p->column[0] ? p->column : p->name);
-	put(o, "kind", json_object_new_string(p->kind == PHASE_FLUSH ? "flush" : "work"));
-	put_int(o, "status", p->status);
-	put_bool(o, "partial", p->partial);
-	put_u64(o, "wall_ns", wall_ns(&p->wall));
-	put(o, "wall", wall_obj(&p->wall));
-	put(o, "iowait_by_syscall", iowait_obj(&p->wall));
-	put(o, "iowait_by_device", iowait_disk_arr(p, disk_names));
+	jput_str(o, "name", p->name);
+	jput_str(o, "column", p->column[0] ? p->column : p->name);
+	jput(o, "kind", json_object_new_string(p->kind == PHASE_FLUSH ? "flush" : "work"));
+	jput_i64(o, "status", p->status);
+	jput_bool(o, "partial", p->partial);
+	jput_u64(o, "wall_ns", wall_ns(&p->wall));
+	jput(o, "wall", wall_obj(&p->wall));
+	jput(o, "iowait_by_syscall", iowait_obj(&p->wall));
+	jput(o, "iowait_by_device", iowait_disk_arr(p, disk_names));
 	add_facts(o, &p->facts);
-	put(o, "cpu_check", cpu_check_obj(p));
-	put(o, "trace", trace_obj(p));
-	put(o, "comms", comms_arr(p));
-	put(o, "syscalls", syscalls_arr(p));
-	if (p->io)
-		io_report_json(o, p);
+	jput(o, "cpu_check", cpu_check_obj(p));
+	jput(o, "trace", trace_obj(p));
+	jput(o, "comms", comms_arr(p));
+	jput(o, "syscalls", syscalls_arr(p));
+	if (p->io && ps)
+		io_report_json(o, p, ps);
 	return o;
 }
 
-static struct json_object *explanation_arr(const struct session_result *s)
+/* The explanation's texts, one string per sentence (group). */
+static struct json_object *explanation_arr(const struct explanation *e)
 {
 	struct json_object *a = json_object_new_array();
-	char *buf = malloc(EXPLAIN_LEN), *line, *save = NULL;
 
-	if (!buf)
-		return a;
-	explain(s, buf, EXPLAIN_LEN);
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		json_object_array_add(a, json_object_new_string(line));
-	free(buf);
+	for (int i = 0; e && i < e->n; i++)
+		json_object_array_add(a, json_object_new_string(e->s[i].text));
+	return a;
+}
+
+/* The same sentences with their kind and the numbers they state. */
+static struct json_object *sentences_arr(const struct explanation *e)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; e && i < e->n; i++) {
+		const struct sentence *se = &e->s[i];
+		struct json_object *o = json_object_new_object(), *nums = json_object_new_object();
+
+		jput_str(o, "kind", se->kind);
+		jput_str(o, "text", se->text);
+		for (int k = 0; k < se->nnums; k++)
+			jput(nums, se->num[k].key, jnumber(se->num[k].value));
+		jput(o, "numbers", nums);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* The side-by-side columns: their phases and the workload's headline figures. */
+static struct json_object *columns_arr(const struct session_result *s,
+				       const struct session_summary *sum)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int c = 0; sum && c < sum->ncols; c++) {
+		const struct column *col = &sum->cols[c];
+		struct json_object *o = json_object_new_object(), *w = json_object_new_array();
+		struct json_object *f = json_object_new_array(), *h = json_object_new_object();
+
+		jput_str(o, "name", col->name);
+		for (int i = 0; i < col->nwork; i++)
+			json_object_array_add(w, json_object_new_string(s->phases[col->work[i]].name));
+		for (int i = 0; i < col->nflush; i++)
+			json_object_array_add(f, json_object_new_string(s->phases[col->flush[i]].name));
+		jput(o, "work_phases", w);
+		jput(o, "flush_phases", f);
+		for (int k = 0; k < sum->nhead; k++)
+			if (sum->head[k].value[c] >= 0)
+				jput(h, sum->head[k].key, jnumber(sum->head[k].value[c]));
+		jput(o, "headline", h);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* One object per disk over the whole session (the default text report's device lines). */
+static struct json_object *disks_arr(const struct session_summary *sum)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; sum && i < sum->ndisks; i++) {
+		const struct disk_line *d = &sum->disks[i];
+		struct json_object *o = json_object_new_object();
+
+		jput_str(o, "name", d->name);
+		jput_u64(o, "window_ns", d->window_ns);
+		jput_u64(o, "busy_ns", d->busy_ns);
+		jput_u64(o, "requests", d->requests);
+		jput_u64(o, "read_bytes", d->read_bytes);
+		jput_u64(o, "write_bytes", d->write_bytes);
+		jput_u64(o, "workload_bytes", d->workload_bytes);
+		jput_u64(o, "iowait_ns", d->iowait_ns);
+		json_object_array_add(a, o);
+	}
 	return a;
 }
 
 static struct json_object *session_obj(const struct session_result *s)
 {
 	struct json_object *o = json_object_new_object(), *phases = json_object_new_array();
+	const struct session_summary *sum = s->summary;
 
-	put_int(o, "schema_version", REPORT_SCHEMA_VERSION);
-	put_str(o, "tool", s->tool ? s->tool : "");
-	put_str(o, "command", s->command);
-	put_str(o, "kernel", s->kernel);
-	put_str(o, "probe_mode", s->probe_mode);
-	put_bool(o, "partial", s->partial);
-	put(o, "events", events_obj(s));
-	put(o, "missing_probes", missing_arr(s->missing));
+	jput_i64(o, "schema_version", REPORT_SCHEMA_VERSION);
+	jput_str(o, "tool", s->tool ? s->tool : "");
+	jput_str(o, "command", s->command);
+	jput_str(o, "kernel", s->kernel);
+	jput_str(o, "probe_mode", s->probe_mode);
+	jput_bool(o, "partial", s->partial);
+	jput(o, "events", events_obj(s));
+	jput(o, "missing_probes", missing_arr(s->missing));
 	for (int i = 0; i < s->nphases; i++)
-		json_object_array_add(phases, phase_obj(&s->phases[i], s->disk_names));
-	put(o, "phases", phases);
-	put(o, "explanation", explanation_arr(s));
+		json_object_array_add(phases, phase_obj(&s->phases[i], s->disk_names,
+							sum ? &sum->phases[i] : NULL));
+	jput(o, "phases", phases);
+	jput(o, "columns", columns_arr(s, sum));
+	jput(o, "disks", disks_arr(sum));
+	jput(o, "explanation", explanation_arr(sum ? &sum->expl : NULL));
+	jput(o, "explanation_sentences", sentences_arr(sum ? &sum->expl : NULL));
 	return o;
 }
 

@@ -6,7 +6,7 @@
 #include "io_report.h"
 #include "report.h"
 #include "columns.h"
-#include "explain.h"
+#include "summary.h"
 #include "syscalls.h"
 #include "hist.h"
 #include "units.h"
@@ -19,7 +19,7 @@
 #define TOP_COMMS 20
 #define CPU_CHECK_MIN_NS 10e6  /* below 10 ms of CPU the cross-check gives ns, not % */
 #define RESIDUAL_WARN 0.02      /* unattributed share of wall that earns a "!" */
-#define EXPLAIN_LEN 8192
+#define SHOWN_SHARE 0.01       /* compact table: a kernel group row needs 1% of some wall */
 #define EXPLAIN_WIDTH 100      /* wrap explanation lines here */
 
 /* ---- Aligned tables: column 0 left-aligned, the others right-aligned, 2 spaces apart. ---- */
@@ -228,15 +228,36 @@ static int any_flush(const struct column *cols, int ncols)
 	return 0;
 }
 
+/* The compact table leaves out a kernel group row under 1% of every column's wall and an
+ * unattributed row that is zero everywhere. */
+static int row_shown(const struct session_result *s, const struct column *cols, int n, int flush,
+		     const struct wall_row *row)
+{
+	if (row->get != pv_group && row->get != pv_unattributed)
+		return 1;
+	for (int c = 0; c < n; c++) {
+		const int *idx = flush ? cols[c].flush : cols[c].work;
+		int m = flush ? cols[c].nflush : cols[c].nwork;
+		double v = phases_mean(s, idx, m, row->get, row->arg);
+
+		if (row->get == pv_unattributed ? v > 0 :
+		    v >= SHOWN_SHARE * phases_mean(s, idx, m, pv_wall, 0))
+			return 1;
+	}
+	return 0;
+}
+
 /* One block of rows (work or flush) for columns cols[0..n); `flush` picks the phase list. */
 static void side_block(struct table *t, const struct session_result *s, const struct column *cols,
-		       int n, int flush)
+		       int n, int flush, int compact)
 {
 	struct wall_row rows[WALL_ROWS];
 	int nrows = wall_rows(rows);
 	char a[32], b[32];
 
 	for (int r = 0; r < nrows; r++) {
+		if (compact && !row_shown(s, cols, n, flush, &rows[r]))
+			continue;
 		tbl_row(t);
 		tbl_set(t, 0, "%s", rows[r].label);
 		for (int c = 0; c < n; c++) {
@@ -266,10 +287,63 @@ static void side_total_row(struct table *t, const struct session_result *s,
 	}
 }
 
+/* "12.3" MiB/s, "1,234" IOPS, "1.20 ms" p99, "5,678" files/s */
+static char *headline_str(char *buf, size_t n, enum headline_kind k, double v)
+{
+	if (k == HL_MIBS)
+		snprintf(buf, n, "%.1f", v);
+	else if (k == HL_P99)
+		ns_str(buf, n, v);
+	else
+		fmt_count(buf, n, (uint64_t)(v + 0.5));
+	return buf;
+}
+
+/* The workload's own headline figures (from its facts), one row each; first = index of cols[0]. */
+static void side_headlines(struct table *t, const struct session_summary *sum, int first, int n)
+{
+	char a[32];
+
+	for (int k = 0; sum && k < sum->nhead; k++) {
+		const struct headline *h = &sum->head[k];
+
+		tbl_row(t);
+		tbl_set(t, 0, "%s", h->label);
+		for (int c = 0; c < n; c++)
+			tbl_set(t, 1 + 2 * c, "%s", h->value[first + c] >= 0 ?
+				headline_str(a, sizeof(a), h->kind, h->value[first + c]) : "-");
+	}
+}
+
+/* The compact flush block: the flush's wall and its I/O wait (share of the flush). */
+static void side_flush_compact(struct table *t, const struct session_result *s,
+			       const struct column *cols, int n)
+{
+	char a[32], b[32];
+
+	tbl_row(t);
+	tbl_set(t, 0, "flush (sync) wall");
+	for (int c = 0; c < n; c++) {
+		double fl = phases_mean(s, cols[c].flush, cols[c].nflush, pv_wall, 0);
+
+		tbl_set(t, 1 + 2 * c, "%s", cols[c].nflush ? ns_str(a, sizeof(a), fl) : "-");
+	}
+	tbl_row(t);
+	tbl_set(t, 0, "  of it I/O wait");
+	for (int c = 0; c < n; c++) {
+		double fl = phases_mean(s, cols[c].flush, cols[c].nflush, pv_wall, 0);
+		double io = phases_mean(s, cols[c].flush, cols[c].nflush, pv_bucket, WB_IOWAIT);
+
+		tbl_set(t, 1 + 2 * c, "%s", cols[c].nflush ? ns_str(a, sizeof(a), io) : "-");
+		tbl_set(t, 2 + 2 * c, "%s", cols[c].nflush ? pct_str(b, sizeof(b), io, fl) : "");
+	}
+}
+
 static void side_table(FILE *out, const struct session_result *s, const struct column *cols, int n,
-		       int with_flush)
+		       int with_flush, int compact)
 {
 	struct table *t = tbl_new(1 + 2 * n);
+	const struct session_summary *sum = s->summary;
 
 	if (!t) {
 		fprintf(out, "  (side-by-side view skipped: out of memory)\n");
@@ -280,10 +354,14 @@ static void side_table(FILE *out, const struct session_result *s, const struct c
 		tbl_set(t, 1 + 2 * c, "%s", cols[c].name);
 		tbl_set(t, 2 + 2 * c, "%% wall");
 	}
-	side_block(t, s, cols, n, 0);
-	if (with_flush) {
+	side_headlines(t, sum, sum ? (int)(cols - sum->cols) : 0, n);
+	side_block(t, s, cols, n, 0, compact);
+	if (with_flush && compact) {
+		side_flush_compact(t, s, cols, n);
+		side_total_row(t, s, cols, n);
+	} else if (with_flush) {
 		tbl_section(t, "flush (sync)");
-		side_block(t, s, cols, n, 1);
+		side_block(t, s, cols, n, 1, 0);
 		side_total_row(t, s, cols, n);
 	}
 	tbl_print(out, t, "  ");
@@ -313,17 +391,20 @@ static void print_runs(FILE *out, const struct session_result *s, const struct c
 }
 
 static void print_side_by_side(FILE *out, const struct session_result *s, const struct column *cols,
-			       int ncols)
+			       int ncols, int compact)
 {
 	int with_flush = any_flush(cols, ncols);
 
-	fprintf(out, "\n== side by side: where the wall time went ==\n");
+	if (ncols > 1)
+		fprintf(out, "\n== side by side: where the wall time went ==\n");
+	else
+		fprintf(out, "\n== where the wall time went ==\n");
 	for (int c = 0; c < ncols; c += SIDE_COLS_PER_TABLE) {
 		int n = ncols - c < SIDE_COLS_PER_TABLE ? ncols - c : SIDE_COLS_PER_TABLE;
 
 		if (c > 0)
 			fputc('\n', out);
-		side_table(out, s, cols + c, n, with_flush);
+		side_table(out, s, cols + c, n, with_flush, compact);
 	}
 	print_runs(out, s, cols, ncols);
 }
@@ -559,7 +640,7 @@ static void sys_row(struct table *t, unsigned nr, const struct iowhy_sys_stat *s
 	tbl_set(t, 1, "%s", fmt_count(a, sizeof(a), st->count));
 	tbl_set(t, 2, "%s", fmt_ns(a, sizeof(a), st->total_ns));
 	tbl_set(t, 3, "%s", fmt_ns(a, sizeof(a), avg));
-	tbl_set(t, 4, "%s", pct_str(a, sizeof(a), (double)st->oncpu_ns, (double)st->total_ns));
+	tbl_set(t, 4, "%s", pct_str(a, sizeof(a), (double)sys_oncpu_ns(st), (double)st->total_ns));
 	tbl_set(t, 5, "%s", fmt_ns(a, sizeof(a),
 				   hist_percentile(st->hist, IOWHY_HIST_SLOTS, 50, st->max_ns)));
 	tbl_set(t, 6, "%s", fmt_ns(a, sizeof(a),
@@ -631,7 +712,8 @@ static void print_iowait_by_disk(FILE *out, const struct phase_result *p,
 	fprintf(out, "\n");
 }
 
-static void print_phase(FILE *out, const struct phase_result *p, const char (*disk_names)[32])
+static void print_phase(FILE *out, const struct phase_result *p, const char (*disk_names)[32],
+			const struct phase_summary *ps)
 {
 	print_phase_title(out, p);
 	print_wall_view(out, p);
@@ -641,8 +723,8 @@ static void print_phase(FILE *out, const struct phase_result *p, const char (*di
 	print_cpu_check(out, p);
 	print_work_view(out, p);
 	print_syscalls(out, p);
-	if (p->io)
-		io_report_text(out, p);
+	if (p->io && ps)
+		io_report_text(out, p, ps);
 }
 
 /* One explanation line, word-wrapped at EXPLAIN_WIDTH with an indented continuation. */
@@ -672,31 +754,72 @@ static void print_wrapped(FILE *out, char *line)
 	fputc('\n', out);
 }
 
-static void print_explanation(FILE *out, const struct session_result *s)
+static void print_explanation(FILE *out, const struct session_summary *sum)
 {
-	char *buf = malloc(EXPLAIN_LEN);
-	char *line, *save = NULL;
+	char line[SENTENCE_LEN];
 
-	if (!buf)
+	if (!sum)
 		return;
-	explain(s, buf, EXPLAIN_LEN);
 	fprintf(out, "\n== explanation ==\n");
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	for (int i = 0; i < sum->expl.n; i++) {
+		snprintf(line, sizeof(line), "%s", sum->expl.s[i].text);
 		print_wrapped(out, line);
-	free(buf);
+	}
+}
+
+/* The columns of the summary (in the session's order). */
+static const struct column *summary_cols(const struct session_result *s, int *n)
+{
+	*n = s->summary ? s->summary->ncols : 0;
+	return s->summary ? s->summary->cols : NULL;
+}
+
+/* -v: the header, the side-by-side view, every phase in full, the explanation. */
+static void report_detail(FILE *out, const struct session_result *s)
+{
+	int ncols;
+	const struct column *cols = summary_cols(s, &ncols);
+
+	print_header(out, s);
+	if (count_work_phases(s) >= 2 && cols)
+		print_side_by_side(out, s, cols, ncols, 0);
+	for (int i = 0; i < s->nphases; i++)
+		print_phase(out, &s->phases[i], s->disk_names,
+			    s->summary ? &s->summary->phases[i] : NULL);
+	print_explanation(out, s->summary);
+}
+
+/* The default: the header, the compact wall table with the headline figures, one line per disk,
+ * the explanation. -q (brief): the table and the explanation, and warnings if any. */
+static void report_short(FILE *out, const struct session_result *s, int brief)
+{
+	int ncols;
+	const struct column *cols = summary_cols(s, &ncols);
+
+	if (brief) {
+		print_warnings(out, s);
+		if (s->partial)
+			fprintf(out, "*** PARTIAL (interrupted) ***\n");
+	} else {
+		print_header(out, s);
+	}
+	if (cols && ncols)
+		print_side_by_side(out, s, cols, ncols, 1);
+	if (!brief)
+		io_report_disks_text(out, s->summary);
+	print_explanation(out, s->summary);
+	if (!brief)
+		fprintf(out, "\n(-v: every phase in full: wall view, work view, syscalls, devices and "
+			     "kernel I/O)\n");
 }
 
 void report_text(FILE *out, const struct session_result *s, const struct report_options *ro)
 {
-	(void)ro; /* every level prints the full report for now */
-	struct column cols[SESSION_MAX_PHASES];
-	int ncols = session_columns(s, cols, SESSION_MAX_PHASES);
+	int detail = ro ? ro->detail : 0;
 
-	print_header(out, s);
-	if (count_work_phases(s) >= 2)
-		print_side_by_side(out, s, cols, ncols);
-	for (int i = 0; i < s->nphases; i++)
-		print_phase(out, &s->phases[i], s->disk_names);
-	print_explanation(out, s);
+	if (detail > 0)
+		report_detail(out, s);
+	else
+		report_short(out, s, detail < 0);
 	fflush(out);
 }

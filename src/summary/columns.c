@@ -78,7 +78,7 @@ double pv_sys_total(const struct phase_result *p, int nr)
 
 double pv_sys_oncpu(const struct phase_result *p, int nr)
 {
-	return (double)p->sys[nr].oncpu_ns;
+	return (double)sys_oncpu_ns(&p->sys[nr]); /* never more than its total */
 }
 
 double pv_by_nr(const struct phase_result *p, int arg)

@@ -13,37 +13,117 @@
 #include "syscalls.h"
 #include "units.h"
 #include "io_model.h"
+#include "summary.h"
 
 #define NOTABLE 0.10          /* share of the wall (or of a difference) worth a sentence */
 #define RESIDUAL_NOTABLE 0.02 /* unattributed share worth a sentence */
 #define SAME_WALL 0.01        /* walls closer than this share are "about the same" */
 #define MAX_SYSCALLS 3        /* syscalls named for one difference */
+#define NOISE_SINGLE 0.10     /* single runs closer than this share are within noise */
 
-/* ---- Output: lines appended to a caller's buffer, cut cleanly when it is full ---- */
+/* ---- Output: structured sentences; a newline in the text closes the current one ---- */
 
 struct text {
-	char *buf;
-	size_t n, len;
+	struct explanation *e;
+	const struct phase_summary *ps; /* per phase, for the flush phases' I/O; may be NULL */
+	int open;                       /* e->s[e->n - 1] is being written */
 };
+
+/* The sentence being written, opened when there is none; NULL when the explanation is full. */
+static struct sentence *cur(struct text *t)
+{
+	if (!t->open) {
+		if (t->e->n >= EXPLAIN_MAX)
+			return NULL;
+		memset(&t->e->s[t->e->n], 0, sizeof(t->e->s[0]));
+		snprintf(t->e->s[t->e->n++].kind, sizeof(t->e->s[0].kind), "note");
+		t->open = 1;
+	}
+	return &t->e->s[t->e->n - 1];
+}
+
+static void append(struct text *t, const char *str)
+{
+	for (; *str; str++) {
+		struct sentence *se;
+		size_t len;
+
+		if (*str == '\n') {
+			t->open = 0;
+			continue;
+		}
+		se = cur(t);
+		if (!se)
+			return;
+		len = strlen(se->text);
+		if (len + 1 < sizeof(se->text)) {
+			se->text[len] = *str;
+			se->text[len + 1] = '\0';
+		}
+	}
+}
 
 __attribute__((format(printf, 2, 3)))
 static void say(struct text *t, const char *fmt, ...)
 {
+	char buf[SENTENCE_LEN];
 	va_list ap;
-	int w;
 
-	if (t->len + 1 >= t->n)
-		return;
 	va_start(ap, fmt);
-	w = vsnprintf(t->buf + t->len, t->n - t->len, fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (w > 0)
-		t->len += (size_t)w < t->n - t->len ? (size_t)w : t->n - t->len - 1;
+	append(t, buf);
 }
 
 static void end_line(struct text *t)
 {
 	say(t, "\n");
+}
+
+/* The kind of the current sentence. */
+static void kind(struct text *t, const char *k)
+{
+	struct sentence *se = cur(t);
+
+	if (se)
+		snprintf(se->kind, sizeof(se->kind), "%s", k);
+}
+
+/* A number the current sentence states. */
+static void num(struct text *t, const char *key, double v)
+{
+	struct sentence *se = cur(t);
+
+	if (!se || se->nnums >= SENTENCE_NUMS)
+		return;
+	snprintf(se->num[se->nnums].key, sizeof(se->num[0].key), "%s", key);
+	se->num[se->nnums++].value = v;
+}
+
+int sentence_get(const struct sentence *se, const char *key, double *v)
+{
+	for (int i = 0; i < se->nnums; i++)
+		if (!strcmp(se->num[i].key, key)) {
+			*v = se->num[i].value;
+			return 1;
+		}
+	return 0;
+}
+
+void explanation_join(const struct explanation *e, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	for (int i = 0; i < e->n && len + 1 < n; i++) {
+		int w = snprintf(buf + len, n - len, "%s%s", i ? "\n" : "", e->s[i].text);
+
+		if (w < 0)
+			break;
+		len += (size_t)w < n - len ? (size_t)w : n - len - 1;
+	}
 }
 
 /* ---- Numbers of a column: trimmed means over its work (or flush) phases ---- */
@@ -303,6 +383,9 @@ static void say_biggest_buckets(struct text *t, const struct session_result *s,
 	char a[32], b[32];
 
 	rank_buckets(s, c, order, v);
+	kind(t, "column");
+	num(t, "whole_ns", wall);
+	num(t, "part_ns", v[order[0]]);
 	say(t, "%s: %s of the %s wall", c->name, pct(a, v[order[0]], wall), ns(b, wall));
 	say_runs(t, c);
 	say(t, " was %s", bucket_label(order[0] < WB_COUNT ? order[0] : -1));
@@ -332,6 +415,9 @@ static void say_top_syscall(struct text *t, const struct session_result *s, cons
 	if (best_v <= 0)
 		return;
 	oncpu = work_mean(s, c, pv_sys_oncpu, (int)best);
+	kind(t, "top_syscall");
+	num(t, "whole_ns", best_v);
+	num(t, "part_ns", oncpu);
 	say(t, "The top syscall by total time was %s: ", syscall_name(best));
 	say_calls(t, s, c, best, 1);
 	say(t, " (%s in all, %s of it on a CPU).", ns(a, best_v),
@@ -368,23 +454,27 @@ static void say_flush_io(struct text *t, const struct session_result *s, const s
 	const struct phase_result *p = &s->phases[c->flush[0]];
 	const struct io_phase *io = p->io;
 	const struct io_devinfo *busiest = NULL;
-	struct io_layers l;
+	const struct io_layers *l;
 	char a[32], b[32];
 
-	if (!io || !io->window_ns)
+	if (!io || !io->window_ns || !t->ps || !t->ps[c->flush[0]].has_io)
 		return;
-	io_layers_compute(io, &l);
+	l = &t->ps[c->flush[0]].layers;
 	for (size_t i = 0; i < io->ndevs; i++)
 		if (!io->devs[i].is_partition && (!busiest || io->devs[i].busy_ns > busiest->busy_ns))
 			busiest = &io->devs[i];
-	if (l.blk_write_wb_tree + l.blk_write_tree)
+	if (l->blk_write_wb_tree + l->blk_write_tree) {
 		say(t, " It wrote %s of the workload's data to the devices",
-		    fmt_bytes(a, sizeof(a), l.blk_write_wb_tree + l.blk_write_tree));
-	else
+		    fmt_bytes(a, sizeof(a), l->blk_write_wb_tree + l->blk_write_tree));
+		num(t, "written_bytes", (double)(l->blk_write_wb_tree + l->blk_write_tree));
+	} else {
 		say(t, " It wrote none of the workload's data (nothing of it was dirty)");
-	if (busiest && busiest->busy_ns)
+	}
+	if (busiest && busiest->busy_ns) {
 		say(t, "; the busiest disk, %s, was busy %s of the flush", busiest->name,
 		    pct(b, (double)busiest->busy_ns, (double)io->window_ns));
+		num(t, "busy_share", (double)busiest->busy_ns / (double)io->window_ns);
+	}
 	say(t, ".");
 }
 
@@ -398,6 +488,9 @@ static void say_iowait(struct text *t, const struct session_result *s, const str
 	if (wall <= 0 || io < NOTABLE * wall)
 		return;
 	nr = top_nr(s, c->work, c->nwork, WB_IOWAIT, -1, &sv);
+	kind(t, "iowait");
+	num(t, "whole_ns", wall);
+	num(t, "part_ns", io);
 	say(t, "%s (%s of the wall) waiting on I/O, %s of it ", ns(a, io), pct(b, io, wall),
 	    pct(d, sv, io));
 	say_inside(t, nr);
@@ -414,6 +507,9 @@ static void say_runq(struct text *t, const struct session_result *s, const struc
 
 	if (wall <= 0 || rq < NOTABLE * wall)
 		return;
+	kind(t, "runq");
+	num(t, "whole_ns", wall);
+	num(t, "part_ns", rq);
 	say(t, "%s (%s of the wall) runnable but waiting for a CPU (run queue)", ns(a, rq),
 	    pct(b, rq, wall));
 	say_top_comm(t, s, c, WB_RUNQ);
@@ -429,6 +525,9 @@ static void say_residual(struct text *t, const struct session_result *s, const s
 
 	if (wall <= 0 || un < RESIDUAL_NOTABLE * wall)
 		return;
+	kind(t, "unattributed");
+	num(t, "whole_ns", wall);
+	num(t, "part_ns", un);
 	say(t, "%s (%s of %s's wall) could not be attributed: no task state was known.", ns(a, un),
 	    pct(b, un, wall), c->name);
 	end_line(t);
@@ -445,6 +544,9 @@ static void say_flush(struct text *t, const struct session_result *s, const stru
 	total = work + fl;
 	if (c->nflush == 0 || total <= 0 || fl < NOTABLE * total)
 		return;
+	kind(t, "flush");
+	num(t, "whole_ns", total);
+	num(t, "part_ns", fl);
 	say(t, "The flush (sync) took %s after %s's writes, %s of %s's total (%s)", ns(a, fl),
 	    c->name, pct(b, fl, total), c->name, ns(d, total));
 	for (int i = 0; i < WB_COUNT; i++) {
@@ -471,6 +573,7 @@ static void explain_column(struct text *t, const struct session_result *s, const
 	double wall = work_mean(s, c, pv_wall, 0);
 
 	if (wall <= 0) {
+		kind(t, "column");
 		say(t, "%s took no measurable wall time.\n", c->name);
 		return;
 	}
@@ -560,20 +663,34 @@ static int largest_item(const double *d)
 	return best;
 }
 
-/* The other notable differences: items the slower column spent more on, then less. */
+/* The other notable differences: items the slower column spent more on, then less (unless the
+ * main sentence already named them: `less_said`). When the items listed add up to more than the
+ * difference (others went the other way), they are "also more", not "the rest" of it. */
 static void say_other_items(struct text *t, const struct column *fast, const double *d, int main_it,
-			    double diff)
+			    double diff, int less_said)
 {
 	char a[32], l[64];
 	int more = 0, less = 0;
+	double listed = d[main_it];
 
+	/* "the rest of the difference" only when what is listed fits in the difference */
 	for (int it = 0; it < IT_COUNT; it++)
 		if (it != main_it && d[it] >= NOTABLE * diff)
-			say(t, "%s%s %s", more++ ? ", " : "The rest of the difference: ",
+			listed += d[it];
+	less_said |= listed > diff * 1.0001 ? 2 : 0;
+	for (int it = 0; it < IT_COUNT; it++)
+		if (it != main_it && d[it] >= NOTABLE * diff) {
+			if (!more)
+				kind(t, "compare_rest");
+			say(t, "%s%s %s", more++ ? ", " : less_said ? "Also more: " :
+			    "The rest of the difference: ",
 			    item_label(l, sizeof(l), it), ns(a, d[it]));
-	for (int it = 0; it < IT_COUNT; it++) {
+		}
+	for (int it = 0; it < IT_COUNT && !(less_said & 1); it++) {
 		if (-d[it] < NOTABLE * diff)
 			continue;
+		if (!more && !less)
+			kind(t, "compare_rest");
 		if (less++)
 			say(t, ", ");
 		else
@@ -584,30 +701,92 @@ static void say_other_items(struct text *t, const struct column *fast, const dou
 		say(t, ".\n");
 }
 
+/* Whether the difference between two columns is within noise: with repeats, the slower column's
+ * fastest run is no slower than the faster column's slowest; a single run each, under 10%. */
+static int within_noise(struct text *t, const struct session_result *s, const struct column *slow,
+			const struct column *fast, double ws, double wf)
+{
+	struct summary a, b;
+	char x[32], y[32], z[32], w[32], p[32], u[32], v[32];
+
+	if (slow->nwork < 2 && fast->nwork < 2) {
+		if (ws - wf >= NOISE_SINGLE * wf)
+			return 0;
+		kind(t, "noise");
+		say(t, "%s took %s more than %s (%s vs %s, %s): from a single run each, a difference "
+		       "under 10%% is within noise (--repeat R compares runs).\n", slow->name, ns(x, ws - wf),
+		    fast->name, ns(y, ws), ns(z, wf), pct(p, ws - wf, wf));
+		return 1;
+	}
+	if (phases_summary(s, slow->work, slow->nwork, pv_wall, 0, &a) < 0 ||
+	    phases_summary(s, fast->work, fast->nwork, pv_wall, 0, &b) < 0 || a.min > b.max)
+		return 0;
+	kind(t, "noise");
+	say(t, "%s took %s more than %s (%s vs %s, trimmed means of %d and %d runs), within the "
+	       "spread of the runs (%s: %s to %s; %s: %s to %s): within noise.\n", slow->name,
+	    ns(x, ws - wf), fast->name, ns(y, ws), ns(z, wf), slow->nwork, fast->nwork, slow->name,
+	    ns(w, a.min), ns(p, a.max), fast->name, ns(u, b.min), ns(v, b.max));
+	return 1;
+}
+
+/* "; kernel CPU was 894 µs more, and other wait 530 µs less": the largest item is larger than the
+ * whole difference (others went the other way), so it is not said to be part of it. */
+static void say_offset(struct text *t, const struct column *fast, const double *d, int it,
+		       double diff)
+{
+	char a[32], l[64];
+	int less = 0;
+
+	say(t, "; %s was %s more", item_label(l, sizeof(l), it), ns(a, d[it]));
+	num(t, "item_ns", d[it]);
+	for (int i = 0; i < IT_COUNT; i++) {
+		if (-d[i] < NOTABLE * diff)
+			continue;
+		say(t, "%s%s %s less", less++ ? ", " : ", while ", item_label(l, sizeof(l), i),
+		    ns(a, -d[i]));
+	}
+	if (less)
+		say(t, " (%s spent more on %s)", fast->name, less > 1 ? "those" : "it");
+}
+
 static void compare_columns(struct text *t, const struct session_result *s,
 			    const struct column *slow, const struct column *fast)
 {
 	double ws = work_mean(s, slow, pv_wall, 0), wf = work_mean(s, fast, pv_wall, 0);
 	double diff = ws - wf, d[IT_COUNT];
 	char a[32], b[32], c[32], l[64];
-	int it;
+	int it, offset;
 
 	if (diff <= SAME_WALL * ws) {
+		kind(t, "same");
 		say(t, "%s and %s took about the same time (%s vs %s).\n", slow->name, fast->name,
 		    ns(a, ws), ns(b, wf));
 		return;
 	}
+	if (within_noise(t, s, slow, fast, ws, wf))
+		return;
 	for (it = 0; it < IT_COUNT; it++)
 		d[it] = item_value(s, slow, it) - item_value(s, fast, it);
 	it = largest_item(d);
+	offset = d[it] > diff;
+	kind(t, "compare");
+	num(t, "whole_ns", diff);
+	num(t, "slow_ns", ws);
+	num(t, "fast_ns", wf);
 	say(t, "%s took %s more than %s (%s vs %s", slow->name, ns(a, diff), fast->name, ns(b, ws),
 	    ns(c, wf));
 	if (slow->nwork > 1 || fast->nwork > 1)
 		say(t, ", trimmed means of %d and %d runs", slow->nwork, fast->nwork);
-	say(t, "); %s of that is %s", ns(a, d[it]), item_label(l, sizeof(l), it));
+	say(t, ")");
+	if (offset) {
+		say_offset(t, fast, d, it, diff);
+	} else {
+		say(t, "; %s of that is %s", ns(a, d[it]), item_label(l, sizeof(l), it));
+		num(t, "part_ns", d[it]);
+	}
 	say_item_detail(t, s, slow, fast, it, d[it]);
 	say(t, ".\n");
-	say_other_items(t, fast, d, it, diff);
+	say_other_items(t, fast, d, it, diff, offset);
 }
 
 static int cmp_wall_order(const struct session_result *s, const struct column *x,
@@ -625,6 +804,7 @@ static void say_ranking(struct text *t, const struct session_result *s, const st
 
 	if (n < 3)
 		return;
+	kind(t, "ranking");
 	say(t, "Fastest to slowest:");
 	for (int i = 0; i < n; i++)
 		say(t, "%s %s %s", i ? "," : "", cols[i]->name, ns(a, work_mean(s, cols[i], pv_wall, 0)));
@@ -641,6 +821,9 @@ static void say_totals(struct text *t, const struct session_result *s, const str
 		return;
 	ts = work_mean(s, slow, pv_wall, 0) + flush_mean(s, slow, pv_wall, 0);
 	tf = work_mean(s, fast, pv_wall, 0) + flush_mean(s, fast, pv_wall, 0);
+	kind(t, "totals");
+	num(t, "slow_ns", ts);
+	num(t, "fast_ns", tf);
 	say(t, "With the flush, %s took %s and %s %s in total.\n", slow->name, ns(a, ts), fast->name,
 	    ns(b, tf));
 }
@@ -683,16 +866,15 @@ static void say_session_caveats(struct text *t, const struct session_result *s)
 		    count(a, (double)s->storage_failed));
 }
 
-void explain(const struct session_result *s, char *buf, size_t n)
+void explain(const struct session_result *s, const struct phase_summary *ps,
+	     struct explanation *out)
 {
-	struct text t = { buf, n, 0 };
+	struct text t = { out, ps, 0 };
 	struct column cols[SESSION_MAX_PHASES];
 	const struct column *work[SESSION_MAX_PHASES];
 	int ncols, nwork = 0;
 
-	if (n == 0)
-		return;
-	buf[0] = '\0';
+	out->n = 0;
 	ncols = session_columns(s, cols, SESSION_MAX_PHASES);
 	for (int i = 0; i < ncols; i++)
 		if (cols[i].nwork)
@@ -704,7 +886,4 @@ void explain(const struct session_result *s, char *buf, size_t n)
 	else
 		explain_columns(&t, s, work, nwork);
 	say_session_caveats(&t, s);
-	/* Drop the final newline: lines are separated, not terminated. */
-	if (t.len > 0 && buf[t.len - 1] == '\n')
-		buf[--t.len] = '\0';
 }

@@ -53,6 +53,43 @@ check_phase_invariants() {
 	local over
 	over=$(jqr "$j" "[.phases[$i].io // {} | .window_ns as \$w | (.devices // [])[] | select(.busy_ns > \$w) | .name] | join(\",\")")
 	[ -z "$over" ] || fail "$name: busy time longer than the window on $over"
+	check_phase_shares "$j" "$i"
+}
+
+# Shares <= 100%, parts <= whole, still-dirty <= dirtied in the phase (issue 10 item 8): every
+# violation is named. Splits of a bucket may differ from it by rounding: 0.1% + 1 µs.
+# check_phase_shares JSON PHASE_INDEX
+check_phase_shares() {
+	local j=$1 i=$2 name bad
+	name=$(jqr "$j" ".phases[$i].name")
+	bad=$(jq -r --argjson i "$i" '
+		def over(a; b): a > b * 1.001 + 1000;
+		.phases[$i] as $p | [
+		  ($p.syscalls[] | select(.oncpu_ns > .total_ns) |
+		   "syscall \(.name) on-CPU \(.oncpu_ns) > total \(.total_ns)"),
+		  ($p.wall | to_entries[] | select(.key != "kernel_groups") |
+		   select(.value > $p.wall_ns) | "wall.\(.key) \(.value) > wall \($p.wall_ns)"),
+		  (select(over([$p.wall.kernel_groups[]] | add; $p.wall.kernel_ns)) |
+		   "kernel groups sum > kernel_ns"),
+		  (select(over([$p.iowait_by_syscall[]] | add // 0; $p.wall.iowait_ns)) |
+		   "I/O wait by syscall sum > iowait_ns"),
+		  (select(over([$p.iowait_by_device[].ns] | add // 0; $p.wall.iowait_ns)) |
+		   "I/O wait by device sum > iowait_ns"),
+		  ($p.io // empty | .devices[] | select(.utilization > 1) |
+		   "\(.name) utilization \(.utilization) > 100%"),
+		  ($p.io // empty | .layers | select(.still_dirty_bytes > .dirtied_bytes) |
+		   "still dirty \(.still_dirty_bytes) > dirtied in the phase \(.dirtied_bytes)"),
+		  ($p.io // empty | .layers | select(.read_from_cache_bytes > .sys_read_bytes) |
+		   "read from cache > read by syscalls"),
+		  (.explanation_sentences[]? | select(.numbers.part_ns != null and
+		   .numbers.whole_ns != null and .numbers.part_ns > .numbers.whole_ns) |
+		   "explanation part > whole: \(.text)")
+		] | join("; ")' "$j")
+	if [ -z "$bad" ]; then
+		pass "$name: shares <= 100%, parts <= whole, still dirty <= dirtied"
+	else
+		fail "$name: $bad"
+	fi
 }
 # Fraction of a phase's wall in a bucket: frac JSON IDX FIELD
 frac() { jqr "$1" ".phases[$2].wall.$3 / .phases[$2].wall_ns"; }

@@ -5,7 +5,7 @@ source tests/integration/lib_dev.sh
 make_loop_ext4 256
 J=$TMPROOT/r.json
 sync
-"$IOWHY" run --json "$J" -- dd if=/dev/zero of="$MNT/f" bs=1M count=64 oflag=direct status=none \
+"$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$MNT/f" bs=1M count=64 oflag=direct status=none \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
 ph='.phases[] | select(.kind == "work") | .io'

@@ -8,7 +8,7 @@ drop_caches
 J1=$TMPROOT/cold.json J2=$TMPROOT/warm.json
 "$IOWHY" run --json "$J1" -- dd if="$MNT/f" of=/dev/null bs=1M status=none >"$TMPROOT/cold.txt" 2>&1
 check "cold run exits 0" test $? = 0
-"$IOWHY" run --json "$J2" -- dd if="$MNT/f" of=/dev/null bs=1M status=none >"$TMPROOT/warm.txt" 2>&1
+"$IOWHY" run -v --json "$J2" -- dd if="$MNT/f" of=/dev/null bs=1M status=none >"$TMPROOT/warm.txt" 2>&1
 check "warm run exits 0" test $? = 0
 ph='.phases[] | select(.kind == "work") | .io'
 cold=$(jqr "$J1" "[$ph.requests[] | select(.name == \"$LOOPNAME\" and .op == \"read\" and .class == \"tree\") | .bytes] | add // 0")

@@ -2,7 +2,7 @@
 need_root
 $IOWHY bigfile --help >/dev/null 2>&1 || skip "iowhy bigfile is not wired into main.c"
 j=$TMPROOT/b.json
-$IOWHY bigfile --no-io --size 64M --bs 1k --dir "$TMPROOT" --json "$j" >"$TMPROOT/out" || fail "bigfile exited $?"
+$IOWHY bigfile -v --no-io --size 64M --bs 1k --dir "$TMPROOT" --json "$j" >"$TMPROOT/out" || fail "bigfile exited $?"
 n=$(sys_count "$j" 0 write)
 check "dd bs=1k: write count exactly 65,536 (got $n)" test "$n" = 65536
 check "dd bs=1k: the workload counted 65,536 writes" test "$(jqr "$j" '.phases[0].facts.writes')" = 65536

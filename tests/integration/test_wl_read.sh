@@ -5,7 +5,7 @@ f=$TMPROOT/data
 head -c 20000000 /dev/urandom >"$f"
 want=$(md5sum "$f" | cut -d' ' -f1)
 j=$TMPROOT/r.json
-$IOWHY read --no-io "$f" --bs 4k,1M --hash md5 --json "$j" >"$TMPROOT/out" || fail "read exited $?"
+$IOWHY read -v --no-io "$f" --bs 4k,1M --hash md5 --json "$j" >"$TMPROOT/out" || fail "read exited $?"
 got=$(grep -oE 'md5 [0-9a-f]{32}' "$TMPROOT/out" | sort -u)
 check "md5 equals md5sum ($want)" test "$got" = "md5 $want"
 check "md5 checked against a separate read in both columns" test "$(jqr "$j" '[.phases[].facts.md5_matches] | add')" = 2

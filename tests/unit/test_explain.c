@@ -15,19 +15,22 @@
 #include "report.h"
 #include "columns.h"
 #include "explain.h"
+#include "summary.h"
+#include "io_model.h"
 #include "syscalls.h"
 #include "units.h"
 
 #define US 1000ULL
 #define MS 1000000ULL
 #define SEC 1000000000ULL
-#define MAXPH 8
+#define MAXPH 48
 
 struct fixture {
 	struct session_result s;
 	struct phase_result ph[MAXPH];
 	struct comm_stats comms[MAXPH][2];
 	char text[4096];
+	struct explanation expl;
 };
 
 static struct phase_result *add_phase(struct fixture *f, const char *name, const char *column,
@@ -171,7 +174,8 @@ static int teardown(void **state)
 
 static const char *run_explain(struct fixture *f)
 {
-	explain(&f->s, f->text, sizeof(f->text));
+	explain(&f->s, NULL, &f->expl);
+	explanation_join(&f->expl, f->text, sizeof(f->text));
 	if (getenv("IOWHY_TEST_VERBOSE"))
 		fprintf(stderr, "%s\n", f->text);
 	return f->text;
@@ -389,25 +393,144 @@ static void test_small_buffer(void **state)
 	loop_phase(f, "loop", 100);
 	split_phase(f);
 	memset(small, 'x', sizeof(small));
-	explain(&f->s, small, sizeof(small));
+	explain(&f->s, NULL, &f->expl);
+	explanation_join(&f->expl, small, sizeof(small));
 	assert_int_equal(strlen(small), sizeof(small) - 1);
 	assert_true(strncmp(small, "loop took 6.10 s more than split", 32) == 0);
 }
 
+/* Every sentence that states a part of a whole states a part no larger than it. */
+static void assert_parts_within(const struct explanation *e)
+{
+	for (int i = 0; i < e->n; i++) {
+		double part, whole;
+
+		if (sentence_get(&e->s[i], "part_ns", &part) &&
+		    sentence_get(&e->s[i], "whole_ns", &whole) && part > whole)
+			fail_msg("part %.0f > whole %.0f in: %s", part, whole, e->s[i].text);
+	}
+}
+
+/*
+ * A part is never larger than the whole: "took 364 µs more ... 894 µs of that is kernel CPU" came
+ * from kernel CPU growing while other wait shrank. The largest item is then said to be more,
+ * with what was less, not "of that".
+ */
+static void test_part_not_larger_than_whole(void **state)
+{
+	struct fixture *f = *state;
+	struct phase_result *a = add_phase(f, "a", "a", PHASE_WORK);
+	struct phase_result *b = add_phase(f, "b", "b", PHASE_WORK);
+	const char *t;
+
+	add_time(a, WB_KERNEL, SG_META, K("openat"), 1894 * US);
+	add_time(a, WB_OTHER, 0, K("wait4"), 470 * US);
+	add_time(b, WB_KERNEL, SG_META, K("openat"), 1000 * US);
+	add_time(b, WB_OTHER, 0, K("wait4"), 1000 * US);
+	add_sys(a, "openat", 10, 1894 * US, 1894 * US);
+	add_sys(b, "openat", 10, 1000 * US, 1000 * US);
+	t = run_explain(f);
+	assert_contains(t, "a took 364 µs more than b (2.36 ms vs 2.00 ms); kernel CPU in ");
+	assert_contains(t, "was 894 µs more, while other wait 530 µs less (b spent more on it)");
+	assert_lacks(t, "of that is");
+	assert_parts_within(&f->expl);
+	assert_string_equal(f->expl.s[0].kind, "compare");
+}
+
+/* The other differences are "the rest" of it only when they fit in it: here user CPU is 90 of the
+ * 100 ms and file metadata 60 ms more, offset by 50 ms less other wait. */
+static void test_rest_fits_the_difference(void **state)
+{
+	struct fixture *f = *state;
+	struct phase_result *a = add_phase(f, "a", "a", PHASE_WORK);
+	struct phase_result *b = add_phase(f, "b", "b", PHASE_WORK);
+	const char *t;
+
+	add_time(a, WB_USER, 0, -1, 190 * MS);
+	add_time(a, WB_KERNEL, SG_META, K("openat"), 160 * MS);
+	add_time(b, WB_USER, 0, -1, 100 * MS);
+	add_time(b, WB_KERNEL, SG_META, K("openat"), 100 * MS);
+	add_time(b, WB_OTHER, 0, K("wait4"), 50 * MS);
+	t = run_explain(f);
+	assert_contains(t, "a took 100 ms more than b (350 ms vs 250 ms); 90.0 ms of that is user CPU");
+	assert_contains(t, "Also more: kernel CPU in file metadata 60.0 ms; b spent more on other "
+			   "wait (50.0 ms).");
+	assert_lacks(t, "The rest of the difference");
+	assert_parts_within(&f->expl);
+}
+
+/* A single run each, under 10% apart: within noise, no attribution of the difference. */
+static void test_single_run_noise(void **state)
+{
+	struct fixture *f = *state;
+	struct phase_result *a = add_phase(f, "a", "a", PHASE_WORK);
+	struct phase_result *b = add_phase(f, "b", "b", PHASE_WORK);
+	const char *t;
+
+	add_time(a, WB_USER, 0, -1, 1040 * MS);
+	add_time(b, WB_USER, 0, -1, 1000 * MS);
+	t = run_explain(f);
+	assert_contains(t, "a took 40.0 ms more than b (1.04 s vs 1.00 s, 4.0%): from a single run "
+			   "each, a difference under 10% is within noise");
+	assert_lacks(t, "of that is");
+	assert_string_equal(f->expl.s[0].kind, "noise");
+}
+
+/* Repeats whose walls overlap: the difference is within their spread. */
+static void test_repeats_noise(void **state)
+{
+	struct fixture *f = *state;
+	static const uint64_t wa[3] = { 900, 1300, 1200 }, wb[3] = { 1000, 1100, 950 };
+	const char *t;
+
+	for (int i = 0; i < 3; i++) {
+		add_time(add_phase(f, "a", "a", PHASE_WORK), WB_USER, 0, -1, wa[i] * MS);
+		add_time(add_phase(f, "b", "b", PHASE_WORK), WB_USER, 0, -1, wb[i] * MS);
+	}
+	t = run_explain(f);
+	assert_contains(t, "a took 200 ms more than b (1.20 s vs 1.00 s, trimmed means of 3 and 3 "
+			   "runs), within the spread of the runs (a: 900 ms to 1.30 s; b: 950 ms to "
+			   "1.10 s): within noise.");
+	/* far apart repeats are compared as before */
+	for (int i = 0; i < f->s.nphases; i++)
+		if (!strcmp(f->ph[i].name, "a"))
+			add_time(&f->ph[i], WB_KERNEL, SG_PROC, K("execve"), 2000 * MS);
+	assert_contains(run_explain(f), "a took 2.20 s more than b (3.20 s vs 1.00 s");
+}
+
+/* The on-CPU share of a syscall is never above 100% (exit_group showed 122.3%). */
+static void test_oncpu_share_clamped(void **state)
+{
+	struct fixture *f = *state;
+	struct phase_result *p = add_phase(f, "run", "run", PHASE_WORK);
+
+	add_time(p, WB_KERNEL, SG_PROC, K("exit_group"), 100 * MS);
+	add_sys(p, "exit_group", 1, 100 * MS, 122300 * US);
+	assert_contains(run_explain(f), "1 call at 100 ms (100 ms in all, 100.0% of it on a CPU).");
+	assert_parts_within(&f->expl);
+}
+
 /* ---- The text report ---- */
 
-static char *text_report(struct fixture *f)
+static char *text_report_at(struct fixture *f, int detail)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
 	assert_non_null(out);
-	report_text(out, &f->s, &(struct report_options){ .detail = 1 });
+	assert_int_equal(summary_compute(&f->s), 0);
+	report_text(out, &f->s, &(struct report_options){ .detail = detail });
+	summary_free(&f->s);
 	fclose(out);
 	if (getenv("IOWHY_TEST_VERBOSE"))
 		fputs(buf, stderr);
 	return buf;
+}
+
+static char *text_report(struct fixture *f)
+{
+	return text_report_at(f, 1);
 }
 
 /* Every line of the block starting at `title` up to the next blank line has the same width. */
@@ -530,6 +653,95 @@ static void test_text_report_wraps_many_columns(void **state)
 	free(r);
 }
 
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* fsbench-like columns: each workload's headline figures (MiB/s, IOPS, p99) are rows of the
+ * side-by-side table; the default report is that table, the devices and the explanation. */
+static void test_default_report(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const names[2] = { "seq read", "rand read" };
+	struct io_phase *io = io_phase_new();
+	struct io_stat st = { .requests = 100, .bytes = 1 << 20 };
+	struct io_devinfo *d;
+	char *r;
+
+	for (int i = 0; i < 2; i++) {
+		struct phase_result *p = add_phase(f, names[i], names[i], PHASE_WORK);
+
+		add_time(p, WB_IOWAIT, 0, K("pread64"), (uint64_t)(i + 1) * 1000 * MS);
+		add_time(p, WB_USER, 0, -1, 10 * MS);
+		add_sys(p, "pread64", 1000, (uint64_t)(i + 1) * 1000 * MS, 10 * MS);
+		facts_set(&p->facts, "rate", "throughput", "B/s", (i ? 20.0 : 200.0) * 1048576);
+		facts_set(&p->facts, "iops", "reads per second", "", i ? 5120 : 1600);
+		facts_set(&p->facts, "lat_p99_ns", "latency p99", "ns", i ? 950000 : 120000);
+	}
+	assert_non_null(io);
+	io->window_ns = 1000 * MS;
+	d = io_phase_dev(io, 8u << 20);
+	snprintf(d->name, sizeof(d->name), "vdb");
+	d->busy_ns = 900 * MS;
+	io_phase_add(io, 8u << 20, IO_OP_READ, IO_CL_TREE, &st);
+	f->ph[0].io = io;
+	r = text_report_at(f, 0);
+	assert_contains(r, "iowhy gen:");
+	assert_contains(r, "== side by side");
+	assert_contains(r, "seq read");
+	assert_contains(r, "rand read");
+	assert_contains(r, "  MiB/s              200.0               20.0\n");
+	assert_contains(r, "  IOPS               1,600              5,120\n");
+	assert_contains(r, "  p99 latency       120 µs             950 µs\n");
+	assert_contains(r, "  wall              1.01 s  100.0%     2.01 s  100.0%\n");
+	assert_contains(r, "== devices (traced phases) ==\n  vdb    busy 900 ms of 1.00 s (90.0%); "
+			   "100 requests: read 1.00 MiB, written 0 B, the workload's 1.00 MiB\n");
+	assert_contains(r, "== explanation ==\n  rand read took 1.00 s more than seq read");
+	assert_lacks(r, "== seq read (work phase)");
+	assert_lacks(r, "work view (task time");
+	assert_lacks(r, "file_metadata"); /* compact: a group under 1% of every wall is left out */
+	assert_true(count_lines(r) < 40);
+	free(r);
+	/* -q: the table and the explanation only */
+	r = text_report_at(f, -1);
+	assert_lacks(r, "iowhy gen:");
+	assert_lacks(r, "== devices");
+	assert_contains(r, "  MiB/s");
+	assert_contains(r, "== explanation ==");
+	free(r);
+	/* -v: every phase in full, with its device section */
+	r = text_report_at(f, 1);
+	assert_contains(r, "== seq read (work phase)");
+	assert_contains(r, "Devices and kernel I/O");
+	free(r);
+	f->ph[0].io = NULL;
+	io_result_free(io);
+}
+
+/* The default report of many repeated runs stays short (gen --count 10 --repeat 20 printed
+ * 1,086 lines): one compact table and the explanation. */
+static void test_default_report_repeats_short(void **state)
+{
+	struct fixture *f = *state;
+	char *r;
+
+	for (int i = 0; i < 20; i++) {
+		loop_phase(f, "loop", 100);
+		flush_phase(f, "loop/flush", "loop", 100 * MS, 10 * MS);
+	}
+	r = text_report_at(f, 0);
+	assert_contains(r, "  flush (sync) wall        110 ms\n");
+	assert_contains(r, "    of it I/O wait         100 ms   90.9%\n");
+	assert_contains(r, "total (work+flush) wall");
+	assert_true(count_lines(r) < 40);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -545,7 +757,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_single_column_sleep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_caveats_and_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_small_buffer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_part_not_larger_than_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rest_fits_the_difference, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_single_run_noise, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_repeats_noise, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_oncpu_share_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_default_report, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_default_report_repeats_short, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report_partial_single, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report_repeats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report_wraps_many_columns, setup, teardown),

@@ -13,6 +13,9 @@
 #include <linux/types.h>
 #include "report.h"
 #include "syscalls.h"
+#include "summary.h"
+#include "json_put.h"
+#include "io_model.h"
 
 #define MS 1000000ULL
 
@@ -168,7 +171,9 @@ static const char *str(struct json_object *o, const char *key)
 
 static struct json_object *write_and_parse(struct fixture *f)
 {
+	assert_int_equal(summary_compute(&f->s), 0);
 	assert_int_equal(report_json(f->path, &f->s), 0);
+	summary_free(&f->s);
 	f->root = json_object_from_file(f->path);
 	if (!f->root)
 		fail_msg("report is not valid JSON: %s", json_util_get_last_err());
@@ -341,6 +346,86 @@ static void test_empty_session(void **state)
 	assert_int_equal(json_object_array_length(get(r, "missing_probes", json_type_array)), 0);
 }
 
+/* Unsigned stays unsigned: a value above 2^63 is written as itself, not as a negative number (the
+ * I/O section once went through json_object_new_int64((int64_t)v)). */
+static void test_u64_above_2_63(void **state)
+{
+	struct fixture *f = *state;
+	const uint64_t big = (1ULL << 63) + 12345;
+	struct json_object *o = json_object_new_object(), *r, *p, *dev, *st;
+	struct io_phase *io = io_phase_new();
+	struct io_devinfo *d;
+
+	jput_u64(o, "v", big);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+			    "{\"v\":9223372036854788153}");
+	json_object_put(o);
+
+	assert_non_null(io);
+	io->window_ns = big;
+	d = io_phase_dev(io, 8u << 20);
+	snprintf(d->name, sizeof(d->name), "sda");
+	snprintf(d->disk_name, sizeof(d->disk_name), "sda");
+	d->busy_ns = 5;
+	d->has_stat = 1;
+	d->stat.rd_ios = big;
+	d->stat.io_ticks = 7; /* ms in /sys/block: written as io_ticks_ns */
+	f->ph[0].io = io;
+	r = write_and_parse(f);
+	f->ph[0].io = NULL;
+	io_result_free(io);
+	p = json_object_array_get_idx(get(r, "phases", json_type_array), 0);
+	assert_int_equal(u64(get(p, "io", json_type_object), "window_ns"), big);
+	dev = json_object_array_get_idx(get(get(p, "io", json_type_object), "devices",
+					    json_type_array), 0);
+	st = get(dev, "stat", json_type_object);
+	assert_true(u64(st, "read_ios") == big);
+	assert_true(json_object_get_int64(get(st, "read_ios", json_type_int)) > 0 ||
+		    json_object_get_uint64(get(st, "read_ios", json_type_int)) == big);
+	assert_int_equal(u64(st, "io_ticks_ns"), 7000000);
+	assert_false(json_object_object_get_ex(st, "io_ticks_ms", NULL));
+}
+
+/* A syscall's on-CPU time is never written larger than its total (exit_group showed 122.3%). */
+static void test_oncpu_clamped(void **state)
+{
+	struct fixture *f = *state;
+	int eg = syscall_nr("exit_group");
+	struct json_object *r, *p, *sys;
+
+	fill_sys(&f->ph[0].sys[eg], 1, 1 * MS, 1223 * MS / 1000, 1 * MS);
+	r = write_and_parse(f);
+	p = json_object_array_get_idx(get(r, "phases", json_type_array), 0);
+	sys = get(p, "syscalls", json_type_array);
+	for (size_t i = 0; i < json_object_array_length(sys); i++) {
+		struct json_object *e = json_object_array_get_idx(sys, i);
+
+		assert_true(u64(e, "oncpu_ns") <= u64(e, "total_ns"));
+		if (!strcmp(str(e, "name"), "exit_group"))
+			assert_int_equal(u64(e, "oncpu_ns"), 1 * MS);
+	}
+}
+
+/* The explanation comes as strings and as sentences with their kind and numbers. */
+static void test_explanation_sentences(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *r = write_and_parse(f);
+	struct json_object *texts = get(r, "explanation", json_type_array);
+	struct json_object *sent = get(r, "explanation_sentences", json_type_array), *s0, *nums;
+
+	assert_true(json_object_array_length(sent) >= 1);
+	assert_int_equal(json_object_array_length(sent), json_object_array_length(texts));
+	s0 = json_object_array_get_idx(sent, 0);
+	assert_string_equal(str(s0, "kind"), "column");
+	assert_string_equal(str(s0, "text"),
+			    json_object_get_string(json_object_array_get_idx(texts, 0)));
+	nums = get(s0, "numbers", json_type_object);
+	assert_int_equal(u64(nums, "whole_ns"), 100 * MS);
+	assert_true(u64(nums, "part_ns") <= u64(nums, "whole_ns"));
+	assert_int_equal(json_object_array_length(get(r, "columns", json_type_array)), 1);
+}
+
 static void test_write_failure(void **state)
 {
 	struct fixture *f = *state;
@@ -360,6 +445,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_phase_syscalls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flush_phase, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_session, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_u64_above_2_63, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_oncpu_clamped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_explanation_sentences, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_failure, setup, teardown),
 	};
 

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The device / page-cache section of the text report; see io_report.h. */
+#include <stdlib.h>
+#include <string.h>
+#include "io_report.h"
+#include "io_model.h"
+#include "hist.h"
+#include "units.h"
+
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0.0;
+}
+
+/* ---- text ---- */
+
+static void text_rows(FILE *out, const struct io_phase *p)
+{
+	size_t *idx = io_phase_sorted_rows(p);
+	double secs = p->window_ns / 1e9;
+	char b[5][32];
+
+	if (!idx)
+		return;
+	fprintf(out, "  %-10s %-7s %-27s %8s %10s %8s %10s %5s %26s %26s %5s\n", "device", "op",
+		"submitted by", "requests", "bytes", "IOPS", "MiB/s", "seq%", "queue p50/p99/max",
+		"device p50/p99/max", "depth");
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct io_row *r = &p->rows[idx[i]];
+		const struct io_stat *s = &r->st;
+		const struct io_devinfo *d = io_phase_find_dev(p, r->dev);
+		char name[40], q[64], dv[64];
+
+		snprintf(name, sizeof(name), "%s%s", d && d->is_partition ? " " : "",
+			 io_phase_dev_name(p, r->dev));
+		snprintf(q, sizeof(q), "%s/%s/%s",
+			 fmt_ns(b[0], 32, io_lat_pct(s->qhist, 50, s->queue_max)),
+			 fmt_ns(b[1], 32, io_lat_pct(s->qhist, 99, s->queue_max)),
+			 fmt_ns(b[2], 32, s->queue_max));
+		snprintf(dv, sizeof(dv), "%s/%s/%s",
+			 fmt_ns(b[0], 32, io_lat_pct(s->dhist, 50, s->dev_max)),
+			 fmt_ns(b[1], 32, io_lat_pct(s->dhist, 99, s->dev_max)),
+			 fmt_ns(b[2], 32, s->dev_max));
+		fprintf(out, "  %-10s %-7s %-27s %8llu %10s %8.0f %10.1f %5.0f %26s %26s %5llu\n", name,
+			io_op_name(r->op), io_class_name(r->cls), (unsigned long long)s->requests,
+			fmt_bytes(b[3], 32, s->bytes), ratio(s->requests, secs),
+			ratio(s->bytes / 1048576.0, secs), 100.0 * ratio(s->seq, s->requests), q, dv,
+			(unsigned long long)hist_percentile(s->depth_hist, IO_DEPTH_SLOTS, 50, 0));
+	}
+	free(idx);
+}
+
+static void text_devices(FILE *out, const struct io_phase *p)
+{
+	char a[32], b[32], c[32], d[32];
+
+	for (size_t i = 0; i < p->ndevs; i++) {
+		const struct io_devinfo *v = &p->devs[i];
+
+		if (v->is_partition || (!v->busy_ns && !v->has_stat))
+			continue;
+		fprintf(out, "  %-10s busy %s of %s (%s), %llu requests issued", v->name,
+			fmt_ns(a, sizeof(a), v->busy_ns), fmt_ns(b, sizeof(b), p->window_ns),
+			fmt_pct(c, sizeof(c), ratio(v->busy_ns, p->window_ns)),
+			(unsigned long long)v->issued);
+		if (v->has_stat)
+			fprintf(out, "; device counters: %llu reads %s, %llu writes %s, %llu flushes",
+				(unsigned long long)v->stat.rd_ios,
+				fmt_bytes(a, sizeof(a), v->stat.rd_sectors * 512),
+				(unsigned long long)v->stat.wr_ios,
+				fmt_bytes(d, sizeof(d), v->stat.wr_sectors * 512),
+				(unsigned long long)v->stat.fl_ios);
+		fputc('\n', out);
+	}
+}
+
+static void text_page_cache(FILE *out, const struct io_phase *p, const struct io_layers *l)
+{
+	const struct io_phase_ctr *c = &p->ctr;
+	char a[32], b[32], d[32], e[32];
+
+	fprintf(out, "  page cache: dirtied %s (%llu new inodes), added %s, removed %s; readahead "
+		"%llu sync + %llu async calls, %llu pages asked\n",
+		fmt_bytes(a, sizeof(a), c->dirtied_bytes), (unsigned long long)c->dirtied_inodes,
+		fmt_bytes(b, sizeof(b), c->pc_added_bytes), fmt_bytes(d, sizeof(d), c->pc_removed_bytes),
+		(unsigned long long)c->ra_sync, (unsigned long long)c->ra_async,
+		(unsigned long long)c->ra_pages);
+	fprintf(out, "  writeback: %s written back (%llu inodes), %s of it the workload's files "
+		"(%llu inodes); of what it dirtied in this phase still dirty: %s; "
+		"balance_dirty_pages: %llu pauses, %s\n",
+		fmt_bytes(a, sizeof(a), c->wb_bytes), (unsigned long long)c->wb_inodes,
+		fmt_bytes(b, sizeof(b), c->wb_tree_bytes), (unsigned long long)c->wb_tree_inodes,
+		fmt_bytes(d, sizeof(d), l->still_dirty),
+		(unsigned long long)c->bdp_count, fmt_ns(e, sizeof(e), c->bdp_pause_ns));
+}
+
+static void text_fs(FILE *out, const struct io_phase *p)
+{
+	char a[32], b[32], c[32], d[32];
+
+	for (size_t i = 0; i < p->nfs; i++) {
+		const struct io_fs_stat *s = &p->fs[i].st;
+		uint64_t n = s->fsync + s->fdatasync;
+
+		fprintf(out, "  fsync on %s: %llu fsync + %llu fdatasync, total %s, avg %s, p99 %s, "
+			"max %s\n", io_phase_dev_name(p, p->fs[i].dev), (unsigned long long)s->fsync,
+			(unsigned long long)s->fdatasync, fmt_ns(a, sizeof(a), s->total_ns),
+			fmt_ns(b, sizeof(b), n ? s->total_ns / n : 0),
+			fmt_ns(c, sizeof(c), io_lat_pct(s->hist, 99, s->max_ns)),
+			fmt_ns(d, sizeof(d), s->max_ns));
+	}
+	for (size_t i = 0; i < p->njbd; i++) {
+		const struct io_jbd_stat *s = &p->jbd[i].st;
+		uint64_t n = s->commits ? s->commits : 1;
+
+		fprintf(out, "  journal %s: %llu commits (%llu sync), commit time %s (max %s); per "
+			"commit avg: wait %s, locked %s, flushing %s, logging %s, %llu blocks\n",
+			io_phase_dev_name(p, p->jbd[i].dev), (unsigned long long)s->commits,
+			(unsigned long long)s->sync_commits, fmt_ns(a, sizeof(a), s->commit_ns),
+			fmt_ns(b, sizeof(b), s->commit_max), fmt_ns(c, sizeof(c), s->wait_ns / n),
+			fmt_ns(d, sizeof(d), s->locked_ns / n),
+			fmt_ns(a, sizeof(a), s->flushing_ns / n), fmt_ns(b, sizeof(b), s->logging_ns / n),
+			(unsigned long long)(s->blocks / n));
+	}
+}
+
+static void text_layers(FILE *out, const struct io_layers *l, const struct phase_summary *ps)
+{
+	struct { const char *label; uint64_t w, r; int has_r; } rows[] = {
+		{ "syscalls (read/write family)", l->sys_write, l->sys_read, 1 },
+		{ "page cache (dirtied / added)", l->dirtied, l->pc_added, 1 },
+		{ "written back (workload files)", l->wb_tree, 0, 0 },
+		{ "block layer: workload", l->blk_write_tree, l->blk_read_tree, 1 },
+		{ "block layer: writeback for it", l->blk_write_wb_tree, 0, 0 },
+		{ "block layer: journal", l->blk_write_journal, 0, 0 },
+		{ "block layer: others", l->blk_write_wb + l->blk_write_other + l->blk_write_unknown,
+		  l->blk_read_others, 1 },
+		{ "device counters (/sys/block)", l->dev_write, l->dev_read, 1 },
+	};
+	char a[32], b[32];
+
+	fprintf(out, "  layers%s:%*s %12s %12s\n", l->ndisks ? "" : " (no block I/O)", 24, "",
+		"written", "read");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		fprintf(out, "    %-30s %12s %12s\n", rows[i].label, fmt_bytes(a, sizeof(a), rows[i].w),
+			rows[i].has_r ? fmt_bytes(b, sizeof(b), rows[i].r) : "-");
+	for (int i = 0; i < ps->nnotes; i++)
+		fprintf(out, "    - %s\n", ps->notes[i]);
+}
+
+void io_report_text(FILE *out, const struct phase_result *pr, const struct phase_summary *ps)
+{
+	const struct io_phase *p = pr->io;
+	const struct io_layers *l = &ps->layers;
+
+	if (!p || !ps->has_io)
+		return;
+	fprintf(out, "\n Devices and kernel I/O\n");
+	if (p->nrows)
+		text_rows(out, p);
+	else
+		fprintf(out, "  no block requests completed in this phase\n");
+	text_devices(out, p);
+	text_page_cache(out, p, l);
+	text_fs(out, p);
+	text_layers(out, l, ps);
+	if (io_lost_total(&p->lost))
+		fprintf(out, "  not tracked: %llu issued unseen (untracked class), %llu completions "
+			"without issue, %llu map-full drops\n",
+			(unsigned long long)p->lost.issue_unseen,
+			(unsigned long long)p->lost.complete_untracked,
+			(unsigned long long)(io_lost_total(&p->lost) - p->lost.issue_unseen -
+					     p->lost.complete_untracked));
+	if (p->missing[0])
+		fprintf(out, "  probes missing: %s\n", p->missing);
+}
+
+/* "  vda  busy 1.20 s of 4.00 s (30.0%); 1,234 requests: read 10.0 MiB, written 117 MiB, the
+ * workload's 110 MiB; I/O wait 800 ms" */
+void io_report_disks_text(FILE *out, const struct session_summary *sum)
+{
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+
+	if (!sum || !sum->ndisks)
+		return;
+	fprintf(out, "\n== devices (traced phases) ==\n");
+	for (int i = 0; i < sum->ndisks; i++) {
+		const struct disk_line *dl = &sum->disks[i];
+
+		fprintf(out, "  %-6s busy %s of %s (%s); %s requests: read %s, written %s, the "
+			"workload's %s", dl->name, fmt_ns(a, sizeof(a), dl->busy_ns),
+			fmt_ns(b, sizeof(b), dl->window_ns),
+			fmt_pct(c, sizeof(c), ratio(dl->busy_ns, dl->window_ns)),
+			fmt_count(d, sizeof(d), dl->requests), fmt_bytes(e, sizeof(e), dl->read_bytes),
+			fmt_bytes(f, sizeof(f), dl->write_bytes),
+			fmt_bytes(g, sizeof(g), dl->workload_bytes));
+		if (dl->iowait_ns)
+			fprintf(out, "; I/O wait %s", fmt_ns(a, sizeof(a), dl->iowait_ns));
+		fputc('\n', out);
+	}
+}

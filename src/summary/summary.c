@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The session summary, computed once after the phases: see summary.h. */
+#include <stdlib.h>
+#include <string.h>
+#include "summary.h"
+#include "facts.h"
+
+/* ---- Headline figures from the phase facts ---- */
+
+static const struct {
+	const char *label, *key;
+} headline_names[HL_COUNT] = {
+	[HL_MIBS] = { "MiB/s", "mib_per_s" },
+	[HL_IOPS] = { "IOPS", "iops" },
+	[HL_P99] = { "p99 latency", "p99_ns" },
+	[HL_FILES_PER_S] = { "files/s", "files_per_s" },
+};
+
+static double fact_or(const struct phase_facts *pf, const char *key, double dflt)
+{
+	const struct fact *f = facts_get(pf, key);
+
+	return f ? f->value : dflt;
+}
+
+double headline_value(const struct phase_result *p, enum headline_kind k)
+{
+	const struct phase_facts *pf = &p->facts;
+	double files, secs;
+
+	switch (k) {
+	case HL_MIBS:
+		return facts_get(pf, "rate") ? fact_or(pf, "rate", 0) / 1048576.0 : -1;
+	case HL_IOPS:
+		return fact_or(pf, "iops", -1);
+	case HL_P99:
+		return fact_or(pf, "lat_p99_ns", -1);
+	case HL_FILES_PER_S:
+		if (facts_get(pf, "files_per_s"))
+			return fact_or(pf, "files_per_s", 0);
+		files = fact_or(pf, "files_written", -1);
+		secs = fact_or(pf, "app_seconds", 0);
+		return files >= 0 && secs > 0 ? files / secs : -1;
+	default:
+		return -1;
+	}
+}
+
+static double pv_headline(const struct phase_result *p, int kind)
+{
+	return headline_value(p, (enum headline_kind)kind);
+}
+
+/* A headline row for each figure some column's first work phase reports. */
+static void compute_headlines(const struct session_result *s, struct session_summary *sum)
+{
+	sum->nhead = 0;
+	for (int k = 0; k < HL_COUNT && sum->nhead < HEADLINES_MAX; k++) {
+		struct headline *h = &sum->head[sum->nhead];
+		int any = 0;
+
+		for (int c = 0; c < sum->ncols; c++) {
+			const struct column *col = &sum->cols[c];
+
+			h->value[c] = -1;
+			if (!col->nwork || headline_value(&s->phases[col->work[0]], k) < 0)
+				continue;
+			h->value[c] = phases_mean(s, col->work, col->nwork, pv_headline, k);
+			any = 1;
+		}
+		if (!any)
+			continue;
+		h->kind = k;
+		h->label = headline_names[k].label;
+		h->key = headline_names[k].key;
+		sum->nhead++;
+	}
+}
+
+/* ---- One line per disk ---- */
+
+static struct disk_line *disk_line(struct session_summary *sum, const char *name)
+{
+	for (int i = 0; i < sum->ndisks; i++)
+		if (!strcmp(sum->disks[i].name, name))
+			return &sum->disks[i];
+	if (sum->ndisks >= SUMMARY_DISKS)
+		return NULL;
+	snprintf(sum->disks[sum->ndisks].name, sizeof(sum->disks[0].name), "%s", name);
+	return &sum->disks[sum->ndisks++];
+}
+
+static void add_phase_disks(const struct io_phase *io, struct session_summary *sum)
+{
+	for (size_t i = 0; i < io->ndevs; i++) {
+		const struct io_devinfo *d = &io->devs[i];
+		struct disk_line *dl;
+
+		if (d->is_partition || !(dl = disk_line(sum, d->name)))
+			continue;
+		dl->window_ns += io->window_ns;
+		dl->busy_ns += d->busy_ns;
+	}
+	for (size_t i = 0; i < io->nrows; i++) {
+		const struct io_row *r = &io->rows[i];
+		const struct io_devinfo *d = io_phase_find_dev(io, io_phase_disk_of(io, r->dev));
+		struct disk_line *dl = d ? disk_line(sum, d->name) : NULL;
+
+		if (!dl)
+			continue;
+		dl->requests += r->st.requests;
+		if (r->op == IO_OP_READ)
+			dl->read_bytes += r->st.bytes;
+		else if (r->op == IO_OP_WRITE)
+			dl->write_bytes += r->st.bytes;
+		if ((r->op == IO_OP_READ || r->op == IO_OP_WRITE) &&
+		    (r->cls == IO_CL_TREE || r->cls == IO_CL_WB_TREE))
+			dl->workload_bytes += r->st.bytes;
+	}
+}
+
+static void compute_disks(const struct session_result *s, struct session_summary *sum)
+{
+	sum->ndisks = 0;
+	for (int i = 0; i < s->nphases; i++)
+		if (s->phases[i].io)
+			add_phase_disks(s->phases[i].io, sum);
+	/* the workload's I/O wait charged to each disk (the model's slots, named by the session) */
+	for (int i = 0; i < s->nphases; i++)
+		for (int d = 0; d < IOWHY_DISK_SLOTS; d++) {
+			struct disk_line *dl;
+
+			if (!s->phases[i].wall.iowait_by_disk[d] || !s->disk_names[d][0])
+				continue;
+			dl = disk_line(sum, s->disk_names[d]);
+			if (dl)
+				dl->iowait_ns += s->phases[i].wall.iowait_by_disk[d];
+		}
+}
+
+/* ---- The whole ---- */
+
+static void compute_phases(const struct session_result *s, struct session_summary *sum)
+{
+	const struct io_phase *before = NULL;
+
+	for (int i = 0; i < s->nphases; i++) {
+		const struct io_phase *io = s->phases[i].io;
+		struct phase_summary *ps = &sum->phases[i];
+
+		if (!io)
+			continue;
+		ps->has_io = 1;
+		io_layers_compute(io, before, &ps->layers);
+		layer_notes(io, &ps->layers, ps);
+		before = io;
+	}
+}
+
+int summary_compute(struct session_result *s)
+{
+	struct session_summary *sum;
+
+	summary_free(s);
+	sum = calloc(1, sizeof(*sum));
+	if (!sum)
+		return -1;
+	sum->phases = calloc(s->nphases > 0 ? (size_t)s->nphases : 1, sizeof(*sum->phases));
+	if (!sum->phases) {
+		free(sum);
+		return -1;
+	}
+	sum->nphases = s->nphases;
+	compute_phases(s, sum);
+	sum->ncols = session_columns(s, sum->cols, SESSION_MAX_PHASES);
+	compute_headlines(s, sum);
+	compute_disks(s, sum);
+	explain(s, sum->phases, &sum->expl);
+	s->summary = sum;
+	return 0;
+}
+
+void summary_free(struct session_result *s)
+{
+	if (!s->summary)
+		return;
+	free(s->summary->phases);
+	free(s->summary);
+	s->summary = NULL;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The summary of a session, computed once after its phases (summary_compute, called by the
+ * engine before the reporters): the explanation as structured sentences, each phase's I/O layer
+ * table with its notes, the side-by-side columns with each workload's headline figures, and one
+ * line per device. The text and JSON reporters read it and compute nothing of their own.
+ */
+#ifndef IOWHY_SUMMARY_H
+#define IOWHY_SUMMARY_H
+
+#include <stdint.h>
+#include <linux/types.h> /* result.h -> iowhy.h uses __u64 before model.h includes it */
+#include "result.h"
+#include "io_model.h"
+#include "columns.h"
+#include "explain.h"
+
+#define LAYER_NOTES_MAX 12
+#define LAYER_NOTE_LEN 200
+#define HEADLINES_MAX 6
+#define SUMMARY_DISKS 16
+
+/* What the summary knows of one phase. */
+struct phase_summary {
+	int has_io;                 /* phase_result.io was traced */
+	struct io_layers layers;    /* the layer table (still_dirty: of this phase's writes) */
+	int nnotes;                 /* what the layer table means, in sentences */
+	char notes[LAYER_NOTES_MAX][LAYER_NOTE_LEN];
+};
+
+/* A workload's own headline figure as a row of the side-by-side table, e.g. MiB/s, IOPS, p99,
+ * files/s: from the phase facts, the trimmed mean over each column's work phases. */
+enum headline_kind { HL_MIBS, HL_IOPS, HL_P99, HL_FILES_PER_S, HL_COUNT };
+
+struct headline {
+	enum headline_kind kind;
+	const char *label;          /* "MiB/s", "IOPS", "p99 latency", "files/s" */
+	const char *key;            /* JSON key: "mib_per_s", "iops", "p99_ns", "files_per_s" */
+	double value[SESSION_MAX_PHASES]; /* per column; < 0 when the column has no such fact */
+};
+
+/* One disk over the whole session: what the device table says in one line. */
+struct disk_line {
+	char name[32];
+	uint64_t window_ns;         /* sum of the windows of the phases that saw it */
+	uint64_t busy_ns;           /* time with >= 1 request in flight, summed over those phases */
+	uint64_t requests, read_bytes, write_bytes; /* traced completed requests, every class */
+	uint64_t workload_bytes;    /* of those bytes: the workload's and writeback of its files */
+	uint64_t iowait_ns;         /* the workload's I/O wait charged to this disk */
+};
+
+struct session_summary {
+	struct phase_summary *phases;  /* one per session phase */
+	int nphases;
+	struct column cols[SESSION_MAX_PHASES];
+	int ncols;
+	struct headline head[HEADLINES_MAX];
+	int nhead;
+	struct disk_line disks[SUMMARY_DISKS];
+	int ndisks;
+	struct explanation expl;
+};
+
+/* Compute s->summary from the phases (replacing any earlier one). Returns 0, or -1 when out of
+ * memory (s->summary is then NULL and the reporters print the raw numbers only). */
+int summary_compute(struct session_result *s);
+void summary_free(struct session_result *s);
+
+/* The layer notes of one phase, from its I/O data and layer table (used by summary_compute). */
+void layer_notes(const struct io_phase *p, const struct io_layers *l, struct phase_summary *ps);
+
+/* Value of headline kind k for one phase: < 0 when its facts do not give it. */
+double headline_value(const struct phase_result *p, enum headline_kind k);
+
+#endif

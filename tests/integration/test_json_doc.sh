@@ -1,0 +1,46 @@
+# docs/json.md names every member the JSON report writes: real reports (gen with a flush phase and
+# the I/O section, run --sync, a --no-io run) are walked key path by key path, and a member whose
+# path the document's list does not name fails the test.
+need_root
+doc=docs/json.md
+pats=$TMPROOT/documented
+awk '/^```paths$/ { f = 1; next } /^```/ { f = 0 } f && NF' "$doc" >"$pats"
+check "docs/json.md has a list of member paths" test -s "$pats"
+# one regular expression per documented path: `*` stands for any one key
+sed -e 's/[].[]/\\&/g' -e 's/\*/[^.[]+/g' -e 's/^/^/' -e 's/$/$/' "$pats" >"$TMPROOT/regex"
+
+# Every leaf (scalar, null, empty array or object) as .a.b[].c
+walk() {
+	jq -r '[paths(type != "object" and type != "array" or length == 0)] | .[] |
+	       map(if type == "number" then "[]" else "." + . end) | join("")' "$1" | sort -u
+}
+undocumented() { walk "$1" | grep -vEf "$TMPROOT/regex"; }
+jqe() { jq -e "$@" >/dev/null; }
+
+mkdir -p "$TMPROOT/work"
+$IOWHY gen --strategy loop,direct --size 4k --count 50 --sync --dir "$TMPROOT/work" \
+	--json "$TMPROOT/gen.json" >/dev/null 2>&1
+check "gen --json wrote a report" jqe '.phases | length == 4' "$TMPROOT/gen.json"
+check "gen: the report has the io object" jqe '.phases[0].io.layers' "$TMPROOT/gen.json"
+$IOWHY run --sync "$TMPROOT/work" --json "$TMPROOT/run.json" -- \
+	sh -c 'dd if=/dev/zero of="$1" bs=64k count=16 status=none && cat "$1" >/dev/null' _ \
+	"$TMPROOT/work/f" >/dev/null 2>&1
+check "run --sync --json wrote a report" jqe '.phases | length == 2' "$TMPROOT/run.json"
+$IOWHY run --no-io --json "$TMPROOT/noio.json" -- true >/dev/null 2>&1
+check "run --no-io --json wrote a report" jqe '.phases[0] | has("io") | not' "$TMPROOT/noio.json"
+
+for j in gen run noio; do
+	u=$(undocumented "$TMPROOT/$j.json" | tr '\n' ' ')
+	check "$j: every member is named in docs/json.md${u:+ (not named: $u)}" test -z "$u"
+	n=$(walk "$TMPROOT/$j.json" | wc -l)
+	check "$j: walked $n member paths" test "$n" -gt 50
+done
+
+# the walk fails on a member the document does not name
+jq '.phases[0].undocumented_member = 1' "$TMPROOT/gen.json" >"$TMPROOT/bad.json"
+check "a member the document does not name is found" \
+	test "$(undocumented "$TMPROOT/bad.json")" = ".phases[].undocumented_member"
+# times are _ns everywhere: no member named in ms, us or seconds outside facts
+t=$(walk "$TMPROOT/gen.json" | grep -vE '^\.phases\[\]\.(facts|fact_units)\.' |
+	grep -vE '_per_s$' | grep -E '(_ms|_us|_s|_sec|_seconds)$' | tr '\n' ' ')
+check "no time member outside _ns${t:+ (found: $t)}" test -z "$t"

@@ -1,0 +1,35 @@
+# The text report at its three levels: the default fits a screen (the side-by-side table with the
+# workload's headline figures, one line per disk, the explanation), -q is the table and the
+# explanation only, -v adds every phase in full. The JSON carries everything at every level.
+need_root
+mkdir -p "$TMPROOT/w"
+gen() { $IOWHY gen "$@" --strategy loop,split,direct --count 100 --size 4k --sync --dir "$TMPROOT/w"; }
+
+gen --json "$TMPROOT/d.json" >"$TMPROOT/default" 2>/dev/null || fail "gen exited $?"
+n=$(wc -l <"$TMPROOT/default")
+check "default: fits a screen ($n lines <= 45)" test "$n" -le 45
+check "default: the side-by-side table" grep -q "^== side by side" "$TMPROOT/default"
+check "default: gen's headline figure files/s is a row" grep -qE "^  files/s +[0-9,]+ " "$TMPROOT/default"
+check "default: the devices, one line each" grep -q "^== devices" "$TMPROOT/default"
+check "default: the explanation" grep -q "^== explanation ==" "$TMPROOT/default"
+check "default: no per-phase detail" test "$(grep -c "^work view (task time\|^== loop (work phase)" "$TMPROOT/default")" = 0
+
+gen -q --json "$TMPROOT/q.json" >"$TMPROOT/brief" 2>/dev/null || fail "gen -q exited $?"
+check "-q: the table and the explanation" grep -q "^== explanation ==" "$TMPROOT/brief"
+check "-q: no header, no devices" test "$(grep -c "^iowhy gen:\|^== devices" "$TMPROOT/brief")" = 0
+check "-q: shorter than the default" test "$(wc -l <"$TMPROOT/brief")" -lt "$n"
+
+gen --detail --json "$TMPROOT/v.json" >"$TMPROOT/detail" 2>/dev/null || fail "gen -v exited $?"
+check "-v: every phase in full" test "$(grep -c "^== .* phase.*exit status" "$TMPROOT/detail")" = 6
+check "-v: with the work view and the device section" grep -q "Devices and kernel I/O" "$TMPROOT/detail"
+# the JSON does not depend on the text level
+keys() { jq -c '[paths | map(if type == "number" then 0 else . end)] | unique | length' "$1"; }
+check "the JSON is as complete with -q as with -v" test "$(keys "$TMPROOT/q.json")" -ge 200
+for i in 0 1 2 3 4 5; do check_phase_shares "$TMPROOT/q.json" $i; done
+
+# fsbench: MiB/s, IOPS and the p99 latency per column, as its help promises
+$IOWHY fsbench --size 8M --ops 500 --dir "$TMPROOT/w" >"$TMPROOT/fs" 2>/dev/null || fail "fsbench exited $?"
+for row in "MiB/s" "IOPS" "p99 latency"; do
+	check "fsbench: a $row row with a figure per column" \
+		grep -qE "^  $row( +[0-9][0-9.,]* ?[µnm]?s?){4}$" "$TMPROOT/fs"
+done
