@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 int cmd_run(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);    /* cmd_flamegraph.c */
 /* Join argv into one shell-like line (arguments with spaces are quoted). */
 void join_args(char *buf, size_t n, int argc, char **argv);
 

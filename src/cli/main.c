@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "tar", cmd_tar, "tar byte-range reads: --members M --member-size S --readers R [--gzip]" },
 	{ "copy", cmd_copy, "copy a tree: --files N --size S --jobs LIST --mode process|inproc" },
 	{ "delete", cmd_delete, "delete a tree: --files N --size S --jobs LIST --mode process|inproc" },
+	{ "flamegraph", cmd_flamegraph, "folded stacks to an interactive SVG: FOLDED > out.svg" },
 };
 
 static void usage(FILE *f)
@@ -33,7 +34,7 @@ static void usage(FILE *f)
 		   "usage: iowhy COMMAND [OPTIONS]   (iowhy COMMAND --help for its options)\n\n",
 		IOWHY_VERSION);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 }
 
 int main(int argc, char **argv)
