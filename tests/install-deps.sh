@@ -1,8 +1,12 @@
 #!/bin/sh
 # Install the Debian packages iowhy needs to build and test, if any is missing. Idempotent.
+#   install-deps.sh           what the build and the tests need
+#   install-deps.sh browser   headless Chromium for the HTML report test (large: only that test
+#                             asks for it)
 set -e
 PKGS="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcmocka-dev libjson-c-dev
       libssl-dev libarchive-dev pkg-config jq e2fsprogs xfsprogs coreutils util-linux tar gzip fio"
+[ "$1" = browser ] && PKGS="chromium fonts-dejavu-core"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

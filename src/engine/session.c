@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include "session.h"
 #include "report.h"
+#include "report_html.h"
 #include "summary.h"
 #include "core_probes.h"
 #include "model.h"
@@ -34,6 +35,7 @@ static volatile sig_atomic_t interrupted;
 
 const char common_opts_help[] =
 	"  --json FILE      also write the report as JSON (docs/json.md)\n"
+	"  --html FILE      also write the report as one self-contained HTML page (charts)\n"
 	"  --dir DIR        where the scratch directory goes (default: current directory)\n"
 	"  --repeat R       run each case R times; report the mean without best and worst\n"
 	"  --drop-caches    drop the page cache before each run (root)\n"
@@ -75,6 +77,10 @@ int common_opt(int argc, char **argv, int *i, struct common_opts *o)
 
 	if ((v = opt_value(argc, argv, i, "--json", &err))) {
 		o->json_path = v;
+		return 1;
+	}
+	if (!err && (v = opt_value(argc, argv, i, "--html", &err))) {
+		o->html_path = v;
 		return 1;
 	}
 	if (!err && (v = opt_value(argc, argv, i, "--dir", &err))) {
@@ -490,6 +496,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	}
 	if (!json_path_ok(o->json_path))
 		return 2;
+	if (o->html_path && !report_path_ok(o->html_path, "--html"))
+		return 2;
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (tracer_open(&s.tracer, on_event, &s.pc))
@@ -544,6 +552,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		report_text(text, &res, &ro);
 		fflush(text);
 		if (o->json_path && report_json(o->json_path, &res) && !failed)
+			failed = 1;
+		if (o->html_path && report_html(o->html_path, &res, NULL, 0) && !failed)
 			failed = 1;
 	}
 	rc = session_status(tool, &res, failed);

@@ -10,6 +10,7 @@
 
 struct common_opts {
 	const char *json_path;   /* --json FILE */
+	const char *html_path;   /* --html FILE */
 	const char *dir;         /* --dir DIR (scratch parent; default ".") */
 	int repeat;              /* --repeat R (default 1) */
 	int drop_caches;         /* --drop-caches */

@@ -316,6 +316,8 @@ static void xml_label(FILE *out, const char *name, size_t chars)
 
 /* ---- Drawing ---- */
 
+/* Only a standalone SVG document needs its namespace (inline SVG in HTML has it implied). */
+#define SVG_NS " xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\""
 #define FRAME_H 16.0
 #define FONT_PX 12.0
 #define FONT_W 0.59    /* average glyph width / font size */
@@ -401,11 +403,10 @@ static void svg_head(FILE *out, const struct flame_style *st, double width, doub
 {
 	if (st->standalone)
 		fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
-	fprintf(out, "<svg class=\"flame\" id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" "
-		     "version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		     "data-xpad=\"%.0f\" data-w=\"%.3f\" data-total=\"%llu\" data-omitted=\"%zu\" "
-		     "data-minpx=\"%.2f\"%s>\n", id, width, height, width, height, XPAD,
-		width - 2 * XPAD, (unsigned long long)total, omitted, FLAME_MIN_PX,
+	fprintf(out, "<svg class=\"flame\" id=\"%s\"%s width=\"%.0f\" height=\"%.0f\" "
+		     "viewBox=\"0 0 %.0f %.0f\" data-xpad=\"%.0f\" data-w=\"%.3f\" "
+		     "data-total=\"%llu\" data-omitted=\"%zu\" data-minpx=\"%.2f\"%s>\n", id,
+		st->standalone ? SVG_NS : "", width, height, width, height, XPAD, width - 2 * XPAD, (unsigned long long)total, omitted, FLAME_MIN_PX,
 		st->standalone ? " data-standalone=\"1\"" : "");
 	fprintf(out, "<style>#%s text{font:%.0fpx Verdana,sans-serif;fill:#000}"
 		     "#%s .f:hover rect{stroke:#000;stroke-width:0.5;cursor:pointer}"
@@ -465,9 +466,9 @@ size_t flame_svg(FILE *out, const struct flame *f, const struct flame_style *st)
 	size_t drawn = 0, omitted = 0;
 
 	if (!total || layout(f, &l)) {
-		fprintf(out, "<svg class=\"flame\" id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" "
-			     "width=\"%.0f\" height=\"40\"><text x=\"10\" y=\"24\">%s</text></svg>\n",
-			id, width, total ? "flame graph skipped: out of memory" : "no samples");
+		fprintf(out, "<svg class=\"flame\" id=\"%s\"%s width=\"%.0f\" height=\"40\">"
+			     "<text x=\"10\" y=\"24\">%s</text></svg>\n",
+			id, st->standalone ? SVG_NS : "", width, total ? "flame graph skipped: out of memory" : "no samples");
 		return 0;
 	}
 	for (size_t i = 1; i < f->n; i++)
