@@ -1,0 +1,131 @@
+# The HTML report and the flame graph SVG in a real browser (headless Chromium, network off):
+# no script errors, nothing fetched, the wall bars as wide as the JSON's shares, every frame drawn.
+source tests/integration/lib_dev.sh
+source tests/integration/lib_browser.sh
+need_chromium
+[ -x "$CALIB" ] || skip "no $CALIB (make build/calib)"
+
+# The bars of one page against its JSON: each segment's drawn width / its bar's = the bucket's
+# share of the phase's wall within 1% (single-run columns); the parts of a bar fill it.
+MEASURE='(function(){var out=[];
+Array.prototype.forEach.call(document.querySelectorAll("rect.barframe"),function(f){
+ var fw=f.getBoundingClientRect().width;
+ Array.prototype.forEach.call(f.parentNode.querySelectorAll("rect.seg"),function(s){
+  out.push({phases:f.getAttribute("data-phases"),kind:f.getAttribute("data-kind"),
+   key:s.getAttribute("data-key"),w:s.getBoundingClientRect().width/fw});});});
+var p=document.createElement("pre");p.id="measured";p.textContent=JSON.stringify(out);
+document.body.appendChild(p);})();'
+
+check_page() {
+	local name=$1 html=$2 json=$3 dom=$TMPROOT/$1.dom err=$TMPROOT/$1.log
+	check "$name: the page has no http(s):// reference" bash -c "! grep -Eq 'https?://' '$html'"
+	check "$name: no src= or external href" \
+		bash -c "! grep -Eq '(src|href)=\"[^#\"]' '$html'"
+	with_probe "$html" "$MEASURE" "$TMPROOT/$name.probe.html"
+	dump_dom "$TMPROOT/$name.probe.html" "$dom" "$err"
+	check "$name: Chromium rendered it" grep -q 'data-ready="1"' "$dom"
+	check "$name: no script errors in the page" grep -q 'data-js-errors="0"' "$dom"
+	local ce
+	ce=$(console_errors "$err")
+	check "$name: no console errors in Chromium's log${ce:+: $ce}" test -z "$ce"
+	sed -n 's:.*<pre id="measured">\([^<]*\)</pre>.*:\1:p' "$dom" | sed 's/&amp;/\&/g' \
+		>"$TMPROOT/$name.measured.json"
+	jq -n --slurpfile m "$TMPROOT/$name.measured.json" --slurpfile r "$json" '
+		def abs: if . < 0 then -. else . end;
+		[$m[0][] | select(.phases | test("^[0-9]+$"))
+		 | (.phases | tonumber) as $i | $r[0].phases[$i] as $p | (.key | split(".")) as $k
+		 | {i: $i, key, w, share: (($p.wall | getpath($k)) / $p.wall_ns)}
+		 | . + {d: ((.w - .share) | abs)}]' >"$TMPROOT/$name.cmp.json"
+	local n bad worst bars nz sums
+	n=$(jq length "$TMPROOT/$name.cmp.json")
+	bad=$(jq '[.[] | select(.d > 0.01)] | length' "$TMPROOT/$name.cmp.json")
+	worst=$(jq '[.[].d] | max // 0' "$TMPROOT/$name.cmp.json")
+	echo "  $name: $n segments measured, largest |width - share| $worst"
+	check "$name: segments measured ($n)" fcmp "$n >= 2"
+	check "$name: every segment's width is its JSON share within 1% ($bad off)" test "$bad" = 0
+	# every bucket with time has its segment; the segments of a bar fill it
+	bars=$(jq '[.[].i] | unique | length' "$TMPROOT/$name.cmp.json")
+	nz=$(jq --slurpfile c "$TMPROOT/$name.cmp.json" '. as $r | [$c[0] | map(.i) | unique | .[]
+		| $r.phases[.].wall | [.user_ns, .kernel_groups[], .runq_ns, .iowait_ns, .other_ns,
+		  .unattributed_ns] | map(select(. > 0)) | length] | add' "$json")
+	check "$name: one segment per bucket with time ($n segments, $nz buckets, $bars bars)" \
+		test -n "$n" -a "$n" = "$nz"
+	sums=$(jq '[group_by(.i)[] | (map(.w) | add)] | map(. - 1 | if . < 0 then -. else . end) | max' \
+		"$TMPROOT/$name.cmp.json")
+	check "$name: the parts of each bar fill it (max off $sums)" fcmp "$sums <= 0.01"
+}
+
+# 1. Three strategies with sync: six phases, three columns.
+"$IOWHY" gen --strategy loop,split,direct --size 10k --count 200 --sync --dir "$TMPROOT" \
+	--json "$TMPROOT/gen.json" --html "$TMPROOT/gen.html" >"$TMPROOT/gen.txt" 2>&1
+check "gen with --html exits 0" test $? = 0
+check "gen: six phases in the JSON" test "$(jqr "$TMPROOT/gen.json" '.phases | length')" = 6
+check "gen: six bars (three columns, work and flush)" \
+	test "$(grep -c 'class="barframe"' "$TMPROOT/gen.html")" = 6
+check_page gen "$TMPROOT/gen.html" "$TMPROOT/gen.json"
+chrome --screenshot="$TMPROOT/gen.png" --window-size=1280,900 "file://$TMPROOT/gen.html" \
+	>/dev/null 2>&1
+check "gen: a screenshot at 1280 px" test -s "$TMPROOT/gen.png"
+
+# 2. fsync-style run on a journaled ext4: latency histograms of its device.
+make_loop_ext4 128
+"$IOWHY" run --json "$TMPROOT/fs.json" --html "$TMPROOT/fs.html" -- "$CALIB" fsync "$MNT/f" 300 \
+	>"$TMPROOT/fs.txt" 2>&1
+check "run (fsync) with --html exits 0" test $? = 0
+check "fsync: a latency histogram of $LOOPNAME" grep -q "$LOOPNAME write: queue time" "$TMPROOT/fs.html"
+hist_total=$(grep -o "$LOOPNAME write: queue time ([0-9]* requests)" "$TMPROOT/fs.html" | head -1 |
+	grep -o '[0-9]* requests' | cut -d' ' -f1)
+json_total=$(jqr "$TMPROOT/fs.json" "[.phases[0].io.requests[] | select(.name == \"$LOOPNAME\" and
+	.op == \"write\") | .requests] | add // 0")
+check "fsync: the histogram counts the JSON's $LOOPNAME write requests ($hist_total vs $json_total)" \
+	test "$hist_total" = "$json_total"
+check_page fsync "$TMPROOT/fs.html" "$TMPROOT/fs.json"
+
+# 3. The flame graph SVG: folded stacks (here the syscalls of the gen run per phase and group,
+# and a hostile frame name), one frame per distinct prefix, zoom exact after a click.
+jq -r '.phases[] | .name as $n | .syscalls[] | "iowhy;\($n);\(.group);\(.name) \(.count)"' \
+	"$TMPROOT/gen.json" >"$TMPROOT/s.folded"
+printf 'iowhy;<script>alert("x")</script> & "q";leaf 5\n' >>"$TMPROOT/s.folded"
+"$IOWHY" flamegraph --title "syscalls of gen, per phase" "$TMPROOT/s.folded" >"$TMPROOT/s.svg"
+check "flamegraph exits 0" test $? = 0
+uniq_frames=$(awk '{ sub(/[ \t]+[0-9]+$/, ""); n = split($0, f, ";"); p = "";
+	for (i = 1; i <= n; i++) { p = p ";" f[i]; seen[p] = 1 } } END { print length(seen) }' \
+	"$TMPROOT/s.folded")
+ZOOM='(function(){var s=document.documentElement;
+var fr=Array.prototype.slice.call(s.querySelectorAll("g.f:not(.root)"));
+s.setAttribute("data-test-frames",fr.length);
+var z=fr.filter(function(g){return g.getAttribute("data-d")==="2";})
+ .sort(function(a,b){return b.getAttribute("data-n")-a.getAttribute("data-n");})[0];
+s.flameZoom(z);var W=+s.getAttribute("data-w"),zx=+z.getAttribute("data-x"),zn=+z.getAttribute("data-n");
+var err=Math.abs(z.querySelector("rect").getAttribute("width")-W),shown=0;
+fr.forEach(function(g){if(g.classList.contains("hide"))return;var x=+g.getAttribute("data-x"),
+ n=+g.getAttribute("data-n");if(+g.getAttribute("data-d")<2)return;shown++;
+ err=Math.max(err,Math.abs(g.querySelector("rect").getAttribute("width")-n/zn*W));
+ if(x<zx||x+n>zx+zn)err=1e9;});
+s.setAttribute("data-test-zoom-err",err.toFixed(4));s.setAttribute("data-test-zoom-shown",shown);
+s.setAttribute("data-test-search",s.flameSearch(/write/));})();'
+with_probe "$TMPROOT/s.svg" "$ZOOM" "$TMPROOT/s.probe.svg"
+dump_dom "$TMPROOT/s.probe.svg" "$TMPROOT/s.dom" "$TMPROOT/s.log"
+drawn=$(grep -o 'data-test-frames="[0-9]*"' "$TMPROOT/s.dom" | grep -o '[0-9]*')
+omitted=$(grep -o 'data-omitted="[0-9]*"' "$TMPROOT/s.svg" | grep -o '[0-9]*')
+echo "  flame graph: $drawn frames drawn, $omitted left out, $uniq_frames distinct in the file"
+check "flame graph: set up by its script" grep -q 'data-ready="1"' "$TMPROOT/s.dom"
+check "flame graph: as many frames as the folded file has distinct frames" \
+	test "$((drawn + omitted))" = "$uniq_frames"
+check "flame graph: hostile frame escaped" grep -q '&lt;script&gt;alert' "$TMPROOT/s.svg"
+zerr=$(sed -n 's/.*data-test-zoom-err="\([0-9.]*\)".*/\1/p' "$TMPROOT/s.dom")
+zshown=$(sed -n 's/.*data-test-zoom-shown="\([0-9]*\)".*/\1/p' "$TMPROOT/s.dom")
+check "flame graph: after a zoom the $zshown frames shown are as wide as their share ($zerr px off)" \
+	fcmp "${zerr:-1e9} < 0.01 && ${zshown:-0} >= 2"
+check "flame graph: search matches samples" grep -q 'data-test-search="[1-9]' "$TMPROOT/s.dom"
+ce=$(console_errors "$TMPROOT/s.log")
+check "flame graph: no console errors${ce:+: $ce}" test -z "$ce"
+chrome --screenshot="$TMPROOT/flame.png" --window-size=1200,500 "file://$TMPROOT/s.svg" >/dev/null 2>&1
+check "flame graph: a screenshot" test -s "$TMPROOT/flame.png"
+# The screenshots for docs/img (README): kept when IOWHY_KEEP_SCREENSHOTS names a directory.
+if [ -n "$IOWHY_KEEP_SCREENSHOTS" ]; then
+	cp "$TMPROOT/gen.png" "$TMPROOT/flame.png" "$TMPROOT/gen.html" "$TMPROOT/fs.html" \
+		"$TMPROOT/s.svg" "$IOWHY_KEEP_SCREENSHOTS/"
+	chrome --screenshot="$IOWHY_KEEP_SCREENSHOTS/fs.png" --window-size=1280,2400 \
+		"file://$TMPROOT/fs.html" >/dev/null 2>&1
+fi
