@@ -147,6 +147,7 @@ static const char page_css[] =
 "main{max-width:1400px;margin:0 auto;padding:12px 24px 40px}\n"
 "h1{font-size:22px;margin:8px 0 4px;word-break:break-all}h2{font-size:18px;margin:28px 0 8px;"
 "border-bottom:2px solid #ddd;padding-bottom:3px}h3{font-size:15px;margin:18px 0 6px}\n"
+".cmd code{font-size:13px;background:#f4f6f8;padding:2px 6px;word-break:break-all}\n"
 ".meta{color:#555;margin:2px 0}.warn{color:#b00020;font-weight:600}\n"
 "nav{position:sticky;top:0;background:#f4f6f8;border-bottom:1px solid #ddd;padding:6px 24px;"
 "z-index:2;font-size:13px}nav a{margin-right:14px;color:#1565c0;text-decoration:none}\n"
@@ -225,9 +226,9 @@ static void header(FILE *out, const struct session_result *s)
 
 	fputs("<header><h1>iowhy ", out);
 	html_text(out, s->tool ? s->tool : "");
-	fputs(": ", out);
+	fputs("</h1>\n<p class=\"cmd\"><code>", out);
 	html_text(out, s->command);
-	fputs("</h1>\n<p class=\"meta\">kernel ", out);
+	fputs("</code></p>\n<p class=\"meta\">kernel ", out);
 	html_text(out, s->kernel);
 	fputs(", probe mode ", out);
 	html_text(out, s->probe_mode);
