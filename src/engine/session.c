@@ -22,6 +22,7 @@
 #include "session.h"
 #include "report.h"
 #include "report_html.h"
+#include "timeline.h"
 #include "summary.h"
 #include "core_probes.h"
 #include "model.h"
@@ -36,6 +37,8 @@ static volatile sig_atomic_t interrupted;
 const char common_opts_help[] =
 	"  --json FILE      also write the report as JSON (docs/json.md)\n"
 	"  --html FILE      also write the report as one self-contained HTML page (charts)\n"
+	"  --timeline FILE  also write every task's states over time for Perfetto / chrome://tracing\n"
+	"  --timeline-max N at most N timeline events (default 1000000; the file says when cut)\n"
 	"  --dir DIR        where the scratch directory goes (default: current directory)\n"
 	"  --repeat R       run each case R times; report the mean without best and worst\n"
 	"  --drop-caches    drop the page cache before each run (root)\n"
@@ -48,6 +51,7 @@ void common_opts_init(struct common_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->dir = ".";
 	o->repeat = 1;
+	o->timeline_max = TIMELINE_MAX_DEFAULT;
 }
 
 /* "--name VALUE" or "--name=VALUE": returns the value, advancing *i, or NULL if not this option. */
@@ -81,6 +85,19 @@ int common_opt(int argc, char **argv, int *i, struct common_opts *o)
 	}
 	if (!err && (v = opt_value(argc, argv, i, "--html", &err))) {
 		o->html_path = v;
+		return 1;
+	}
+	if (!err && (v = opt_value(argc, argv, i, "--timeline", &err))) {
+		o->timeline_path = v;
+		return 1;
+	}
+	if (!err && (v = opt_value(argc, argv, i, "--timeline-max", &err))) {
+		char msg[160];
+
+		if (parse_count(v, 1000000000, &o->timeline_max, msg, sizeof(msg))) {
+			fprintf(stderr, "iowhy: --timeline-max: %s\n", msg);
+			return -1;
+		}
 		return 1;
 	}
 	if (!err && (v = opt_value(argc, argv, i, "--dir", &err))) {
@@ -283,6 +300,7 @@ struct session {
 	struct io_tracer *io;
 	struct phase_ctx pc;
 	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
+	struct timeline *tl;          /* --timeline: the tasks' state slices, else NULL */
 };
 
 /* Stop a phase after Ctrl-C: SIGINT to the workload, SIGKILL after a grace period. */
@@ -342,6 +360,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	pre_release = task_cpu_ns(pid);
 	start = now_ns();
 	model_init(&pc->model, start);
+	if (s->tl && !timeline_phase_begin(s->tl, ps->name, start))
+		model_set_slice_sink(&pc->model, timeline_slice, s->tl);
 	model_add_task(&pc->model, pid, pid, ps->comm ? ps->comm : "iowhy", IOWHY_TS_SWAIT, SYS_read);
 	pc->open = 1;
 	if (write(gate[1], "g", 1) != 1) {
@@ -382,6 +402,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	end = pc->model.live ? now_ns() : pc->model.last_dead_ns;
 	r->tasks_left = pc->model.live;
 	model_finish(&pc->model, end);
+	if (s->tl)
+		timeline_phase_end(s->tl, pc->model.wall.end_ns);
 	pc->open = 0;
 	r->wall = pc->model.wall;
 	r->comms = pc->model.comms;
@@ -498,6 +520,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		return 2;
 	if (o->html_path && !report_path_ok(o->html_path, "--html"))
 		return 2;
+	if (o->timeline_path && !report_path_ok(o->timeline_path, "--timeline"))
+		return 2;
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (tracer_open(&s.tracer, on_event, &s.pc))
@@ -510,8 +534,11 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	res.phases = calloc(nphases, sizeof(*res.phases));
-	if (s.shared == MAP_FAILED || !res.phases) {
+	if (o->timeline_path)
+		s.tl = timeline_new(o->timeline_max);
+	if (s.shared == MAP_FAILED || !res.phases || (o->timeline_path && !s.tl)) {
 		fprintf(stderr, "iowhy: out of memory\n");
+		timeline_free(s.tl);
 		io_tracer_close(s.io);
 		tracer_close(&s.tracer);
 		return 1;
@@ -555,8 +582,16 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 			failed = 1;
 		if (o->html_path && report_html(o->html_path, &res, NULL, 0) && !failed)
 			failed = 1;
+		if (s.tl && timeline_write_file(o->timeline_path, s.tl, res.command) && !failed)
+			failed = 1;
+		else if (s.tl && timeline_dropped(s.tl))
+			fprintf(stderr, "iowhy: --timeline %s: cut at %llu slices (--timeline-max); %llu "
+				"later slices left out\n", o->timeline_path,
+				(unsigned long long)timeline_slices(s.tl),
+				(unsigned long long)timeline_dropped(s.tl));
 	}
 	rc = session_status(tool, &res, failed);
+	timeline_free(s.tl);
 	free_results(&res);
 	return rc;
 }

@@ -11,6 +11,8 @@
 struct common_opts {
 	const char *json_path;   /* --json FILE */
 	const char *html_path;   /* --html FILE */
+	const char *timeline_path; /* --timeline FILE */
+	uint64_t timeline_max;   /* --timeline-max EVENTS */
 	const char *dir;         /* --dir DIR (scratch parent; default ".") */
 	int repeat;              /* --repeat R (default 1) */
 	int drop_caches;         /* --drop-caches */

@@ -258,6 +258,13 @@ static void task_flush(struct model *m, struct model_task *t, uint64_t now)
 	if (now > from) {
 		struct comm_stats *c = row(m, t);
 
+		if (m->slice_fn) {
+			struct model_slice sl = { .tid = t->tid, .tgid = t->tgid, .comm = c->comm,
+						  .state = t->state, .nr = t->nr, .begin = from,
+						  .end = now };
+
+			m->slice_fn(m->slice_ctx, &sl);
+		}
 		c->state_ns[t->state] += now - from;
 		if (t->state == IOWHY_TS_KERNEL)
 			c->kernel_group_ns[task_group(t)] += now - from;
@@ -517,6 +524,12 @@ void model_init(struct model *m, uint64_t start_ns)
 {
 	memset(m, 0, sizeof(*m));
 	m->wall.start_ns = start_ns;
+}
+
+void model_set_slice_sink(struct model *m, model_slice_fn fn, void *ctx)
+{
+	m->slice_fn = fn;
+	m->slice_ctx = ctx;
 }
 
 void model_add_task(struct model *m, uint32_t tid, uint32_t tgid, const char *comm,

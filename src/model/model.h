@@ -51,6 +51,17 @@ struct comm_stats {
 
 struct model_task;
 
+/* A task's time in one state, as the model closes it: per task, the slices tile its life inside
+ * the phase (from its start or the phase's, to its death or the phase's end) without overlap. */
+struct model_slice {
+	uint32_t tid, tgid;
+	const char *comm;         /* the task's comm (valid during the call) */
+	uint8_t state;            /* enum iowhy_state, USER .. SWAIT */
+	uint16_t nr;              /* syscall in effect (IOWHY_NR_NONE: none) */
+	uint64_t begin, end;      /* [begin, end) ns, begin < end */
+};
+typedef void (*model_slice_fn)(void *ctx, const struct model_slice *s);
+
 struct model {
 	struct wall_view wall;
 	struct comm_stats *comms;
@@ -61,6 +72,8 @@ struct model {
 	uint64_t unknown_task;    /* events for tasks never seen (state unknown) */
 	uint64_t live;            /* tasks alive */
 	uint64_t last_dead_ns;    /* when the last task died (live dropped to 0) */
+	model_slice_fn slice_fn;  /* optional sink of task state slices (model_set_slice_sink) */
+	void *slice_ctx;
 
 	/* private */
 	struct model_task **htab; size_t hcap, hcount;
@@ -70,6 +83,8 @@ struct model {
 };
 
 void model_init(struct model *m, uint64_t start_ns);
+/* After model_init: call fn(ctx, slice) for every task state slice as it closes (NULL: none). */
+void model_set_slice_sink(struct model *m, model_slice_fn fn, void *ctx);
 /* A task already alive at start (the gated root), in state `st`. */
 void model_add_task(struct model *m, uint32_t tid, uint32_t tgid, const char *comm,
 		    enum iowhy_state st, uint16_t nr);

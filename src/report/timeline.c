@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The timeline in Chrome's trace-event JSON format; see timeline.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "timeline.h"
+#include "report_html.h"
+#include "syscalls.h"
+#include "text.h"
+
+struct tl_slice {
+	uint64_t begin, end;
+	uint32_t tid, tgid;
+	uint16_t nr;
+	uint8_t state;
+	char comm[IOWHY_COMM_LEN];
+};
+
+struct tl_phase {
+	char name[48];
+	uint64_t start, end;
+};
+
+struct timeline {
+	struct tl_slice *s;
+	size_t n, cap;
+	uint64_t max, dropped, cut_ns;
+	struct tl_phase *ph;
+	int nph, capph;
+};
+
+struct timeline *timeline_new(uint64_t max_events)
+{
+	struct timeline *tl = calloc(1, sizeof(*tl));
+
+	if (tl)
+		tl->max = max_events;
+	return tl;
+}
+
+void timeline_free(struct timeline *tl)
+{
+	if (!tl)
+		return;
+	free(tl->s);
+	free(tl->ph);
+	free(tl);
+}
+
+int timeline_phase_begin(struct timeline *tl, const char *name, uint64_t start_ns)
+{
+	if (tl->nph == tl->capph) {
+		int cap = tl->capph ? 2 * tl->capph : 8;
+		struct tl_phase *p = realloc(tl->ph, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		tl->ph = p;
+		tl->capph = cap;
+	}
+	snprintf(tl->ph[tl->nph].name, sizeof(tl->ph[0].name), "%s", name);
+	tl->ph[tl->nph].start = tl->ph[tl->nph].end = start_ns;
+	tl->nph++;
+	return 0;
+}
+
+void timeline_phase_end(struct timeline *tl, uint64_t end_ns)
+{
+	if (tl->nph)
+		tl->ph[tl->nph - 1].end = end_ns;
+}
+
+/* Room for one more slice: grow the array up to the bound. Returns 0 or -1. */
+static int room(struct timeline *tl)
+{
+	size_t cap;
+	struct tl_slice *p;
+
+	if (tl->n >= tl->max)
+		return -1;
+	if (tl->n < tl->cap)
+		return 0;
+	cap = tl->cap ? 2 * tl->cap : 4096;
+	if (cap > tl->max)
+		cap = tl->max;
+	p = realloc(tl->s, cap * sizeof(*p));
+	if (!p)
+		return -1;
+	tl->s = p;
+	tl->cap = cap;
+	return 0;
+}
+
+/* Keep one slice while the bound allows. Once cut it stays cut: the file then holds every slice
+ * that ended before the cut (slices arrive as they end) and none after. */
+void timeline_slice(void *ctx, const struct model_slice *s)
+{
+	struct timeline *tl = ctx;
+	struct tl_slice *d;
+
+	if (tl->dropped || room(tl)) {
+		if (!tl->dropped++)
+			tl->cut_ns = s->end;
+		return;
+	}
+	d = &tl->s[tl->n++];
+	d->begin = s->begin;
+	d->end = s->end;
+	d->tid = s->tid;
+	d->tgid = s->tgid;
+	d->nr = s->nr;
+	d->state = s->state;
+	snprintf(d->comm, sizeof(d->comm), "%s", s->comm ? s->comm : "?");
+}
+
+uint64_t timeline_slices(const struct timeline *tl)
+{
+	return tl->n;
+}
+
+uint64_t timeline_dropped(const struct timeline *tl)
+{
+	return tl->dropped;
+}
+
+/* ---- Writing ---- */
+
+/* A JSON string: valid UTF-8, quotes, backslashes and control characters escaped. */
+static void json_str(FILE *out, const char *s)
+{
+	char buf[256];
+
+	clean_text(buf, sizeof(buf), s);
+	fputc('"', out);
+	for (const char *p = buf; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if ((unsigned char)*p < 0x20)
+			fprintf(out, "\\u%04x", (unsigned char)*p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+/* Microseconds since base, exact to the ns. */
+static void json_us(FILE *out, uint64_t ns, uint64_t base)
+{
+	uint64_t d = ns > base ? ns - base : 0;
+
+	fprintf(out, "%llu.%03llu", (unsigned long long)(d / 1000), (unsigned long long)(d % 1000));
+}
+
+static const char *state_key(unsigned st)
+{
+	static const char *const k[] = { "user", "kernel", "runq", "iowait", "other" };
+
+	return st < 5 ? k[st] : "?";
+}
+
+/* "user", "kernel: write", "run queue", "I/O wait: fsync", "other wait: wait4" */
+static void slice_name(char *buf, size_t n, const struct tl_slice *s)
+{
+	static const char *const label[] = { "user", "kernel", "run queue", "I/O wait",
+					     "other wait" };
+	const char *l = s->state < 5 ? label[s->state] : "?";
+
+	if (s->state != IOWHY_TS_USER && s->nr != IOWHY_NR_NONE)
+		snprintf(buf, n, "%s: %s", l, syscall_name(s->nr < IOWHY_NR_SLOTS ? s->nr :
+							   IOWHY_NR_SLOTS - 1));
+	else
+		snprintf(buf, n, "%s", l);
+}
+
+static const char *state_colour(unsigned st)
+{
+	static const char *const c[] = { "thread_state_running", "rail_load",
+					 "thread_state_runnable", "thread_state_iowait",
+					 "thread_state_sleeping" };
+
+	return st < 5 ? c[st] : "grey";
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	const struct tl_slice *x = *(const struct tl_slice *const *)a;
+	const struct tl_slice *y = *(const struct tl_slice *const *)b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+/* Names of the tracks: one process per tgid (its leader's comm), one thread per tid (its last
+ * comm). Returns the events written. */
+static uint64_t write_names(FILE *out, const struct timeline *tl)
+{
+	const struct tl_slice **o = malloc((tl->n ? tl->n : 1) * sizeof(*o));
+	uint64_t ev = 0;
+
+	if (!o)
+		return 0;
+	for (size_t i = 0; i < tl->n; i++)
+		o[i] = &tl->s[i];
+	qsort(o, tl->n, sizeof(*o), cmp_tid);
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct tl_slice *s = o[i];
+
+		if (i + 1 < tl->n && o[i + 1]->tid == s->tid)
+			continue; /* the last slice of each tid */
+		fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+			     "\"args\":{\"name\":", s->tgid, s->tid);
+		json_str(out, s->comm);
+		fputs("}}", out);
+		ev++;
+		if (s->tid == s->tgid) {
+			fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,"
+				     "\"args\":{\"name\":", s->tgid);
+			json_str(out, s->comm);
+			fputs("}}", out);
+			ev++;
+		}
+	}
+	free(o);
+	return ev;
+}
+
+struct edge {
+	uint64_t t;
+	int state, delta;
+};
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->delta - y->delta; /* ends before begins */
+}
+
+/* The tree's tasks by state over time (one sample per change), within `budget` events. Returns
+ * the samples written; *cut is set when the budget ran out. */
+static uint64_t write_counters(FILE *out, const struct timeline *tl, uint64_t base,
+			       uint64_t budget, int *cut)
+{
+	struct edge *e = malloc((2 * tl->n + 1) * sizeof(*e));
+	int64_t cnt[5] = { 0 };
+	uint64_t ev = 0;
+	size_t ne = 0;
+
+	*cut = 0;
+	if (!e)
+		return 0;
+	for (size_t i = 0; i < tl->n; i++) {
+		e[ne++] = (struct edge){ tl->s[i].begin, tl->s[i].state, +1 };
+		e[ne++] = (struct edge){ tl->s[i].end, tl->s[i].state, -1 };
+	}
+	qsort(e, ne, sizeof(*e), cmp_edge);
+	for (size_t i = 0; i < ne; i++) {
+		if (e[i].state >= 0 && e[i].state < 5)
+			cnt[e[i].state] += e[i].delta;
+		if (i + 1 < ne && e[i + 1].t == e[i].t)
+			continue;
+		if (ev >= budget) {
+			*cut = 1;
+			break;
+		}
+		fputs(",\n{\"ph\":\"C\",\"name\":\"tree tasks by state\",\"pid\":0,\"ts\":", out);
+		json_us(out, e[i].t, base);
+		fprintf(out, ",\"args\":{\"on CPU\":%lld,\"run queue\":%lld,\"I/O wait\":%lld,"
+			     "\"other wait\":%lld}}", (long long)(cnt[0] + cnt[1]), (long long)cnt[2],
+			(long long)cnt[3], (long long)cnt[4]);
+		ev++;
+	}
+	free(e);
+	return ev;
+}
+
+static void write_slice(FILE *out, const struct tl_slice *s, uint64_t base)
+{
+	char name[64];
+
+	slice_name(name, sizeof(name), s);
+	fprintf(out, ",\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"cat\":\"%s\",\"name\":", s->tgid, s->tid,
+		state_key(s->state));
+	json_str(out, name);
+	fputs(",\"ts\":", out);
+	json_us(out, s->begin, base);
+	fputs(",\"dur\":", out);
+	json_us(out, s->end, s->begin);
+	fprintf(out, ",\"cname\":\"%s\",\"args\":{\"comm\":", state_colour(s->state));
+	json_str(out, s->comm);
+	fputs("}}", out);
+}
+
+uint64_t timeline_write(FILE *out, const struct timeline *tl, const char *command)
+{
+	uint64_t base = tl->nph ? tl->ph[0].start : tl->n ? tl->s[0].begin : 0, ev = 0, nc;
+	int counters_cut;
+
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+	      "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"iowhy\"}}", out);
+	for (int i = 0; i < tl->nph; i++) {
+		fputs(",\n{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"cat\":\"phase\",\"name\":", out);
+		json_str(out, tl->ph[i].name);
+		fputs(",\"ts\":", out);
+		json_us(out, tl->ph[i].start, base);
+		fputs(",\"dur\":", out);
+		json_us(out, tl->ph[i].end, tl->ph[i].start);
+		fputs("}", out);
+	}
+	ev += write_names(out, tl);
+	for (size_t i = 0; i < tl->n; i++)
+		write_slice(out, &tl->s[i], base);
+	nc = write_counters(out, tl, base, tl->max > tl->n ? tl->max - tl->n : 0, &counters_cut);
+	if (tl->dropped) {
+		fprintf(out, ",\n{\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"name\":\"timeline cut "
+			     "here: %llu later slices left out (--timeline-max %llu)\",\"ts\":",
+			(unsigned long long)tl->dropped, (unsigned long long)tl->max);
+		json_us(out, tl->cut_ns, base);
+		fputs("}", out);
+	}
+	fputs("\n],\n\"otherData\":{\"tool\":\"iowhy\",\"command\":", out);
+	json_str(out, command ? command : "");
+	fprintf(out, ",\"slices\":%llu,\"counter_samples\":%llu,\"max_events\":%llu,\"cut\":%s,"
+		     "\"slices_left_out\":%llu,\"counters_cut\":%s,\"note\":",
+		(unsigned long long)tl->n, (unsigned long long)nc, (unsigned long long)tl->max,
+		tl->dropped ? "true" : "false", (unsigned long long)tl->dropped,
+		counters_cut ? "true" : "false");
+	json_str(out, tl->dropped ? "cut at --timeline-max: the slices that ended after the cut are "
+		      "left out" :
+		      counters_cut ? "the counter samples were cut at --timeline-max" :
+		      "complete: per task, the slices tile its life in each phase");
+	fputs("}}\n", out);
+	return ev + tl->n + nc;
+}
+
+int timeline_write_file(const char *path, const struct timeline *tl, const char *command)
+{
+	FILE *f = report_file_open(path, "--timeline");
+	int err = 0;
+
+	if (!f)
+		return -1;
+	errno = 0;
+	timeline_write(f, tl, command);
+	if (ferror(f) || fflush(f))
+		err = errno ? errno : EIO;
+	if (fclose(f) && !err)
+		err = errno ? errno : EIO;
+	if (err) {
+		fprintf(stderr, "iowhy: --timeline %s: %s\n", path, strerror(err));
+		return -1;
+	}
+	return 0;
+}
