@@ -406,7 +406,8 @@ static void svg_head(FILE *out, const struct flame_style *st, double width, doub
 	fprintf(out, "<svg class=\"flame\" id=\"%s\"%s width=\"%.0f\" height=\"%.0f\" "
 		     "viewBox=\"0 0 %.0f %.0f\" data-xpad=\"%.0f\" data-w=\"%.3f\" "
 		     "data-total=\"%llu\" data-omitted=\"%zu\" data-minpx=\"%.2f\"%s>\n", id,
-		st->standalone ? SVG_NS : "", width, height, width, height, XPAD, width - 2 * XPAD, (unsigned long long)total, omitted, FLAME_MIN_PX,
+		st->standalone ? SVG_NS : "", width, height, width, height, XPAD, width - 2 * XPAD,
+		(unsigned long long)total, omitted, FLAME_MIN_PX,
 		st->standalone ? " data-standalone=\"1\"" : "");
 	fprintf(out, "<style>#%s text{font:%.0fpx Verdana,sans-serif;fill:#000}"
 		     "#%s .f:hover rect{stroke:#000;stroke-width:0.5;cursor:pointer}"
@@ -468,11 +469,13 @@ size_t flame_svg(FILE *out, const struct flame *f, const struct flame_style *st)
 	if (!total || layout(f, &l)) {
 		fprintf(out, "<svg class=\"flame\" id=\"%s\"%s width=\"%.0f\" height=\"40\">"
 			     "<text x=\"10\" y=\"24\">%s</text></svg>\n",
-			id, st->standalone ? SVG_NS : "", width, total ? "flame graph skipped: out of memory" : "no samples");
+			id, st->standalone ? SVG_NS : "", width,
+			total ? "flame graph skipped: out of memory" : "no samples");
 		return 0;
 	}
 	for (size_t i = 1; i < f->n; i++)
-		omitted += f->nodes[i].count && (double)f->nodes[i].count / total * w < FLAME_MIN_PX;
+		omitted += f->nodes[i].count &&
+			   (double)f->nodes[i].count / total * w < FLAME_MIN_PX;
 	svg_head(out, st, width, height, id, total, omitted);
 	for (size_t i = 0; i < f->n; i++) {
 		const struct fnode *nd = &f->nodes[i];
