@@ -38,7 +38,7 @@ const char common_opts_help[] =
 	"  --json FILE      also write the report as JSON (docs/json.md)\n"
 	"  --html FILE      also write the report as one self-contained HTML page (charts)\n"
 	"  --timeline FILE  also write every task's states over time for Perfetto / chrome://tracing\n"
-	"  --timeline-max N at most N timeline events (default 1000000; the file says when cut)\n"
+	"  --timeline-max N at most N timeline events (default 200000; the file says when cut)\n"
 	"  --dir DIR        where the scratch directory goes (default: current directory)\n"
 	"  --repeat R       run each case R times; report the mean without best and worst\n"
 	"  --drop-caches    drop the page cache before each run (root)\n"

@@ -14,7 +14,7 @@
 #include <linux/types.h>
 #include "model.h"
 
-#define TIMELINE_MAX_DEFAULT 1000000
+#define TIMELINE_MAX_DEFAULT 200000   /* about 50 MB of JSON: what chrome://tracing still opens */
 
 struct timeline;
 
