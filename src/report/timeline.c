@@ -128,11 +128,13 @@ uint64_t timeline_dropped(const struct timeline *tl)
 /* A JSON string: valid UTF-8, quotes, backslashes and control characters escaped. */
 static void json_str(FILE *out, const char *s)
 {
-	char buf[256];
+	size_t n = strlen(s) + 1;
+	char *buf = malloc(n);
 
-	clean_text(buf, sizeof(buf), s);
+	if (buf)
+		clean_text(buf, n, s);
 	fputc('"', out);
-	for (const char *p = buf; *p; p++) {
+	for (const char *p = buf ? buf : ""; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
 		else if ((unsigned char)*p < 0x20)
@@ -141,6 +143,7 @@ static void json_str(FILE *out, const char *s)
 			fputc(*p, out);
 	}
 	fputc('"', out);
+	free(buf);
 }
 
 /* Microseconds since base, exact to the ns. */

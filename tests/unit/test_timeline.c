@@ -66,6 +66,19 @@ static struct timeline *session(uint64_t max)
 	return tl;
 }
 
+/* A command longer than any fixed buffer, with a quote, a backslash and a control character. */
+static const char *long_cmd(void)
+{
+	static char cmd[600];
+
+	if (!cmd[0]) {
+		memset(cmd, 'a', sizeof(cmd) - 1);
+		memcpy(cmd, "cmd \"x\" \\ \x01", 11);
+		memcpy(cmd + sizeof(cmd) - 4, "end", 4);
+	}
+	return cmd;
+}
+
 static struct json_object *write_parse(const struct timeline *tl)
 {
 	char *buf = NULL;
@@ -74,7 +87,7 @@ static struct json_object *write_parse(const struct timeline *tl)
 	struct json_object *root;
 
 	assert_non_null(f);
-	timeline_write(f, tl, "cmd \"x\"");
+	timeline_write(f, tl, long_cmd());
 	fclose(f);
 	root = json_tokener_parse(buf);
 	if (!root)
@@ -185,7 +198,9 @@ static void test_slices_exact(void **state)
 	assert_int_equal(phase, 1);
 	assert_int_equal(io_and_runq, 1);
 	assert_false(json_object_get_boolean(get(od, "cut")));
-	assert_string_equal(str(od, "command"), "cmd \"x\"");
+	assert_int_equal(strlen(str(od, "command")), 599);   /* whole, control byte as '?' */
+	assert_true(!strncmp(str(od, "command"), "cmd \"x\" \\ ?aaa", 14));
+	assert_string_equal(str(od, "command") + 596, "end");
 	json_object_put(r);
 	timeline_free(tl);
 }
