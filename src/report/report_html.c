@@ -175,7 +175,9 @@ static const char page_css[] =
 "@media print{nav,.btn,details{display:none}main{max-width:none;padding:0}"
 "body{font-size:11px}.wallgrid{grid-template-columns:3fr 2fr}"
 "section,figure,.hist,table{break-inside:avoid}h2{break-after:avoid}"
-"table.sortable th:after{content:''}.scroll{overflow:visible}}\n";
+"table.sortable th:after{content:''}.scroll{overflow:visible}"
+"table{font-size:9.5px}th,td{padding:2px 4px;white-space:normal}"
+"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
 
 /* Records script errors into the page (body[data-js-errors] and #js-errors), so that a headless
  * browser's DOM dump shows them. */
