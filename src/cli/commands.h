@@ -7,6 +7,7 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);    /* cmd_flamegraph.c */
+int cmd_report(int argc, char **argv);        /* cmd_report.c */
 /* Join argv into one shell-like line (arguments with spaces are quoted). */
 void join_args(char *buf, size_t n, int argc, char **argv);
 

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "tar", cmd_tar, "tar byte-range reads: --members M --member-size S --readers R [--gzip]" },
 	{ "copy", cmd_copy, "copy a tree: --files N --size S --jobs LIST --mode process|inproc" },
 	{ "delete", cmd_delete, "delete a tree: --files N --size S --jobs LIST --mode process|inproc" },
+	{ "report", cmd_report, "render a saved --json report again: JSON [-q] [--text] [--html F]" },
 	{ "flamegraph", cmd_flamegraph, "folded stacks to an interactive SVG: FOLDED > out.svg" },
 };
 

@@ -653,8 +653,13 @@ static void phase_syscalls(FILE *out, const struct phase_result *p)
 		td_ns(out, st->total_ns);
 		td_ns(out, st->count ? st->total_ns / st->count : 0);
 		html_td_num(out, on, st->total_ns ? fmt_pct(a, sizeof(a), on) : "-");
-		td_ns(out, hist_percentile(st->hist, IOWHY_HIST_SLOTS, 50, st->max_ns));
-		td_ns(out, hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns));
+		if (hist_total(st->hist, IOWHY_HIST_SLOTS)) {
+			td_ns(out, hist_percentile(st->hist, IOWHY_HIST_SLOTS, 50, st->max_ns));
+			td_ns(out, hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns));
+		} else { /* re-rendered from a JSON report: no histogram, see its p50_ns/p99_ns */
+			html_td_num(out, -1, "-");
+			html_td_num(out, -1, "-");
+		}
 		td_ns(out, st->max_ns);
 		if (syscall_returns_bytes(nrs[i]))
 			html_td_num(out, (double)st->ret_sum, fmt_bytes(a, sizeof(a), st->ret_sum));

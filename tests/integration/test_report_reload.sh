@@ -1,0 +1,34 @@
+# iowhy report JSON: a saved JSON report gives the same text report as the run (default and -q),
+# and an HTML page whose wall bars and explanation are the run's own.
+need_root
+J=$TMPROOT/r.json
+"$IOWHY" gen --strategy loop,direct --size 4k --count 100 --sync --dir "$TMPROOT" --json "$J" \
+	--html "$TMPROOT/run.html" >"$TMPROOT/run.txt" 2>&1
+check "gen exits 0" test $? = 0
+"$IOWHY" report "$J" >"$TMPROOT/re.txt" 2>"$TMPROOT/err"
+check "report exits 0" test $? = 0
+check "the same text report as the run" cmp "$TMPROOT/run.txt" "$TMPROOT/re.txt"
+diff "$TMPROOT/run.txt" "$TMPROOT/re.txt" | head -10
+"$IOWHY" gen --strategy split --size 4k --count 50 -q --dir "$TMPROOT" --json "$TMPROOT/q.json" \
+	>"$TMPROOT/runq.txt" 2>&1
+"$IOWHY" report -q "$TMPROOT/q.json" >"$TMPROOT/req.txt"
+check "the same brief report (-q)" cmp "$TMPROOT/runq.txt" "$TMPROOT/req.txt"
+"$IOWHY" report "$J" --html "$TMPROOT/re.html" >"$TMPROOT/out" 2>&1
+check "report --html exits 0" test $? = 0
+check "and prints no text without --text" test ! -s "$TMPROOT/out"
+bars() { sed -n '/<svg class="wallbars"/,/<\/svg>/p' "$1"; }
+expl() { sed -n '/<ol class="expl">/,/<\/ol>/p' "$1"; }
+check "the HTML's wall bars are the run's" cmp <(bars "$TMPROOT/run.html") <(bars "$TMPROOT/re.html")
+check "with bars in it" test "$(bars "$TMPROOT/re.html" | grep -c 'class="seg"')" -ge 4
+check "the HTML's explanation is the run's" cmp <(expl "$TMPROOT/run.html") <(expl "$TMPROOT/re.html")
+"$IOWHY" report "$J" --html "$TMPROOT/re2.html" --text >"$TMPROOT/re2.txt"
+check "--text with --html prints the text too" cmp "$TMPROOT/run.txt" "$TMPROOT/re2.txt"
+# errors: one line, exit 2
+echo '{"a": 1}' >"$TMPROOT/not.json"
+for bad in "$TMPROOT/not.json" "$TMPROOT/run.txt" "$TMPROOT/missing.json"; do
+	"$IOWHY" report "$bad" >/dev/null 2>"$TMPROOT/err"; rc=$?
+	check "report $(basename "$bad") exits 2 (got $rc) with one line" \
+		bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TMPROOT/err') = 1 ]"
+done
+"$IOWHY" report -v "$J" >/dev/null 2>&1
+check "report -v is refused (exit 2)" test $? = 2
