@@ -12,8 +12,9 @@ static void report_usage(FILE *f)
 	fprintf(f, "usage: iowhy report JSON [-q] [--text] [--html FILE]\n"
 		   "Renders a report saved with --json again: the text report (the default one, or\n"
 		   "-q brief) as the run printed it, and/or the HTML page (--html; then --text for the\n"
-		   "text too). -v is not available: the JSON keeps the syscalls' percentiles, not the\n"
-		   "histograms they come from, nor the devices' raw counters.\n");
+		   "text too) with the devices' latency histograms and layer tables. -v is not\n"
+		   "available: the JSON keeps the syscalls' percentiles, not the histograms they come\n"
+		   "from (the page shows '-' for them).\n");
 }
 
 int cmd_report(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include "report_load.h"
 #include "summary.h"
 #include "syscalls.h"
+#include "io_model.h"
 
 /* ---- Members ---- */
 
@@ -191,6 +192,8 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 	p->unknown_task = u64(tr, "unknown_task");
 	p->tasks_left = u64(tr, "tasks_left");
 	load_syscalls(ph, p);
+	if (member(ph, "io") && !(p->io = report_load_io(member(ph, "io"))))
+		return -1;
 	return load_comms(ph, p);
 }
 
@@ -241,8 +244,13 @@ static void load_explanation(struct json_object *r, struct explanation *e)
  * the explanation need what the JSON keeps only in summary form: they are taken from it. */
 static int load_summary(struct json_object *r, struct session_result *s)
 {
+	struct json_object *phases = member(r, "phases");
+
 	if (summary_compute(s))
 		return -1;
+	for (int i = 0; i < s->nphases; i++)
+		report_load_layers(member(json_object_array_get_idx(phases, i), "io"),
+				   &s->summary->phases[i]);
 	load_disks(r, s->summary);
 	load_explanation(r, &s->summary->expl);
 	return 0;
@@ -296,8 +304,10 @@ int report_load(const char *path, struct session_result *s, char *err, size_t er
 void report_load_free(struct session_result *s)
 {
 	summary_free(s);
-	for (int i = 0; i < s->nphases; i++)
+	for (int i = 0; i < s->nphases; i++) {
 		free(s->phases[i].comms);
+		io_result_free(s->phases[i].io);
+	}
 	free(s->phases);
 	free((char *)s->tool);
 	memset(s, 0, sizeof(*s));

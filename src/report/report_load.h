@@ -3,8 +3,9 @@
  * A saved JSON report (docs/json.md) read back into a session, for `iowhy report`: the header,
  * every phase's wall view, facts, work view and syscall counts and times, and the summary the run
  * computed (its columns, headline figures, disks and explanation, taken from the JSON, not
- * recomputed). What the JSON does not keep stays empty: the syscalls' latency histograms (it keeps
- * their p50/p99 only) and the devices' raw data (phase_result.io is NULL).
+ * recomputed), and each phase's devices and kernel I/O with their latency histograms. What the
+ * JSON does not keep stays empty: the syscalls' latency histograms (it keeps their p50/p99 only),
+ * the wall view's split by syscall outside I/O wait, and the facts' labels.
  */
 #ifndef IOWHY_REPORT_LOAD_H
 #define IOWHY_REPORT_LOAD_H
@@ -18,5 +19,12 @@
 int report_load(const char *path, struct session_result *s, char *err, size_t errlen);
 /* Free what report_load allocated. */
 void report_load_free(struct session_result *s);
+
+/* report_load_io.c: a phase's "io" member as phase_result.io (NULL when absent or out of
+ * memory), and its layer table and notes into the phase's summary. */
+struct json_object;
+struct phase_summary;
+struct io_phase *report_load_io(struct json_object *io);
+void report_load_layers(struct json_object *io, struct phase_summary *ps);
 
 #endif

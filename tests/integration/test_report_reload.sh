@@ -21,6 +21,10 @@ expl() { sed -n '/<ol class="expl">/,/<\/ol>/p' "$1"; }
 check "the HTML's wall bars are the run's" cmp <(bars "$TMPROOT/run.html") <(bars "$TMPROOT/re.html")
 check "with bars in it" test "$(bars "$TMPROOT/re.html" | grep -c 'class="seg"')" -ge 4
 check "the HTML's explanation is the run's" cmp <(expl "$TMPROOT/run.html") <(expl "$TMPROOT/re.html")
+io() { sed -n '/<h3 id="io-/,/<\/section>/p' "$1"; }
+check "the HTML's devices, latency histograms and layer tables are the run's" \
+	cmp <(io "$TMPROOT/run.html") <(io "$TMPROOT/re.html")
+check "with histograms in them" test "$(io "$TMPROOT/re.html" | grep -c 'class="lathist"')" -ge 2
 "$IOWHY" report "$J" --html "$TMPROOT/re2.html" --text >"$TMPROOT/re2.txt"
 check "--text with --html prints the text too" cmp "$TMPROOT/run.txt" "$TMPROOT/re2.txt"
 # errors: one line, exit 2
