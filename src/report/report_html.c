@@ -204,6 +204,28 @@ static const char table_script[] =
 "    th.addEventListener('click',function(){sortBy(t,i,th);});});});\n"
 "})();\n";
 
+/* The wall bars at a common scale (as long as their walls) or each to the full width. */
+static const char bars_script[] =
+"(function(){\n"
+"var svg=document.querySelector('svg.wallbars'),box=document.getElementById('wall-scale');\n"
+"if(!svg||!box)return;\n"
+"var X=+svg.getAttribute('data-bar-x'),W=+svg.getAttribute('data-bar-w');\n"
+"var M=+svg.getAttribute('data-max-ns'),L=+svg.getAttribute('data-label-px');\n"
+"function lay(){\n"
+"  Array.prototype.forEach.call(svg.querySelectorAll('g.bar'),function(g){\n"
+"    var f=g.querySelector('rect.barframe'),x=X,last=null;\n"
+"    var len=box.checked?W:(M>0?+f.getAttribute('data-wall-ns')/M*W:0);\n"
+"    f.setAttribute('width',len.toFixed(4));\n"
+"    Array.prototype.forEach.call(g.children,function(c){\n"
+"      if(c.classList.contains('seg')){var w=+c.getAttribute('data-share')*len;\n"
+"        c.setAttribute('x',x.toFixed(4));c.setAttribute('width',w.toFixed(4));\n"
+"        last=[x,w];x+=w;}\n"
+"      else if(c.classList.contains('sl')&&last){\n"
+"        c.setAttribute('x',(last[0]+last[1]/2).toFixed(2));\n"
+"        c.style.display=last[1]>=L?'':'none';}});});}\n"
+"box.addEventListener('change',lay);\n"
+"})();\n";
+
 static const char done_script[] =
 "(function(){var e=window.iowhyErrors||[];var p=document.getElementById('js-errors');"
 "p.textContent=e.join('\\n');p.hidden=!e.length;"
@@ -301,6 +323,7 @@ struct bar {
 #define BAR_W 600.0
 #define BAR_H 24.0
 #define BAR_ROW 38.0
+#define SEG_LABEL_PX 38.0  /* a part this wide shows its share */
 
 static void phase_list(FILE *out, const int *idx, int n)
 {
@@ -339,9 +362,9 @@ static void wall_bar(FILE *out, const struct session_result *s, const struct bar
 			     "(%s of the wall)</title></rect>\n", d[k].key, share, x, y, w, BAR_H,
 			d[k].colour, d[k].label, ns_str(a, sizeof(a), v),
 			pct_str(p, sizeof(p), v, b->wall));
-		if (w >= 38)
-			fprintf(out, "<text class=\"sl\" x=\"%.2f\" y=\"%.1f\">%.0f%%</text>\n",
-				x + w / 2, y + 16, share * 100);
+		fprintf(out, "<text class=\"sl\" x=\"%.2f\" y=\"%.1f\"%s>%.0f%%</text>\n",
+			x + w / 2, y + 16, w >= SEG_LABEL_PX ? "" : " style=\"display:none\"",
+			share * 100);
 		x += w;
 	}
 	fputs("</g>\n", out);
@@ -413,14 +436,19 @@ static void wall_section(FILE *out, const struct session_result *s)
 	height = nb * BAR_ROW + 8;
 	fputs("<section id=\"wall\"><h2>Where the wall time went</h2>\n<div class=\"wallgrid\">"
 	      "<figure style=\"margin:0\">\n", out);
-	fprintf(out, "<svg class=\"wallbars\" viewBox=\"0 0 790 "
-		     "%.0f\" width=\"790\" height=\"%.0f\" role=\"img\" aria-label=\"wall time per "
-		     "column\">\n<style>.bl,.bw{font-size:12px;text-anchor:end}.bl{font-weight:600}"
+	fprintf(out, "<svg class=\"wallbars\" viewBox=\"0 0 790 %.0f\" width=\"790\" "
+		     "height=\"%.0f\" data-bar-x=\"%.0f\" data-bar-w=\"%.0f\" data-max-ns=\"%.0f\" "
+		     "data-label-px=\"%.0f\" role=\"img\" aria-label=\"wall time per column\">\n"
+		     "<style>.bl,.bw{font-size:12px;text-anchor:end}.bl{font-weight:600}"
 		     ".bw{fill:#555}.sl{font-size:11px;text-anchor:middle;fill:#fff;"
-		     "pointer-events:none}</style>\n", height, height);
+		     "pointer-events:none}</style>\n", height, height, BAR_X, BAR_W, maxwall,
+		SEG_LABEL_PX);
 	for (int i = 0; i < nb; i++)
 		wall_bar(out, s, &bars[i], 4 + i * BAR_ROW, maxwall, d, nd);
 	fputs("</svg>\n", out);
+	if (nb > 1)
+		fputs("<label class=\"btn\"><input type=\"checkbox\" id=\"wall-scale\"> each bar "
+		      "to the full width (compare the parts, not the walls)</label>\n", out);
 	legend(out, s, bars, nb, d, nd);
 	fputs("<figcaption class=\"meta\">One bar per column (its work phases; a flush bar when "
 	      "it synced), as long as its wall time; each part is its share of that wall. Repeated "
@@ -755,7 +783,7 @@ void report_html_write(FILE *out, const struct session_result *s, const struct h
 	fputs("<pre id=\"js-errors\" class=\"warn\" hidden></pre>\n<footer>Made by iowhy: one "
 	      "self-contained file (no network). The same numbers are in the text and JSON "
 	      "reports.</footer>\n</main>\n", out);
-	fprintf(out, "<script>\n%s</script>\n", table_script);
+	fprintf(out, "<script>\n%s%s</script>\n", table_script, bars_script);
 	if (nflames)
 		fprintf(out, "<script>\n%s</script>\n", flame_script);
 	fprintf(out, "<script>\n%s</script>\n</body></html>\n", done_script);

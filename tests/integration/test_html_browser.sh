@@ -7,14 +7,15 @@ need_chromium
 
 # The bars of one page against its JSON: each segment's drawn width / its bar's = the bucket's
 # share of the phase's wall within 1% (single-run columns); the parts of a bar fill it.
-MEASURE='(function(){var out=[];
-Array.prototype.forEach.call(document.querySelectorAll("rect.barframe"),function(f){
- var fw=f.getBoundingClientRect().width;
+MEASURE='(function(){var out=[],frames=[];
+function measure(mode){Array.prototype.forEach.call(document.querySelectorAll("rect.barframe"),function(f){
+ var fw=f.getBoundingClientRect().width;if(mode==="full")frames.push(fw);
  Array.prototype.forEach.call(f.parentNode.querySelectorAll("rect.seg"),function(s){
-  out.push({phases:f.getAttribute("data-phases"),kind:f.getAttribute("data-kind"),
-   key:s.getAttribute("data-key"),w:s.getBoundingClientRect().width/fw});});});
-var p=document.createElement("pre");p.id="measured";p.textContent=JSON.stringify(out);
-document.body.appendChild(p);})();'
+  out.push({mode:mode,phases:f.getAttribute("data-phases"),kind:f.getAttribute("data-kind"),
+   key:s.getAttribute("data-key"),w:s.getBoundingClientRect().width/fw});});});}
+measure("common");var box=document.getElementById("wall-scale");if(box){box.click();measure("full");}
+var p=document.createElement("pre");p.id="measured";
+p.textContent=JSON.stringify({segs:out,full_frames:frames});document.body.appendChild(p);})();'
 
 check_page() {
 	local name=$1 html=$2 json=$3 dom=$TMPROOT/$1.dom err=$TMPROOT/$1.log
@@ -32,9 +33,9 @@ check_page() {
 		>"$TMPROOT/$name.measured.json"
 	jq -n --slurpfile m "$TMPROOT/$name.measured.json" --slurpfile r "$json" '
 		def abs: if . < 0 then -. else . end;
-		[$m[0][] | select(.phases | test("^[0-9]+$"))
+		[$m[0].segs[] | select(.phases | test("^[0-9]+$"))
 		 | (.phases | tonumber) as $i | $r[0].phases[$i] as $p | (.key | split(".")) as $k
-		 | {i: $i, key, w, share: (($p.wall | getpath($k)) / $p.wall_ns)}
+		 | {i: $i, mode, key, w, share: (($p.wall | getpath($k)) / $p.wall_ns)}
 		 | . + {d: ((.w - .share) | abs)}]' >"$TMPROOT/$name.cmp.json"
 	local n bad worst bars nz sums
 	n=$(jq length "$TMPROOT/$name.cmp.json")
@@ -45,14 +46,24 @@ check_page() {
 	check "$name: every segment's width is its JSON share within 1% ($bad off)" test "$bad" = 0
 	# every bucket with time has its segment; the segments of a bar fill it
 	bars=$(jq '[.[].i] | unique | length' "$TMPROOT/$name.cmp.json")
+	local modes
+	modes=$(jq -r '[.[].mode] | unique | join(",")' "$TMPROOT/$name.cmp.json")
 	nz=$(jq --slurpfile c "$TMPROOT/$name.cmp.json" '. as $r | [$c[0] | map(.i) | unique | .[]
 		| $r.phases[.].wall | [.user_ns, .kernel_groups[], .runq_ns, .iowait_ns, .other_ns,
 		  .unattributed_ns] | map(select(. > 0)) | length] | add' "$json")
+	n=$(jq '[.[] | select(.mode == "common")] | length' "$TMPROOT/$name.cmp.json")
 	check "$name: one segment per bucket with time ($n segments, $nz buckets, $bars bars)" \
 		test -n "$n" -a "$n" = "$nz"
-	sums=$(jq '[group_by(.i)[] | (map(.w) | add)] | map(. - 1 | if . < 0 then -. else . end) | max' \
-		"$TMPROOT/$name.cmp.json")
+	sums=$(jq '[group_by([.i, .mode])[] | (map(.w) | add)] | map(. - 1 | if . < 0 then -. else . end)
+		| max' "$TMPROOT/$name.cmp.json")
 	check "$name: the parts of each bar fill it (max off $sums)" fcmp "$sums <= 0.01"
+	if [ "$bars" -gt 1 ]; then
+		local spread
+		check "$name: measured at the common scale and each bar to full width ($modes)" \
+			test "$modes" = "common,full"
+		spread=$(jq '.full_frames | (max - min)' "$TMPROOT/$name.measured.json")
+		check "$name: full width: every bar as long ($spread px apart)" fcmp "$spread < 0.5"
+	fi
 }
 
 # 1. Three strategies with sync: six phases, three columns.
