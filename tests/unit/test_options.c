@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "gen.h"
 #include "options.h"
+#include "outfile.h"
 #include "storage.h"
 
 /* The case table leaves the fields a case does not use to zero. */
@@ -540,6 +541,63 @@ static void test_top_level(void **state)
 		assert_non_null(strstr(out, all_cmds[c]->name));
 }
 
+/* outfile_open: a regular file is truncated and written; a link, a FIFO (without blocking) and a
+ * hard-linked file are refused and left as they were. */
+static void test_outfile_open(void **state)
+{
+	char target[320], lnk[320], fifo[320], hard[320], buf[64] = "";
+	static char err[1024];
+	FILE *se = stderr, *me, *f;
+	int fd;
+
+	(void)state;
+	snprintf(target, sizeof(target), "%s/target", tmpdir);
+	snprintf(lnk, sizeof(lnk), "%s/olink", tmpdir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", tmpdir);
+	snprintf(hard, sizeof(hard), "%s/hard", tmpdir);
+	fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_int_equal(write(fd, "precious", 8), 8);
+	close(fd);
+	assert_int_equal(symlink(target, lnk), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+
+	me = fmemopen(err, sizeof(err), "w");
+	stderr = me;
+	assert_null(outfile_open("test", "-o", lnk));
+	assert_null(outfile_open("test", "-o", fifo));
+	assert_int_equal(link(target, hard), 0);
+	assert_null(outfile_open("test", "-o", hard));
+	assert_int_equal(outfile_check("test", "-o", lnk), -1);
+	assert_int_equal(outfile_check("test", "-o", fifo), -1);
+	assert_int_equal(outfile_check("test", "-o", hard), -1);
+	stderr = se;
+	fclose(me);
+	assert_int_equal(count_lines(err), 6);
+	assert_non_null(strstr(err, "symbolic link"));
+	assert_non_null(strstr(err, "FIFO"));
+	assert_non_null(strstr(err, "hard links"));
+	unlink(hard);
+
+	fd = open(target, O_RDONLY);
+	assert_int_equal(read(fd, buf, sizeof(buf) - 1), 8);
+	close(fd);
+	assert_string_equal(buf, "precious");
+	/* the regular file itself: truncated, then written */
+	assert_int_equal(outfile_check("test", "-o", target), 0);
+	f = outfile_open("test", "-o", target);
+	assert_non_null(f);
+	fputs("new", f);
+	fclose(f);
+	memset(buf, 0, sizeof(buf));
+	fd = open(target, O_RDONLY);
+	assert_int_equal(read(fd, buf, sizeof(buf) - 1), 3);
+	close(fd);
+	assert_string_equal(buf, "new");
+	unlink(target);
+	unlink(lnk);
+	unlink(fifo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -549,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_help_lists_what_is_parsed),
 		cmocka_unit_test(test_version_everywhere),
 		cmocka_unit_test(test_top_level),
+		cmocka_unit_test(test_outfile_open),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
