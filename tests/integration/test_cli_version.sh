@@ -21,3 +21,17 @@ if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ]; then
 	$IOWHY run --no-io --json "$j" -- true 2>/dev/null
 	check "the session's probe mode is tp_btf too" test "$(jq -r .probe_mode "$j")" = tp_btf
 fi
+# Features are probed, not assumed: with /sys/kernel/btf hidden (a private mount namespace, as in
+# test_no_btf), BTF and tp_btf are reported missing.
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && [ -e /sys/kernel/btf/vmlinux ]; then
+	unshare -m --propagation private sh -c 'mount -t tmpfs none /sys/kernel/btf && exec "$@"' _ \
+		$IOWHY -V >"$TMPROOT/out" 2>"$TMPROOT/err"; rc=$?
+	check "-V without BTF exits 0 (got $rc)" test "$rc" = 0
+	check "without BTF: BTF no" grep -qx 'BTF (/sys/kernel/btf/vmlinux): no' "$TMPROOT/out"
+	check "without BTF: tp_btf no" grep -qx 'tp_btf: no' "$TMPROOT/out"
+fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all $IOWHY -V >"$TMPROOT/out" 2>&1; rc=$?
+	check "-V unprivileged exits 0 (got $rc)" test "$rc" = 0
+	check "unprivileged: tp_btf cannot be probed, and it says so" grep -q '^tp_btf: unknown (probing needs root' "$TMPROOT/out"
+fi
