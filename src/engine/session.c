@@ -476,6 +476,9 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	res.phases = calloc(nphases, sizeof(*res.phases));
 	if (s.shared == MAP_FAILED || !res.phases) {
 		fprintf(stderr, "iowhy: out of memory\n");
+		if (s.shared != MAP_FAILED)
+			munmap(s.shared, sizeof(*s.shared));
+		free(res.phases);
 		io_tracer_close(s.io);
 		tracer_close(&s.tracer);
 		reports_close(&rf);
