@@ -3,7 +3,8 @@
  * The engine's contract with a workload: a phase. iowhy forks one gated child per phase; the child
  * waits until every probe is attached, then runs `fn(arg)` (a built-in workload) or execs `argv`
  * (iowhy run). Everything the child and its descendants do is the phase's workload; nothing else is.
- * Workloads include this header and session.h, nothing else of the engine.
+ * Workloads include this header, session.h and options.h (the command line), nothing else of the
+ * engine.
  */
 #ifndef IOWHY_PHASE_H
 #define IOWHY_PHASE_H

@@ -26,91 +26,18 @@
 #include "model.h"
 #include "units.h"
 #include "io_probes.h"
+#include "outfile.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
 
 static volatile sig_atomic_t interrupted;
 
-const char common_opts_help[] =
-	"  --json FILE      also write the report as JSON (docs/json.md)\n"
-	"  --dir DIR        where the scratch directory goes (default: current directory)\n"
-	"  --repeat R       run each case R times; report the mean without best and worst\n"
-	"  --drop-caches    drop the page cache before each run (root)\n"
-	"  --no-io          core probes only: no block layer / page cache tracing\n"
-	"  -v, --detail     the full report: every phase's wall view, work view, syscalls, devices\n"
-	"  -q, --brief      only the side-by-side table and the explanation\n";
-
 void common_opts_init(struct common_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->dir = ".";
 	o->repeat = 1;
-}
-
-/* "--name VALUE" or "--name=VALUE": returns the value, advancing *i, or NULL if not this option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, int *err)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "iowhy: %s needs a value\n", name);
-		*err = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-int common_opt(int argc, char **argv, int *i, struct common_opts *o)
-{
-	const char *v;
-	int err = 0;
-
-	if ((v = opt_value(argc, argv, i, "--json", &err))) {
-		o->json_path = v;
-		return 1;
-	}
-	if (!err && (v = opt_value(argc, argv, i, "--dir", &err))) {
-		o->dir = v;
-		return 1;
-	}
-	if (!err && (v = opt_value(argc, argv, i, "--repeat", &err))) {
-		uint64_t r;
-		char msg[160];
-
-		if (parse_count(v, 100, &r, msg, sizeof(msg))) {
-			fprintf(stderr, "iowhy: --repeat: %s\n", msg);
-			return -1;
-		}
-		o->repeat = (int)r;
-		return 1;
-	}
-	if (err)
-		return -1;
-	if (!strcmp(argv[*i], "--drop-caches")) {
-		o->drop_caches = 1;
-		return 1;
-	}
-	if (!strcmp(argv[*i], "--no-io")) {
-		o->no_io = 1;
-		return 1;
-	}
-	if (!strcmp(argv[*i], "-v") || !strcmp(argv[*i], "--detail")) {
-		o->detail = 1;
-		return 1;
-	}
-	if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--brief")) {
-		o->detail = -1;
-		return 1;
-	}
-	return 0;
 }
 
 int session_interrupted(void)
@@ -443,37 +370,79 @@ static int session_status(const char *tool, const struct session_result *res, in
 	for (int i = 0; i < res->nphases; i++) {
 		const struct phase_result *p = &res->phases[i];
 
-		if (!strcmp(tool, "run") && p->kind == PHASE_WORK)
-			return p->status;
+		if (!strcmp(tool, "run") && p->kind == PHASE_WORK) {
+			if (p->status)  /* with --repeat: the first run that failed */
+				return p->status;
+			continue;
+		}
 		if (p->status)
 			return 1;
 	}
 	return 0;
 }
 
-/* --json FILE must be writable before anything runs: a report lost at the end wastes the run. */
-static int json_path_ok(const char *path)
-{
-	char dir[4096], *slash;
+/* Where the reports go: the files are opened (safely) before anything runs. */
+struct report_files {
+	FILE *text;  /* the text report's stream */
+	FILE *json;  /* --json FILE's stream; NULL without --json or with --json - */
+};
 
-	if (!path || !strcmp(path, "-"))
-		return 1;
-	if (!access(path, F_OK))
-		return !access(path, W_OK) || (fprintf(stderr, "iowhy: --json %s: %s\n", path,
-							strerror(errno)), 0);
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = 0;
+static void reports_close(struct report_files *rf)
+{
+	if (rf->text && rf->text != stdout && rf->text != stderr)
+		fclose(rf->text);
+	if (rf->json)
+		fclose(rf->json);
+	*rf = (struct report_files){ 0 };
+}
+
+/*
+ * The text report goes to -o FILE; else to stderr for `run` (the command owns stdout and stderr
+ * is where strace, time and perf stat write too) and when the JSON owns stdout (--json -); else
+ * to stdout. 0, or 2 after one line.
+ */
+static int reports_open(const char *tool, const struct common_opts *o, struct report_files *rf)
+{
+	int json_stdout = o->json_path && !strcmp(o->json_path, "-");
+
+	*rf = (struct report_files){ 0 };
+	if (o->json_path && !json_stdout &&
+	    !(rf->json = outfile_open(tool, "--json", o->json_path)))
+		return 2;
+	if (o->text_path)
+		rf->text = outfile_open(tool, "-o", o->text_path);
 	else
-		*slash = 0;
-	if (access(dir, W_OK)) {
-		fprintf(stderr, "iowhy: --json %s: cannot create it: %s\n", path, strerror(errno));
-		return 0;
+		rf->text = !strcmp(tool, "run") || json_stdout ? stderr : stdout;
+	if (!rf->text) {
+		reports_close(rf);
+		return 2;
 	}
-	return 1;
+	return 0;
+}
+
+/* Both reports; 0, or -1 when one could not be written (message printed). */
+static int reports_write(struct report_files *rf, const struct common_opts *o,
+			 const struct session_result *res)
+{
+	struct report_options ro = { .detail = o->detail };
+	int rc = 0;
+
+	report_text(rf->text, res, &ro);
+	if (fflush(rf->text) == EOF || ferror(rf->text)) {
+		fprintf(stderr, "iowhy: cannot write the text report%s%s: %s\n",
+			o->text_path ? " to " : "", o->text_path ? o->text_path : "", strerror(errno));
+		rc = -1;
+	}
+	if (rf->json) {
+		FILE *j = rf->json;
+
+		rf->json = NULL; /* report_json_file closes it */
+		if (report_json_file(j, o->json_path, res))
+			rc = -1;
+	} else if (o->json_path && report_json("-", res)) {
+		rc = -1;
+	}
+	return rc;
 }
 
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
@@ -481,6 +450,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 {
 	struct session s = { 0 };
 	struct session_result res = { 0 };
+	struct report_files rf;
 	int failed = 0, rc;
 
 	if (nphases < 1 || nphases > SESSION_MAX_PHASES) {
@@ -488,14 +458,17 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 			SESSION_MAX_PHASES);
 		return 2;
 	}
-	if (!json_path_ok(o->json_path))
+	if (reports_open(tool, o, &rf))
 		return 2;
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (tracer_open(&s.tracer, on_event, &s.pc))
+	if (tracer_open(&s.tracer, on_event, &s.pc)) {
+		reports_close(&rf);
 		return 1;
+	}
 	if (!o->no_io && io_tracer_open(&s.io, &s.tracer)) {
 		tracer_close(&s.tracer);
+		reports_close(&rf);
 		return 1;
 	}
 	tracer_dontfork_mappings();
@@ -504,8 +477,12 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	res.phases = calloc(nphases, sizeof(*res.phases));
 	if (s.shared == MAP_FAILED || !res.phases) {
 		fprintf(stderr, "iowhy: out of memory\n");
+		if (s.shared != MAP_FAILED)
+			munmap(s.shared, sizeof(*s.shared));
+		free(res.phases);
 		io_tracer_close(s.io);
 		tracer_close(&s.tracer);
+		reports_close(&rf);
 		return 1;
 	}
 	for (int i = 0; i < nphases && !interrupted; i++) {
@@ -534,18 +511,12 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	munmap(s.shared, sizeof(*s.shared));
 
 	if (res.nphases) {
-		/* --json -: the JSON owns stdout, the text goes to stderr */
-		FILE *text = o->json_path && !strcmp(o->json_path, "-") ? stderr : stdout;
-
-		struct report_options ro = { .detail = o->detail };
-
 		if (summary_compute(&res))
 			fprintf(stderr, "iowhy: out of memory for the summary: raw numbers only\n");
-		report_text(text, &res, &ro);
-		fflush(text);
-		if (o->json_path && report_json(o->json_path, &res) && !failed)
+		if (reports_write(&rf, o, &res) && !failed)
 			failed = 1;
 	}
+	reports_close(&rf);
 	rc = session_status(tool, &res, failed);
 	free_results(&res);
 	return rc;

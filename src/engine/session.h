@@ -18,14 +18,8 @@ struct common_opts {
 	int detail;              /* report detail: -1 with -q/--brief, 0 default (fits a screen), 1 with -v */
 };
 
+/* Defaults: dir ".", repeat 1, the rest 0. The parser is options.h's opts_parse. */
 void common_opts_init(struct common_opts *o);
-/*
- * If argv[*i] is a common option, consume it (and its value), advance *i and return 1; return 0 if it
- * is not one; -1 after printing a one-line error (missing value, bad number).
- */
-int common_opt(int argc, char **argv, int *i, struct common_opts *o);
-/* One-line help for the common options. */
-extern const char common_opts_help[];
 
 /*
  * Run the phases under tracing, in order, and report. Returns iowhy's exit status: for `run`, the

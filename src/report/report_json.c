@@ -330,16 +330,12 @@ static struct json_object *session_obj(const struct session_result *s)
 
 /* ---- Output ---- */
 
-static int write_text(const char *path, const char *text)
+/* Write text to f (named `name` in messages); closes f unless it is stdout. */
+static int write_text(FILE *f, const char *name, const char *text)
 {
-	int to_stdout = strcmp(path, "-") == 0;
-	FILE *f = to_stdout ? stdout : fopen(path, "w");
+	int to_stdout = f == stdout;
 	int err = 0;
 
-	if (!f) {
-		fprintf(stderr, "iowhy: cannot write JSON report '%s': %s\n", path, strerror(errno));
-		return -1;
-	}
 	errno = 0;
 	if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
 		err = errno ? errno : EIO;
@@ -348,13 +344,13 @@ static int write_text(const char *path, const char *text)
 	if (!to_stdout && fclose(f) == EOF && !err)
 		err = errno ? errno : EIO;
 	if (err) {
-		fprintf(stderr, "iowhy: cannot write JSON report '%s': %s\n", path, strerror(err));
+		fprintf(stderr, "iowhy: cannot write JSON report '%s': %s\n", name, strerror(err));
 		return -1;
 	}
 	return 0;
 }
 
-int report_json(const char *path, const struct session_result *s)
+int report_json_file(FILE *f, const char *name, const struct session_result *s)
 {
 	struct json_object *root = session_obj(s);
 	const char *text;
@@ -362,6 +358,8 @@ int report_json(const char *path, const struct session_result *s)
 
 	if (!root) {
 		fprintf(stderr, "iowhy: cannot build JSON report: out of memory\n");
+		if (f != stdout)
+			fclose(f);
 		return -1;
 	}
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
@@ -369,9 +367,22 @@ int report_json(const char *path, const struct session_result *s)
 	if (!text) {
 		fprintf(stderr, "iowhy: cannot build JSON report: out of memory\n");
 		json_object_put(root);
+		if (f != stdout)
+			fclose(f);
 		return -1;
 	}
-	ret = write_text(path, text);
+	ret = write_text(f, name, text);
 	json_object_put(root);
 	return ret;
+}
+
+int report_json(const char *path, const struct session_result *s)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "iowhy: cannot write JSON report '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	return report_json_file(f, path, s);
 }

@@ -46,54 +46,9 @@ int wl_fail(const char *tool, const char *fmt, ...)
 	return -1;
 }
 
-int wl_opt(const char *tool, int argc, char **argv, int *i, const char *name, const char **val)
+int wl_exit_status(int parse_rc)
 {
-	const char *a = argv[*i];
-	size_t len = strlen(name);
-
-	if (strncmp(a, name, len) != 0)
-		return 0;
-	if (a[len] == '=') {
-		*val = a + len + 1;
-		*i += 1;
-		return 1;
-	}
-	if (a[len] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		wl_fail(tool, "%s needs a value", name);
-		return -1;
-	}
-	*val = argv[*i + 1];
-	*i += 2;
-	return 1;
-}
-
-int wl_common(int argc, char **argv, int *i, struct common_opts *o)
-{
-	int r = common_opt(argc, argv, i, o);
-
-	if (r > 0)
-		*i += 1;
-	return r;
-}
-
-int wl_help(int rc, const char *usage)
-{
-	if (rc != 1)
-		return rc;
-	printf("%s%s", usage, common_opts_help);
-	return 0;
-}
-
-int wl_is_help(const char *a)
-{
-	return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0;
-}
-
-int wl_flag(char **argv, int i, const char *name)
-{
-	return strcmp(argv[i], name) == 0;
+	return parse_rc == 1 ? 0 : parse_rc;
 }
 
 int wl_sizes(const char *tool, const char *opt, const char *val, uint64_t max, uint64_t *out)
@@ -154,6 +109,32 @@ int wl_choice(const char *tool, const char *opt, const char *val, const char *co
 		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", k ? ", " : "", names[k]);
 	}
 	return wl_fail(tool, "%s: '%s' is not one of %s", opt, val, all);
+}
+
+int wl_choice_list(const char *tool, const char *opt, const char *val, const char *const *names,
+		   int *out, int max)
+{
+	char item[32];
+	int n = 0, k;
+
+	for (const char *p = val;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 0)
+			return wl_fail(tool, "%s '%s': an empty name in the list", opt, val);
+		snprintf(item, sizeof(item), "%.*s", (int)len, p);
+		if ((k = wl_choice(tool, opt, item, names)) < 0)
+			return -1;
+		for (int j = 0; j < n; j++)
+			if (out[j] == k)
+				return wl_fail(tool, "%s: '%s' given more than once", opt, names[k]);
+		if (n == max)
+			return wl_fail(tool, "%s: at most %d values", opt, max);
+		out[n++] = k;
+		p += len;
+		if (!*p)
+			return n;
+	}
 }
 
 char *wl_size_label(char *buf, size_t n, uint64_t v)
@@ -488,25 +469,6 @@ void wl_facts_lat(struct phase_facts *f, const struct wl_lat *l)
 	facts_set(f, "lat_p99_ns", "latency p99", "ns", (double)wl_lat_pct(l, 99));
 	facts_set(f, "lat_p999_ns", "latency p99.9", "ns", (double)wl_lat_pct(l, 99.9));
 	facts_set(f, "lat_max_ns", "latency max", "ns", (double)l->max_ns);
-}
-
-int wl_parse(const char *tool, int argc, char **argv, wl_option_fn fn, void *ctx, const char **file)
-{
-	for (int i = 1; i < argc;) {
-		int r;
-
-		if (wl_is_help(argv[i]))
-			return 1;
-		r = fn(argc, argv, &i, ctx);
-		if (r < 0)
-			return 2;
-		if (r == 1)
-			continue;
-		if (argv[i][0] == '-' || !file || *file)
-			return wl_usage_error(tool, "unexpected argument '%s'", argv[i]);
-		*file = argv[i++];
-	}
-	return 0;
 }
 
 int wl_input_before(const char *tool, const char *user_file, char *path, int *made, uint64_t size,

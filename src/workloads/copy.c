@@ -29,8 +29,7 @@ static const char *const mode_names[] = { "process", "inproc", NULL };
 
 static const char copy_usage[] =
 	"usage: iowhy copy [--files N] [--size S] [--tree DEPTH] [--from DIR] [--to DIR]\n"
-	"                  [--jobs J[,J...]] [--mode process|inproc[,...]]\n"
-	"       iowhy delete [--files N] [--size S] [--tree DEPTH] [--jobs J[,J...]] [--mode ...]\n"
+	"                  [--jobs J[,J...]] [--mode process|inproc[,...]] [options]\n"
 	"  process: one cp / rm process per file, J at once; inproc: J threads (copy_file_range,\n"
 	"  unlink). Copies are checked byte for byte against the source; --from copies an existing\n"
 	"  tree (read only), --to keeps the copies there (must not exist).\n";
@@ -477,54 +476,92 @@ int delete_fn(void *arg, struct phase_facts *f)
 
 /* ---- options ---- */
 
-static int modes_opt(const char *tool, const char *v, struct copy_opts *o)
+enum { CP_O_FILES = 256, CP_O_SIZE, CP_O_JOBS, CP_O_MODE, CP_O_TREE, CP_O_FROM, CP_O_TO };
+
+#define TREE_OPTS \
+	{ "files", CP_O_FILES, "N", "number of files (default 1000)" }, \
+	{ "size", CP_O_SIZE, "S", "bytes per file (default 64k)" }, \
+	{ "tree", CP_O_TREE, "DEPTH", "directory levels, 0 to 6, fan-out 4 (default 0)" }, \
+	{ "jobs", CP_O_JOBS, "LIST", "processes or threads at once, comma-separated (default 1)" }, \
+	{ "mode", CP_O_MODE, "LIST", "process (cp/rm per file), inproc (threads): comma-separated" }
+
+static const struct opt_def copy_opt_defs[] = {
+	TREE_OPTS,
+	{ "from", CP_O_FROM, "DIR", "copy this existing tree (read only) instead of a made one" },
+	{ "to", CP_O_TO, "DIR", "keep the copies in DIR (must not exist)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct opt_def delete_opt_defs[] = {
+	TREE_OPTS,
+	{ NULL, 0, NULL, NULL },
+};
+
+struct copy_parse_ctx {
+	struct copy_opts *o;
+	const char *tool;
+	int sized;          /* --files, --size or --tree given */
+};
+
+/* copy's and delete's own options: 0, or -1 after a one-line message. */
+static int copy_handle(void *ctx, int key, const char *v)
 {
-	char item[32];
-	int k;
-
-	o->nmodes = 0;
-	for (const char *p = v; *p; p += *p == ',') {
-		size_t len = strcspn(p, ",");
-
-		snprintf(item, sizeof(item), "%.*s", (int)len, p);
-		p += len;
-		if ((k = wl_choice(tool, "--mode", item, mode_names)) < 0 || o->nmodes == 2)
-			return -1;
-		o->modes[o->nmodes++] = k;
-	}
-	return o->nmodes ? 1 : -1;
-}
-
-static int copy_option(const char *tool, int argc, char **argv, int *i, struct copy_opts *o,
-		       int is_delete)
-{
-	const char *v;
+	struct copy_parse_ctx *c = ctx;
+	struct copy_opts *o = c->o;
 	char err[160];
-	int r;
 
-	if ((r = wl_opt(tool, argc, argv, i, "--files", &v)) != 0)
-		return r < 0 || wl_counts(tool, "--files", v, 10000000, &o->files) != 1 ? -1 : 1;
-	if ((r = wl_opt(tool, argc, argv, i, "--size", &v)) != 0)
-		return r < 0 || wl_size(tool, "--size", v, 1ull << 30, &o->size) < 0 ? -1 : 1;
-	if ((r = wl_opt(tool, argc, argv, i, "--jobs", &v)) != 0)
-		return r < 0 || (o->njobs = wl_counts(tool, "--jobs", v, 1024, o->jobs)) < 0 ? -1 : 1;
-	if ((r = wl_opt(tool, argc, argv, i, "--mode", &v)) != 0)
-		return r < 0 ? -1 : modes_opt(tool, v, o);
-	if ((r = wl_opt(tool, argc, argv, i, "--tree", &v)) != 0) {
-		if (r > 0 && (parse_count(v, 6, &o->tree, err, sizeof(err)) < 0))
-			return wl_fail(tool, "--tree: %s (0 to 6)", err);
-		return r;
-	}
-	if (!is_delete && (r = wl_opt(tool, argc, argv, i, "--from", &v)) != 0) {
+	c->sized |= key == CP_O_FILES || key == CP_O_SIZE || key == CP_O_TREE;
+	switch (key) {
+	case CP_O_FILES:
+		return wl_counts(c->tool, "--files", v, 10000000, &o->files) != 1 ? -1 : 0;
+	case CP_O_SIZE:
+		return wl_size(c->tool, "--size", v, 1ull << 30, &o->size) < 0 ? -1 : 0;
+	case CP_O_JOBS:
+		return (o->njobs = wl_counts(c->tool, "--jobs", v, 1024, o->jobs)) < 0 ? -1 : 0;
+	case CP_O_MODE:
+		return (o->nmodes = wl_choice_list(c->tool, "--mode", v, mode_names, o->modes, 2)) < 0
+			       ? -1 : 0;
+	case CP_O_TREE:
+		if (!strcmp(v, "0")) {
+			o->tree = 0;
+			return 0;
+		}
+		if (parse_count(v, 6, &o->tree, err, sizeof(err)) < 0)
+			return wl_fail(c->tool, "--tree: %s (0 to 6)", err);
+		return 0;
+	case CP_O_FROM:
 		o->from = v;
-		return r;
-	}
-	if (!is_delete && (r = wl_opt(tool, argc, argv, i, "--to", &v)) != 0) {
+		return 0;
+	case CP_O_TO:
 		o->to = v;
-		return r;
+		return 0;
 	}
-	return wl_common(argc, argv, i, &o->co);
+	return 0;
 }
+
+static const char delete_usage[] =
+	"usage: iowhy delete [--files N] [--size S] [--tree DEPTH] [--jobs J[,J...]]\n"
+	"                    [--mode process|inproc[,...]] [options]\n"
+	"  Makes a tree of N files of S bytes (untraced), then deletes it, traced:\n"
+	"  process: one rm process per file, J at once; inproc: J threads calling unlink.\n";
+
+const struct cmd_def copy_cmd = {
+	.name = "copy",
+	.usage = copy_usage,
+	.opts = copy_opt_defs,
+	.common = CO_ALL,
+	.operand = OPERAND_NONE,
+	.handle = copy_handle,
+};
+
+const struct cmd_def delete_cmd = {
+	.name = "delete",
+	.usage = delete_usage,
+	.opts = delete_opt_defs,
+	.common = CO_ALL,
+	.operand = OPERAND_NONE,
+	.handle = copy_handle,
+};
 
 static int copy_validate(const char *tool, struct copy_opts *o, int is_delete, int sized)
 {
@@ -552,29 +589,19 @@ static int copy_validate(const char *tool, struct copy_opts *o, int is_delete, i
 int copy_parse(int argc, char **argv, struct copy_opts *o, int is_delete)
 {
 	const char *tool = is_delete ? "delete" : "copy";
-	int sized = 0;
+	struct copy_parse_ctx c = { .o = o, .tool = tool };
+	int rc;
 
 	memset(o, 0, sizeof(*o));
-	common_opts_init(&o->co);
 	o->files = 1000;
 	o->size = 64 * 1024;
 	o->jobs[0] = 1;
 	o->njobs = 1;
 	o->nmodes = 1;
-	for (int i = 1; i < argc;) {
-		if (wl_is_help(argv[i]))
-			return 1;
-		int r;
-
-		sized |= !strncmp(argv[i], "--files", 7) || !strncmp(argv[i], "--size", 6) ||
-			 !strncmp(argv[i], "--tree", 6);
-		r = copy_option(tool, argc, argv, &i, o, is_delete);
-		if (r < 0)
-			return 2;
-		if (r == 0)
-			return wl_usage_error(tool, "unexpected argument '%s'", argv[i]);
-	}
-	return copy_validate(tool, o, is_delete, sized);
+	rc = opts_parse(is_delete ? &delete_cmd : &copy_cmd, argc, argv, &o->co, &c, NULL);
+	if (rc)
+		return rc;
+	return copy_validate(tool, o, is_delete, c.sized);
 }
 
 /* ---- parent-side hooks and the commands ---- */
@@ -702,7 +729,7 @@ static int cmd_tree(int argc, char **argv, int is_delete)
 	int rc = copy_parse(argc, argv, &o, is_delete);
 
 	if (rc)
-		return wl_help(rc, copy_usage);
+		return wl_exit_status(rc);
 	if (o.to && mkdir(o.to, 0755) < 0)
 		return wl_usage_error(tool, "--to %s: %s", o.to, strerror(errno));
 	p = calloc(1, sizeof(*p));
