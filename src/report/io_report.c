@@ -316,8 +316,12 @@ void io_report_text(FILE *out, const struct phase_result *pr)
 			(unsigned long long)p->lost.complete_untracked,
 			(unsigned long long)(lost_total(&p->lost) - p->lost.issue_unseen -
 					     p->lost.complete_untracked));
-	if (p->missing[0])
-		fprintf(out, "  probes missing: %s\n", p->missing);
+	if (p->missing.n) {
+		char list[2048];
+
+		fprintf(out, "  probes missing: %s\n",
+			missing_probes_text(&p->missing, list, sizeof(list)));
+	}
 }
 
 /* ---- JSON ---- */
@@ -568,14 +572,13 @@ static struct json_object *lost_obj(const struct io_lost *l)
 	return o;
 }
 
-static struct json_object *missing_arr(const char *m)
+/* The names of the probes that are not attached. */
+static struct json_object *missing_arr(const struct missing_probes *m)
 {
 	struct json_object *a = json_object_new_array();
-	char buf[256], *save = NULL, *tok;
 
-	snprintf(buf, sizeof(buf), "%s", m);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		json_object_array_add(a, json_object_new_string(tok));
+	for (unsigned i = 0; i < m->n; i++)
+		json_object_array_add(a, json_object_new_string(m->v[i].name));
 	return a;
 }
 
@@ -597,6 +600,6 @@ void io_report_json(struct json_object *phase_obj, const struct phase_result *pr
 	put(o, "journal", jbd_arr(p));
 	put(o, "layers", layers_obj(p, &l));
 	put(o, "lost", lost_obj(&p->lost));
-	put(o, "missing", missing_arr(p->missing));
+	put(o, "missing", missing_arr(&p->missing));
 	put(phase_obj, "io", o);
 }

@@ -74,30 +74,35 @@ static struct json_object *events_obj(const struct session_result *s)
 	return o;
 }
 
-/* "a, b,c" -> ["a","b","c"] */
-static struct json_object *missing_arr(const char *missing)
+/* The names of the probes that are not attached. */
+static struct json_object *missing_arr(const struct missing_probes *m)
 {
 	struct json_object *a = json_object_new_array();
-	char item[sizeof(((struct session_result *)0)->missing)];
-	const char *p = missing;
 
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		size_t start = strspn(p, " ");
-
-		if (start < len) {
-			size_t end = len;
-
-			while (end > start && p[end - 1] == ' ')
-				end--;
-			snprintf(item, sizeof(item), "%.*s", (int)(end - start), p + start);
-			json_object_array_add(a, json_object_new_string(item));
-		}
-		p += len;
-		if (*p == ',')
-			p++;
-	}
+	for (unsigned i = 0; i < m->n; i++)
+		json_object_array_add(a, json_object_new_string(m->v[i].name));
 	return a;
+}
+
+/* The probes: what setting them up and tearing them down cost, and why each missing one is. */
+static struct json_object *probes_obj(const struct session_result *s)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	put_u64(o, "load_ns", s->probe_times.load_ns);
+	put_u64(o, "attach_ns", s->probe_times.attach_ns);
+	put_u64(o, "detach_ns", s->probe_times.detach_ns);
+	for (unsigned i = 0; i < s->missing.n; i++) {
+		const struct missing_probe *p = &s->missing.v[i];
+		struct json_object *m = json_object_new_object();
+
+		put_str(m, "name", p->name);
+		put_str(m, "reason", probe_state_code(p->why));
+		put_str(m, "error", p->err ? strerror(p->err) : "");
+		json_object_array_add(a, m);
+	}
+	put(o, "missing", a);
+	return o;
 }
 
 /* ---- One phase ---- */
@@ -299,7 +304,8 @@ static struct json_object *session_obj(const struct session_result *s)
 	put_str(o, "probe_mode", s->probe_mode);
 	put_bool(o, "partial", s->partial);
 	put(o, "events", events_obj(s));
-	put(o, "missing_probes", missing_arr(s->missing));
+	put(o, "missing_probes", missing_arr(&s->missing));
+	put(o, "probes", probes_obj(s));
 	for (int i = 0; i < s->nphases; i++)
 		json_object_array_add(phases, phase_obj(&s->phases[i], s->disk_names));
 	put(o, "phases", phases);
