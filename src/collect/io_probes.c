@@ -141,6 +141,11 @@ int io_probes_missing(const struct io_probes *t, struct missing_probes *out)
 	return t ? probe_set_missing(&t->probes, out) : 0;
 }
 
+const struct probe_set *io_probes_set(const struct io_probes *t)
+{
+	return t ? &t->probes : NULL;
+}
+
 void io_probes_times(const struct io_probes *t, struct probe_times *add)
 {
 	if (!t)

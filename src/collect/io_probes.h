@@ -9,6 +9,7 @@
  *     ... the phase runs ...
  *     io_probes_phase_end(io, tag, r);      after r->sys is filled: r->io = a struct io_phase
  *   io_probes_missing(io, &list)            probes that are not attached, with why
+ *   io_probes_set(io)                       the probe set itself
  *   io_probes_times(io, &times)             what loading and attaching them cost
  *   io_probes_close(io);                    detach, free (NULL is fine)
  *   io_result_free(r->io);                  (io_model.h) once the report is printed
@@ -42,6 +43,8 @@ void io_probes_phase_begin(struct io_probes *t, int tag);
 int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *p);
 /* Append the probes that are not attached, with why (nothing for NULL). 0, or -1 if out is full. */
 int io_probes_missing(const struct io_probes *t, struct missing_probes *out);
+/* Its probe set (NULL for NULL). */
+const struct probe_set *io_probes_set(const struct io_probes *t);
 /* Add the time loading, attaching and detaching took to *add (nothing for NULL). */
 void io_probes_times(const struct io_probes *t, struct probe_times *add);
 void io_probes_close(struct io_probes *t);

@@ -39,6 +39,34 @@ int probe_skip_listed(const char *list, const char *name)
 	return 0;
 }
 
+int probe_skip_warn_unknown(const char *skip_list, const struct probe_set *const *sets, int n)
+{
+	const char *p = skip_list;
+	int unknown = 0;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ","), b = strspn(p, " \t"), e = len;
+		char name[PROBE_NAME_LEN];
+		int known = 0;
+
+		while (e > b && (p[e - 1] == ' ' || p[e - 1] == '\t'))
+			e--;
+		if (e > b) {
+			snprintf(name, sizeof(name), "%.*s", (int)(e - b), p + b);
+			for (int i = 0; i < n && !known; i++)
+				known = sets[i] && probe_set_find(sets[i], name) >= 0;
+			if (!known) {
+				fprintf(stderr, "iowhy: warning: IOWHY_SKIP_PROBES names %s, but no probe of "
+					"this session stands on it (names are category:event, e.g. "
+					"block:block_rq_issue)\n", name);
+				unknown++;
+			}
+		}
+		p += len + (p[len] == ',');
+	}
+	return unknown;
+}
+
 int probe_tracepoint_exists(const struct btf *vmlinux, const char *name)
 {
 	const char *event = strchr(name, ':');

@@ -29,6 +29,9 @@
  *   ... probe_set_attached(&set, "sched:sched_switch"), probe_set_missing(&set, &list) ...
  *   probe_set_detach(&set); my_destroy(skel);
  *
+ * The session then gathers every set's probe_set_missing and load/attach/detach times into the
+ * results, and calls probe_skip_warn_unknown with all its sets.
+ *
  * A loader whose programs attach another way (perf events, one link per CPU) skips
  * probe_set_attach, attaches each probe's `prog` itself and reports with probe_set_mark.
  */
@@ -89,6 +92,9 @@ int probe_set_init(struct probe_set *s, const char *what, const struct probe_spe
 /* Whether `name` is in a comma-separated list such as IOWHY_SKIP_PROBES (blanks around names are
  * ignored; NULL or "" lists nothing). */
 int probe_skip_listed(const char *list, const char *name);
+/* Names in skip_list that no probe of the n sets (NULL entries allowed) has: one warning line on
+ * stderr for each (a typo must not pass for a skipped probe). Returns how many. */
+int probe_skip_warn_unknown(const char *skip_list, const struct probe_set *const *sets, int n);
 /* Whether the kernel has the tracepoint "category:event" (its btf_trace_<event> type). */
 int probe_tracepoint_exists(const struct btf *vmlinux, const char *name);
 /*

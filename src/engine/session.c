@@ -478,6 +478,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		core_probes_close(&s.core);
 		return 1;
 	}
+	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
+				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io) }, 2);
 	core_probes_dontfork_mappings();
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);

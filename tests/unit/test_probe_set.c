@@ -186,6 +186,43 @@ static void test_init_too_many(void **state)
 	assert_int_equal(probe_set_init(&s, "test", many, PROBE_SET_MAX), 0);
 }
 
+struct warn_call {
+	const char *list;
+	const struct probe_set *const *sets;
+	int n, rc;
+};
+
+static void call_warn(void *arg)
+{
+	struct warn_call *c = arg;
+
+	c->rc = probe_skip_warn_unknown(c->list, c->sets, c->n);
+}
+
+static void test_skip_unknown_warned(void **state)
+{
+	struct probe_set a, b;
+	const struct probe_set *sets[] = { &a, NULL, &b };
+	struct warn_call c = { "sched:sched_switch, jbd2:jbd2_run_stats,,perf:cpu_clock", sets, 3, 0 };
+	char msg[1024];
+
+	(void)state;
+	assert_int_equal(probe_set_init(&a, "a", specs, 2), 0);
+	assert_int_equal(probe_set_init(&b, "b", specs + 3, 1), 0);
+	capture_stderr(msg, sizeof(msg), call_warn, &c);
+	assert_int_equal(c.rc, 1);
+	assert_int_equal(count_lines(msg), 1);
+	assert_non_null(strstr(msg, "IOWHY_SKIP_PROBES names jbd2:jbd2_run_stats, but no probe"));
+	c.list = "block_rq_issue,sched_switch";
+	capture_stderr(msg, sizeof(msg), call_warn, &c);
+	assert_int_equal(c.rc, 2);
+	assert_int_equal(count_lines(msg), 2);
+	c.list = NULL;
+	capture_stderr(msg, sizeof(msg), call_warn, &c);
+	assert_int_equal(c.rc, 0);
+	assert_string_equal(msg, "");
+}
+
 /* ---- load: autoload only what is used; isolate what does not load ---- */
 
 struct fake {
@@ -490,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_prepare_optional),
 		cmocka_unit_test(test_prepare_required_out),
 		cmocka_unit_test(test_init_too_many),
+		cmocka_unit_test(test_skip_unknown_warned),
 		cmocka_unit_test(test_load_autoloads_only_wanted),
 		cmocka_unit_test(test_load_isolates_optional_failure),
 		cmocka_unit_test(test_load_required_failure),
