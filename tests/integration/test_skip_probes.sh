@@ -1,6 +1,7 @@
 # IOWHY_SKIP_PROBES reaches every probe, core and I/O: a skipped probe is not loaded, is listed as
 # missing with its reason (JSON: missing_probes, probes.missing, io.missing; text: the header), and
-# the report still completes; a skipped required probe stops iowhy with one line and exit 1.
+# the report still completes; a skipped required probe stops iowhy with one line and exit 1; a name
+# no probe has is warned about.
 # The session's load/attach/detach times are in the JSON.
 need_root
 dd_cmd=(dd if=/dev/zero of="$TMPROOT/f" bs=1M count=16 oflag=direct status=none)
@@ -65,6 +66,12 @@ check "one line: $(head -c 200 "$TMPROOT/err")" test "$(wc -l <"$TMPROOT/err")" 
 check "it names the probe and the reason" grep -q \
 	"required tracepoint raw_syscalls:sys_enter: skipped by IOWHY_SKIP_PROBES" "$TMPROOT/err"
 check "no report" test ! -s "$TMPROOT/out"
+
+# A name no probe stands on (the category is missing) is not silently taken for a skip.
+IOWHY_SKIP_PROBES=block_rq_issue $IOWHY run -- true >/dev/null 2>"$TMPROOT/err"; rc=$?
+check "unknown name: exit 0 (got $rc)" test "$rc" = 0
+check "unknown name: one warning naming it" \
+	test "$(grep -c "IOWHY_SKIP_PROBES names block_rq_issue, but no probe" "$TMPROOT/err")" = 1
 
 # Programs that will not be used are not even loaded: list the programs held by the iowhy process
 # that runs the command ($PPID of the traced shell: other iowhy sessions may run at the same time).
