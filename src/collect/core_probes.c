@@ -182,8 +182,9 @@ static void assign_disk_slots(struct core_probes *c)
 	for (int i = 0; i < n && slot < IOWHY_DISK_SLOTS; i++) {
 		__u32 key = kdev_of(e[i].dev);
 
-		if (!e[i].is_partition && !bpf_map_update_elem(fd, &key, &slot, BPF_ANY))
-			snprintf(c->disk_names[slot++], sizeof(c->disk_names[0]), "%.31s", e[i].name);
+		if (e[i].is_partition || bpf_map_update_elem(fd, &key, &slot, BPF_ANY))
+			continue;
+		snprintf(c->disk_names[slot++], sizeof(c->disk_names[0]), "%.31s", e[i].name);
 	}
 	for (int i = 0; i < n; i++) {
 		__u32 key = kdev_of(e[i].dev);

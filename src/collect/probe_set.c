@@ -56,9 +56,9 @@ int probe_skip_warn_unknown(const char *skip_list, const struct probe_set *const
 			for (int i = 0; i < n && !known; i++)
 				known = sets[i] && probe_set_find(sets[i], name) >= 0;
 			if (!known) {
-				fprintf(stderr, "iowhy: warning: IOWHY_SKIP_PROBES names %s, but no probe of "
-					"this session stands on it (names are category:event, e.g. "
-					"block:block_rq_issue)\n", name);
+				fprintf(stderr, "iowhy: warning: IOWHY_SKIP_PROBES names %s, but no "
+					"probe of this session stands on it (names are "
+					"category:event, e.g. block:block_rq_issue)\n", name);
 				unknown++;
 			}
 		}
@@ -83,8 +83,8 @@ static void say_required(const struct probe *p)
 		fprintf(stderr, "iowhy: cannot attach the required tracepoint %s: %s: %s\n",
 			p->spec->name, probe_state_text(p->state), strerror(p->err));
 	else
-		fprintf(stderr, "iowhy: cannot attach the required tracepoint %s: %s\n", p->spec->name,
-			probe_state_text(p->state));
+		fprintf(stderr, "iowhy: cannot attach the required tracepoint %s: %s\n",
+			p->spec->name, probe_state_text(p->state));
 }
 
 int probe_set_prepare(struct probe_set *s, const char *skip_list, const struct btf *vmlinux)
@@ -144,7 +144,10 @@ static void *load_with(struct probe_set *s, const struct probe_loader *l, int on
 	for (int i = 0; i < s->n; i++) {
 		struct probe *p = &s->p[i];
 
-		if (p->state == PROBE_WANTED && (only < 0 || only == i) && (prog = prog_of(s, p, obj)))
+		if (p->state != PROBE_WANTED || (only >= 0 && only != i))
+			continue;
+		prog = prog_of(s, p, obj);
+		if (prog)
 			bpf_program__set_autoload(prog, true);
 	}
 	err = l->load(skel);

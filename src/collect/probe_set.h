@@ -72,9 +72,9 @@ struct probe {
 
 /* How to make a fresh BPF object (a probe set may load several times to find what loads). */
 struct probe_loader {
-	void *(*open)(void *ctx);                  /* open and configure a skeleton; NULL on error */
-	struct bpf_object *(*object)(void *skel);  /* its bpf_object */
-	int (*load)(void *skel);                   /* 0, or a negative error */
+	void *(*open)(void *ctx);                 /* open, configure a skeleton; NULL on error */
+	struct bpf_object *(*object)(void *skel); /* its bpf_object */
+	int (*load)(void *skel);                  /* 0, or a negative error */
 	void (*destroy)(void *skel);
 	void *ctx;
 };

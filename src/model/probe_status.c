@@ -61,7 +61,8 @@ char *missing_probes_text(const struct missing_probes *m, char *buf, size_t n)
 		char why[128] = "";
 
 		if (p->why != PROBE_ABSENT && p->err)
-			snprintf(why, sizeof(why), " (%s: %s)", probe_state_text(p->why), strerror(p->err));
+			snprintf(why, sizeof(why), " (%s: %s)", probe_state_text(p->why),
+				 strerror(p->err));
 		else if (p->why != PROBE_ABSENT)
 			snprintf(why, sizeof(why), " (%s)", probe_state_text(p->why));
 		len += snprintf(buf + len, n - len, "%s%s%s", i ? ", " : "", p->name, why);

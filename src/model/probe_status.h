@@ -46,7 +46,8 @@ struct probe_times {
 const char *probe_state_code(enum probe_state s);
 /* The same in words: "not in this kernel", "skipped by IOWHY_SKIP_PROBES", "failed to load", ... */
 const char *probe_state_text(enum probe_state s);
-/* Append one (a name already listed stays as it is). Returns 0, or -1 when the list is full (MISSING_PROBES_MAX). */
+/* Append one (a name already listed stays as it is). Returns 0, or -1 when the list is full
+ * (MISSING_PROBES_MAX). */
 int missing_probes_add(struct missing_probes *m, const char *name, enum probe_state why, int err);
 /* Append every entry of src to dst. Returns 0, or -1 if some did not fit. */
 int missing_probes_append(struct missing_probes *dst, const struct missing_probes *src);

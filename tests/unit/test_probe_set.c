@@ -203,7 +203,8 @@ static void test_skip_unknown_warned(void **state)
 {
 	struct probe_set a, b;
 	const struct probe_set *sets[] = { &a, NULL, &b };
-	struct warn_call c = { "sched:sched_switch, jbd2:jbd2_run_stats,,perf:cpu_clock", sets, 3, 0 };
+	struct warn_call c = { "sched:sched_switch, jbd2:jbd2_run_stats,,perf:cpu_clock", sets, 3,
+			       0 };
 	char msg[1024];
 
 	(void)state;
@@ -404,8 +405,8 @@ static void check_table(struct bpf_object *obj, const struct probe_spec *t, int 
 				assert_non_null(event);
 				if (strncmp(sec, prefix, strlen(prefix)) ||
 				    strcmp(sec + strlen(prefix), event + 1))
-					fail_msg("%s: section %s, declared as %s", bpf_program__name(p),
-						 sec, t[i].name);
+					fail_msg("%s: section %s, declared as %s",
+						 bpf_program__name(p), sec, t[i].name);
 			}
 		}
 		if (claims != 1)
@@ -429,7 +430,7 @@ static void test_tables_match_objects(void **state)
 	check_table(core->obj, core_probe_specs, core_probe_nspecs);
 	check_table(io->obj, io_probe_specs, io_probe_nspecs);
 	for (int i = 0; i < io_probe_nspecs; i++)
-		assert_false(io_probe_specs[i].flags & PROBE_REQUIRED); /* --no-io aside, all optional */
+		assert_false(io_probe_specs[i].flags & PROBE_REQUIRED); /* all optional */
 	iowhy_bpf__destroy(core);
 	io_bpf__destroy(io);
 }
@@ -451,7 +452,8 @@ static void test_missing_list(void **state)
 	assert_int_equal(a.n, 3); /* the same tracepoint in two sets is listed once */
 	assert_string_equal(a.v[2].name, "block:block_rq_issue");
 	assert_string_equal(missing_probes_text(&a, text, sizeof(text)),
-			    "sched:sched_wakeup (skipped by IOWHY_SKIP_PROBES), jbd2:jbd2_run_stats, "
+			    "sched:sched_wakeup (skipped by IOWHY_SKIP_PROBES), "
+			    "jbd2:jbd2_run_stats, "
 			    "block:block_rq_issue (failed to attach: Operation not permitted)");
 	b.n = 0;
 	assert_string_equal(missing_probes_text(&b, text, sizeof(text)), "");
