@@ -32,8 +32,12 @@
  * The session then gathers every set's probe_set_missing and load/attach/detach times into the
  * results, and calls probe_skip_warn_unknown with all its sets.
  *
- * A loader whose programs attach another way (perf events, one link per CPU) skips
- * probe_set_attach, attaches each probe's `prog` itself and reports with probe_set_mark.
+ * A loader whose programs attach another way (perf events, one link per CPU) declares them with
+ * PROBE_NOT_TRACEPOINT (no BTF presence check; the name still says what it is, e.g.
+ * "perf:cpu_clock", and IOWHY_SKIP_PROBES can name it), puts the program in the PROBE_TP_BTF slot
+ * (a loader with one kind of program has that one flavour), skips probe_set_attach, attaches each
+ * wanted probe's `prog` itself, reports with probe_set_mark, owns those links, and adds the time
+ * it took to attach_ns / detach_ns.
  */
 #ifndef IOWHY_PROBE_SET_H
 #define IOWHY_PROBE_SET_H
