@@ -22,6 +22,7 @@
 #include "session.h"
 #include "report.h"
 #include "summary.h"
+#include "clock.h"
 #include "core_probes.h"
 #include "model.h"
 #include "units.h"
@@ -60,14 +61,6 @@ int drop_caches(void)
 	}
 	close(fd);
 	return 0;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 static uint64_t tv_ns(struct timeval tv)
@@ -200,8 +193,8 @@ static void reap_orphans(void)
 }
 
 struct session {
-	struct tracer tracer;
-	struct io_tracer *io;
+	struct core_probes core;
+	struct io_probes *io;
 	struct phase_ctx pc;
 	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
 };
@@ -234,7 +227,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		fprintf(stderr, "iowhy: pipe: %s\n", strerror(errno));
 		return -1;
 	}
-	tracer_flush(&s->tracer); /* stragglers of the previous phase */
+	core_probes_flush(&s->core); /* stragglers of the previous phase */
 	pc->tag = idx % IOWHY_MAX_PHASES;
 	pc->open = 0;
 	fflush(NULL);
@@ -251,13 +244,13 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	if (ps->fn)
 		setpgid(pid, pid);
 	wait_gated(pid);
-	if (tracer_add_root(&s->tracer, pid, pc->tag, SYS_read)) {
+	if (core_probes_add_root(&s->core, pid, pc->tag, SYS_read)) {
 		close(gate[1]);
 		waitpid(pid, NULL, 0);
 		return -1;
 	}
 	if (s->io)
-		io_tracer_phase_begin(s->io, pc->tag);
+		io_probes_phase_begin(s->io, pc->tag);
 	getrusage(RUSAGE_CHILDREN, &ru0);
 	/* rusage will include what the child used before the release (fork, gate): not traced */
 	pre_release = task_cpu_ns(pid);
@@ -276,7 +269,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
 		poll(&p, pidfd >= 0 ? 1 : 0, 20);
-		tracer_drain(&s->tracer);
+		core_probes_drain(&s->core);
 		if (interrupted)
 			stop_child(ps, pid, &signalled, &deadline);
 		if (waitpid(pid, &st, WNOHANG) == pid)
@@ -291,7 +284,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	end = now_ns() + (interrupted ? ROOT_DRAIN_NS / 5 : ROOT_DRAIN_NS);
 	do {
 		reap_orphans();
-		tracer_flush(&s->tracer); /* the root is gone: deliver all, the tree's last events too */
+		core_probes_flush(&s->core); /* the root is gone: deliver all, the tree's last events too */
 		if (!pc->model.live)
 			break;
 		usleep(1000);
@@ -316,10 +309,10 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	r->rusage_user_ns = tv_ns(ru1.ru_utime) - tv_ns(ru0.ru_utime);
 	r->rusage_sys_ns = tv_ns(ru1.ru_stime) - tv_ns(ru0.ru_stime);
 	r->rusage_sys_ns -= pre_release < r->rusage_sys_ns ? pre_release : r->rusage_sys_ns;
-	tracer_sys_stats(&s->tracer, pc->tag, r->sys);
-	tracer_reset_sys_stats(&s->tracer, pc->tag);
+	core_probes_sys_stats(&s->core, pc->tag, r->sys);
+	core_probes_reset_sys_stats(&s->core, pc->tag);
 	if (s->io)
-		io_tracer_phase_end(s->io, pc->tag, r);
+		io_probes_phase_end(s->io, pc->tag, r);
 	r->facts = *s->shared;
 	return 0;
 }
@@ -334,20 +327,17 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	snprintf(res->command, sizeof(res->command), "%s", command);
 	if (!uname(&u))
 		snprintf(res->kernel, sizeof(res->kernel), "%s", u.release);
-	snprintf(res->probe_mode, sizeof(res->probe_mode), "%s", tracer_mode(&s->tracer));
-	snprintf(res->missing, sizeof(res->missing), "%s", s->tracer.missing);
-	memcpy(res->disk_names, s->tracer.disk_names, sizeof(res->disk_names));
-	if (s->io && io_tracer_missing(s->io)[0]) {
-		if (res->missing[0])
-			strncat(res->missing, ",", sizeof(res->missing) - strlen(res->missing) - 1);
-		strncat(res->missing, io_tracer_missing(s->io),
-			sizeof(res->missing) - strlen(res->missing) - 1);
-	}
-	tracer_counters((struct tracer *)&s->tracer, &c);
-	res->events_lost = c.events_lost + s->tracer.dropped;
+	snprintf(res->probe_mode, sizeof(res->probe_mode), "%s", core_probes_mode(&s->core));
+	memcpy(res->disk_names, s->core.disk_names, sizeof(res->disk_names));
+	core_probes_missing(&s->core, &res->missing);
+	io_probes_missing(s->io, &res->missing);
+	core_probes_times(&s->core, &res->probe_times);
+	io_probes_times(s->io, &res->probe_times);
+	core_probes_counters((struct core_probes *)&s->core, &c);
+	res->events_lost = c.events_lost + s->core.dropped;
 	res->storage_failed = c.storage_failed;
 	res->nr_folded = c.nr_folded;
-	res->events_total = s->tracer.received;
+	res->events_total = s->core.received;
 }
 
 static void free_results(struct session_result *res)
@@ -451,6 +441,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	struct session s = { 0 };
 	struct session_result res = { 0 };
 	struct report_files rf;
+	uint64_t detach0;
 	int failed = 0, rc;
 
 	if (nphases < 1 || nphases > SESSION_MAX_PHASES) {
@@ -462,16 +453,18 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		return 2;
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (tracer_open(&s.tracer, on_event, &s.pc)) {
+	if (core_probes_open(&s.core, on_event, &s.pc)) {
 		reports_close(&rf);
 		return 1;
 	}
-	if (!o->no_io && io_tracer_open(&s.io, &s.tracer)) {
-		tracer_close(&s.tracer);
+	if (!o->no_io && io_probes_open(&s.io, &s.core)) {
+		core_probes_close(&s.core);
 		reports_close(&rf);
 		return 1;
 	}
-	tracer_dontfork_mappings();
+	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
+				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io) }, 2);
+	core_probes_dontfork_mappings();
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	res.phases = calloc(nphases, sizeof(*res.phases));
@@ -480,8 +473,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		if (s.shared != MAP_FAILED)
 			munmap(s.shared, sizeof(*s.shared));
 		free(res.phases);
-		io_tracer_close(s.io);
-		tracer_close(&s.tracer);
+		io_probes_close(s.io);
+		core_probes_close(&s.core);
 		reports_close(&rf);
 		return 1;
 	}
@@ -506,8 +499,10 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	}
 	res.partial = interrupted != 0;
 	fill_header(&res, tool, command, &s);
-	io_tracer_close(s.io);
-	tracer_close(&s.tracer);
+	detach0 = now_ns();
+	io_probes_close(s.io);
+	core_probes_close(&s.core);
+	res.probe_times.detach_ns = now_ns() - detach0;
 	munmap(s.shared, sizeof(*s.shared));
 
 	if (res.nphases) {

@@ -9,6 +9,7 @@
 #include "iowhy.h"
 #include "model.h"
 #include "facts.h"
+#include "probe_status.h"
 
 #define REPORT_SCHEMA_VERSION 1
 
@@ -37,7 +38,8 @@ struct session_result {
 	char command[512];         /* what was run, for the header */
 	char kernel[128];          /* uname -r */
 	char probe_mode[16];       /* "tp_btf" or "raw_tp" */
-	char missing[512];         /* optional probes that could not attach, comma-separated */
+	struct missing_probes missing; /* optional probes that are not attached, and why */
+	struct probe_times probe_times; /* loading, attaching and detaching every probe set */
 	int partial;               /* Ctrl-C or a failure cut the session short */
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
 	struct phase_result *phases;

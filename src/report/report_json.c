@@ -25,30 +25,25 @@ static struct json_object *events_obj(const struct session_result *s)
 	return o;
 }
 
-/* "a, b,c" -> ["a","b","c"] */
-static struct json_object *missing_arr(const char *missing)
+/* The probes: what setting them up and tearing them down cost, and why each missing one is. */
+static struct json_object *probes_obj(const struct session_result *s)
 {
-	struct json_object *a = json_object_new_array();
-	char item[sizeof(((struct session_result *)0)->missing)];
-	const char *p = missing;
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
 
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		size_t start = strspn(p, " ");
+	jput_u64(o, "load_ns", s->probe_times.load_ns);
+	jput_u64(o, "attach_ns", s->probe_times.attach_ns);
+	jput_u64(o, "detach_ns", s->probe_times.detach_ns);
+	for (unsigned i = 0; i < s->missing.n; i++) {
+		const struct missing_probe *p = &s->missing.v[i];
+		struct json_object *m = json_object_new_object();
 
-		if (start < len) {
-			size_t end = len;
-
-			while (end > start && p[end - 1] == ' ')
-				end--;
-			snprintf(item, sizeof(item), "%.*s", (int)(end - start), p + start);
-			json_object_array_add(a, json_object_new_string(item));
-		}
-		p += len;
-		if (*p == ',')
-			p++;
+		jput_str(m, "name", p->name);
+		jput_str(m, "reason", probe_state_code(p->why));
+		jput_str(m, "error", p->err ? strerror(p->err) : "");
+		json_object_array_add(a, m);
 	}
-	return a;
+	jput(o, "missing", a);
+	return o;
 }
 
 /* ---- One phase ---- */
@@ -316,7 +311,8 @@ static struct json_object *session_obj(const struct session_result *s)
 	jput_str(o, "probe_mode", s->probe_mode);
 	jput_bool(o, "partial", s->partial);
 	jput(o, "events", events_obj(s));
-	jput(o, "missing_probes", missing_arr(s->missing));
+	jput(o, "missing_probes", jprobe_names(&s->missing));
+	jput(o, "probes", probes_obj(s));
 	for (int i = 0; i < s->nphases; i++)
 		json_object_array_add(phases, phase_obj(&s->phases[i], s->disk_names,
 							sum ? &sum->phases[i] : NULL));

@@ -202,8 +202,12 @@ static void print_header(FILE *out, const struct session_result *s)
 		fmt_count(events, sizeof(events), s->events_total),
 		fmt_count(lost, sizeof(lost), s->events_lost));
 	print_warnings(out, s);
-	if (s->missing[0])
-		fprintf(out, "missing optional probes (not traced): %s\n", s->missing);
+	if (s->missing.n) {
+		char list[2048];
+
+		fprintf(out, "missing optional probes (not traced): %s\n",
+			missing_probes_text(&s->missing, list, sizeof(list)));
+	}
 	if (s->partial)
 		fprintf(out, "*** PARTIAL (interrupted): the session was cut short; the numbers cover "
 			     "only what ran ***\n");

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "iowhy.h"
+#include "clock.h"
 #include "units.h"
 #include "common.h"
 #include "writer.h"
@@ -237,10 +238,7 @@ void wl_maybe_drop(const char *tool, const struct common_opts *o)
 
 uint64_t wl_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return now_ns();
 }
 
 double wl_secs(uint64_t ns)
