@@ -35,7 +35,7 @@
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
 
 static volatile sig_atomic_t interrupted;
-static struct wgroup wg;          /* the workload's cgroup and guard, for the session */
+static struct wgroup wg = { .guard_wr = -1 }; /* the workload's cgroup and guard */
 static int home_fd = -1;          /* iowhy's own working directory, to come back to after a hook */
 static void (*teardown_fn)(void *);
 static void *teardown_arg;

@@ -227,7 +227,7 @@ void wgroup_close(struct wgroup *g, int kill_rest)
 {
 	struct move_ctx mc = { .home = g->home };
 
-	if (g->guard_wr >= 0) {
+	if (g->guard_wr >= 0 && g->guard > 0) {
 		if (write(g->guard_wr, "d", 1) != 1)
 			kill(g->guard, SIGKILL);
 		close(g->guard_wr);
