@@ -9,9 +9,11 @@
 
 static void run_usage(FILE *f)
 {
-	fprintf(f, "usage: iowhy run [--json FILE] [--sync DIR] [--no-io] -- CMD [ARGS...]\n"
+	fprintf(f, "usage: iowhy run [--json FILE] [--sync DIR] [--no-io] [-u USER] -- CMD [ARGS...]\n"
 		   "Runs CMD under tracing and breaks its wall time down. Exits with CMD's status.\n"
-		   "  --sync DIR       after CMD, a flush phase: syncfs() on DIR's file system\n%s",
+		   "  --sync DIR       after CMD, a flush phase: syncfs() on DIR's file system\n"
+		   "  -u, --user USER  run CMD as USER (uid, gid, groups, HOME/USER/LOGNAME), as strace -u;\n"
+		   "                   iowhy itself stays root\n%s",
 		common_opts_help);
 }
 
@@ -20,6 +22,7 @@ int cmd_run(int argc, char **argv)
 	struct common_opts o;
 	struct phase_spec ph[2];
 	char *sync_dir = NULL, command[512];
+	const char *user = NULL;
 	int i, n = 0;
 
 	common_opts_init(&o);
@@ -50,6 +53,14 @@ int cmd_run(int argc, char **argv)
 			}
 			continue;
 		}
+		if (!strcmp(argv[i], "-u") || !strcmp(argv[i], "--user")) {
+			if (i + 1 >= argc || !argv[i + 1][0]) {
+				fprintf(stderr, "iowhy run: %s needs a user name\n", argv[i]);
+				return 2;
+			}
+			user = argv[++i];
+			continue;
+		}
 		c = common_opt(argc, argv, &i, &o);
 		if (c < 0)
 			return 2;
@@ -68,6 +79,7 @@ int cmd_run(int argc, char **argv)
 	snprintf(ph[0].column, sizeof(ph[0].column), "run");
 	ph[0].kind = PHASE_WORK;
 	ph[0].argv = argv + i;
+	ph[0].user = user;
 	n = 1;
 	if (sync_dir)
 		flush_phase(&ph[n++], "run", sync_dir);

@@ -749,6 +749,9 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		if (o->json_path && report_json(o->json_path, &res) && !failed)
 			failed = 1;
 	}
+	if (!res.nphases && interrupted)
+		fprintf(stderr, "iowhy %s: interrupted during setup, before any phase: nothing traced\n",
+			tool);
 	rc = session_status(tool, &res, failed);
 	free_results(&res);
 	return rc;

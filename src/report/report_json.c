@@ -298,6 +298,8 @@ static struct json_object *session_obj(const struct session_result *s)
 	put_str(o, "kernel", s->kernel);
 	put_str(o, "probe_mode", s->probe_mode);
 	put_bool(o, "partial", s->partial);
+	put_u64(o, "setup_ns", s->setup_ns);       /* untraced, before the phases */
+	put_u64(o, "teardown_ns", s->teardown_ns); /* untraced, after them: checks and removal */
 	put(o, "events", events_obj(s));
 	put(o, "missing_probes", missing_arr(s->missing));
 	for (int i = 0; i < s->nphases; i++)

@@ -324,13 +324,14 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 
 	if (!buf)
 		return -1;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
 		free(buf);
 		return wl_fail(tool, "create %s: %s", path, strerror(errno));
 	}
 	prng_seed(&g, seed);
-	for (uint64_t done = 0; done < size && rc == 0;) {
+	/* untraced setup: a Ctrl-C stops it (session_interrupted), and no phase starts after it */
+	for (uint64_t done = 0; done < size && rc == 0 && !session_interrupted();) {
 		size_t n = size - done < chunk ? (size_t)(size - done) : chunk;
 
 		prng_fill(&g, buf, n);
@@ -338,6 +339,8 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 			rc = wl_fail(tool, "write %s: %s", path, strerror(errno));
 		done += n;
 	}
+	if (session_interrupted())
+		rc = -1;
 	if (rc == 0 && fsync(fd) < 0)
 		rc = wl_fail(tool, "fsync %s: %s", path, strerror(errno));
 	close(fd);

@@ -90,7 +90,7 @@ static int tree_dirs(struct wl_tree *t, int depth)
 
 static int make_file(const char *path, uint64_t size, char *buf, struct prng *g)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 	int rc = 0;
 
 	if (fd < 0)
@@ -123,12 +123,13 @@ static int tree_create(const struct wl_tree *t, const char *root, uint64_t seed)
 	int rc = buf ? 0 : -1;
 
 	prng_seed(&g, seed);
-	for (uint64_t k = 0; rc == 0 && k < t->ndirs; k++) {
+	/* untraced setup: a Ctrl-C stops it (session_interrupted), and no phase starts after it */
+	for (uint64_t k = 0; rc == 0 && k < t->ndirs && !(rc = -session_interrupted()); k++) {
 		snprintf(path, sizeof(path), "%s/%s", root, t->dirs[k]);
 		if (mkdir(path, 0755) < 0)
 			rc = wl_fail("copy", "mkdir %s: %s", path, strerror(errno));
 	}
-	for (uint64_t k = 0; rc == 0 && k < t->nfiles; k++) {
+	for (uint64_t k = 0; rc == 0 && k < t->nfiles && !(rc = -session_interrupted()); k++) {
 		snprintf(path, sizeof(path), "%s/%s", root, t->files[k]);
 		if (make_file(path, t->sizes[k], buf, &g) < 0)
 			rc = wl_fail("copy", "write %s: %s", path, strerror(errno));
