@@ -22,6 +22,7 @@
 
 #define SCRATCH_PREFIX "iowhy-"
 #define SCRATCH_SUFFIX_LEN 6 /* the XXXXXX of mkdtemp */
+#define NAME_TRIES 200       /* x 0.5 ms: how long a name someone is swapping is looked at again */
 
 /* parent without trailing slashes ("/" stays "/"); -1 if it does not fit. */
 static int normalize_parent(const char *parent, char *out, size_t n)
@@ -138,14 +139,21 @@ static int make_area(struct scratch *s, const char *parent)
 		fprintf(stderr, "iowhy: --dir %s: no free scratch directory name\n", parent);
 		return -1;
 	}
-	fd = high_fd(open_dir_at(s->parent_fd, s->name, &id));
-	if (fd < 0 || fstat(fd, &st) != 0 || st.st_uid != geteuid() || !is_empty(fd) ||
-	    fchmod(fd, 0700) != 0) {
+	/* someone swapping the name may hold it a moment: look again, briefly, then give up */
+	for (int tries = 0; tries < NAME_TRIES; tries++) {
+		fd = high_fd(open_dir_at(s->parent_fd, s->name, &id));
+		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid() && is_empty(fd) &&
+		    fchmod(fd, 0700) == 0)
+			break;
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+		usleep(500);
+	}
+	if (fd < 0) {
 		fprintf(stderr, "iowhy: --dir %s: %s/%s changed while it was created (someone else "
 			"writes in %s); use a --dir only you can write\n", parent, parent, s->name,
 			parent);
-		if (fd >= 0)
-			close(fd);
 		return -1;
 	}
 	s->dir.dev = id.dev;
@@ -266,11 +274,8 @@ static int open_by_name(struct scratch *s, const char *name)
 	return 0;
 }
 
-/*
- * The emptied area's name in the parent: its own name, or (if someone renamed it meanwhile) the
- * entry of the parent that has its device and inode. rmdir by that name, checked just before.
- */
-static int rmdir_area(struct scratch *s)
+/* One try of rmdir_area. */
+static int rmdir_area_once(struct scratch *s)
 {
 	struct stat st;
 	struct dirent *e;
@@ -282,7 +287,7 @@ static int rmdir_area(struct scratch *s)
 		return unlinkat(s->parent_fd, s->name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0 : -1;
 	if (fstat(s->dir.fd, &st) == 0 && st.st_nlink == 0)
 		return 0; /* removed by someone else */
-	dfd = fcntl(s->parent_fd, F_DUPFD_CLOEXEC, 0);
+	dfd = openat(s->parent_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	if (!d) {
 		if (dfd >= 0)
@@ -300,6 +305,21 @@ static int rmdir_area(struct scratch *s)
 	closedir(d);
 	if (rc != 0)
 		errno = ESTALE;
+	return rc;
+}
+
+/*
+ * The emptied area's name in the parent: its own name, or (if someone renamed it meanwhile) the
+ * entry of the parent that has its device and inode. rmdir by that name, checked just before
+ * (rmdir removes only an empty directory: a name swapped in between loses nothing). Someone
+ * swapping names may win a round: try again, briefly.
+ */
+static int rmdir_area(struct scratch *s)
+{
+	int rc = -1;
+
+	for (int tries = 0; tries < NAME_TRIES && (rc = rmdir_area_once(s)) != 0; tries++)
+		usleep(500);
 	return rc;
 }
 
