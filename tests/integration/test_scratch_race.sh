@@ -47,7 +47,7 @@ check "the canary's files still hold their content" test "$(cat "$canary"/c* "$c
 left=$(find "$race" -mindepth 1 -user 0 -printf '%p\n' | head -5)
 check "nothing iowhy made is left in --dir (${left:-none})" test -z "$left"
 # --to is written by name (the copies are kept): under a directory another user can change, it is
-# refused with one line that says what to use instead; under root's own directory it works.
+# refused with one line that says what to use instead (test_wl_copy runs --to in a root-owned one).
 $IOWHY copy --no-io --files 5 --size 1k --to "$race/out" >"$TMPROOT/out" 2>"$TMPROOT/err"; rc=$?
 check "copy --to under a directory another user owns exits 2 (got $rc)" test "$rc" = 2
 check "with one line saying why and what to use" \
