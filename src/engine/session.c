@@ -702,7 +702,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 
 		t0 = now_ns();
 		rc = ps->before ? run_hook(ps, call_before, NULL) : 0;
-		res.setup_ns += now_ns() - t0;
+		res.setup_ns += ps->before ? now_ns() - t0 : 0;
 		if (rc) {
 			failed = rc;
 			break;
@@ -724,7 +724,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		t0 = now_ns();
 		if (ps->after && !interrupted && run_hook(ps, call_after, &r->facts))
 			failed = 1;
-		res.teardown_ns += now_ns() - t0;
+		res.teardown_ns += ps->after ? now_ns() - t0 : 0;
 	}
 	res.partial = interrupted != 0;
 	fill_header(&res, tool, command, &s);
@@ -732,11 +732,12 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	tracer_close(&s.tracer);
 	munmap(s.shared, sizeof(*s.shared));
 	session_close_group();
-	t0 = now_ns();
-	if (teardown_fn)
+	if (teardown_fn) {
+		t0 = now_ns();
 		teardown_fn(teardown_arg); /* e.g. removing the scratch area: part of the untraced time */
+		res.teardown_ns += now_ns() - t0;
+	}
 	teardown_fn = NULL;
-	res.teardown_ns += now_ns() - t0;
 
 	if (res.nphases) {
 		/* --json -: the JSON owns stdout, the text goes to stderr */
