@@ -9,7 +9,7 @@ _iowhy_common="--json -j --output -o --repeat --drop-caches --no-io --brief -q -
 _iowhy_options()
 {
 	case $1 in
-	run) echo "--sync $_iowhy_common" ;;
+	run) echo "--sync --user -u $_iowhy_common" ;;
 	gen) echo "--strategy --size --count --sync --dir $_iowhy_common" ;;
 	bigfile) echo "--size --method --bs --source --sync --no-sync --dir $_iowhy_common" ;;
 	read) echo "--size --bs --direct --hash --threads --dir $_iowhy_common" ;;
@@ -37,7 +37,7 @@ _iowhy()
 		for ((i = 2; i < cword; i++)); do
 			case ${words[i]} in
 			--) _command_offset $((i + 1)); return ;;
-			--sync | --json | -j | --output | -o | --repeat) ((i++)) ;;
+			--sync | --user | -u | --json | -j | --output | -o | --repeat) ((i++)) ;;
 			-*) ;;
 			*) _command_offset "$i"; return ;;
 			esac

@@ -17,6 +17,7 @@ enum { RUN_O_SYNC = 256 };
 
 static const struct opt_def run_opt_defs[] = {
 	{ "sync", RUN_O_SYNC, "DIR", "after CMD, a flush phase: syncfs() on DIR's file system" },
+	{ "user", 'u', "USER", "run CMD as USER (uid, gid, groups, HOME/USER/LOGNAME), as strace -u" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -26,6 +27,10 @@ static int run_handle(void *ctx, int key, const char *v)
 	struct run_opts *o = ctx;
 	struct stat st;
 
+	if (key == 'u') {
+		o->user = v;
+		return 0;
+	}
 	if (key != RUN_O_SYNC)
 		return 0;
 	if (stat(v, &st) || !S_ISDIR(st.st_mode)) {
@@ -91,6 +96,7 @@ int cmd_run(int argc, char **argv)
 		char name[sizeof(ph->name)];
 
 		ph->argv = o.argv;
+		ph->user = o.user;
 		ph->before = run_before;
 		ph->arg = &o.co;
 		if (o.sync_dir) {

@@ -13,6 +13,7 @@ int iowhy_main(int argc, char **argv);
 struct run_opts {
 	struct common_opts co;
 	const char *sync_dir;   /* --sync DIR: a flush phase after each run */
+	const char *user;       /* -u USER: the command runs as USER; iowhy stays root */
 	char **argv;            /* the command and its arguments */
 	int argc;
 };

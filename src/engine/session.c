@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -28,11 +31,16 @@
 #include "units.h"
 #include "io_probes.h"
 #include "outfile.h"
+#include "workload_group.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
 
 static volatile sig_atomic_t interrupted;
+static struct wgroup wg = { .guard_wr = -1 }; /* the workload's cgroup and guard */
+static int home_fd = -1;          /* iowhy's own working directory, to come back to after a hook */
+static void (*teardown_fn)(void *);
+static void *teardown_arg;
 
 void common_opts_init(struct common_opts *o)
 {
@@ -102,37 +110,120 @@ static void on_event(void *ctx, const struct iowhy_event *e, const char *comm)
 	model_event(&pc->model, e, comm);
 }
 
-/* In the gated child: wait for the release, then become the workload. Never returns. */
+/* fchdir to d and check that "." is the directory d was opened as (device and inode). */
+static int enter_dir(const struct phase_dir *d)
+{
+	struct stat st;
+
+	if (fchdir(d->fd) != 0 || stat(".", &st) != 0)
+		return -1;
+	if (st.st_dev != d->dev || st.st_ino != d->ino) {
+		errno = ESTALE;
+		return -1;
+	}
+	return 0;
+}
+
+/* The account the workload runs as (run -u), looked up by the parent before the fork. */
+struct run_as {
+	const char *name;
+	uid_t uid;
+	gid_t gid;
+	char home[512];
+};
+
+/* In the child: drop to the user: groups, gid, uid; HOME, USER, LOGNAME. 0, or -1 (errno). */
+static int drop_to(const struct run_as *u)
+{
+	if (initgroups(u->name, u->gid) != 0 || setgid(u->gid) != 0 || setuid(u->uid) != 0)
+		return -1;
+	if (setuid(0) == 0 && u->uid != 0) { /* must not be able to come back */
+		errno = EPERM;
+		return -1;
+	}
+	setenv("HOME", u->home, 1);
+	setenv("USER", u->name, 1);
+	setenv("LOGNAME", u->name, 1);
+	return 0;
+}
+
+/*
+ * In the gated child: become what the workload needs (working directory, user, process group),
+ * wait for the release, then become the workload. Everything before the release is untraced; after
+ * it, a command is one execve of a path resolved beforehand. Never returns.
+ */
 static void child_main(const struct phase_spec *ps, int gate_rd, int gate_wr, struct phase_facts *facts,
-		       pid_t parent)
+		       pid_t parent, const char *exe, const struct run_as *user)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	char b;
 
 	close(gate_wr);
+	if (wg.guard_wr >= 0)
+		close(wg.guard_wr); /* only iowhy's death may close the guard's pipe */
 	sigaction(SIGINT, &dfl, NULL);
 	sigaction(SIGTERM, &dfl, NULL);
 	sigaction(SIGHUP, &dfl, NULL);
-	if (ps->fn)
-		setpgid(0, 0); /* built-in workloads: one group the session can stop as a whole */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (ps->fn || !wg.path[0])
+		setpgid(0, 0); /* one group the session can stop as a whole (run: the cgroup does) */
+	if (ps->cwd && enter_dir(ps->cwd) != 0) {
+		fprintf(stderr, "iowhy: cannot enter the phase's directory: %s\n", strerror(errno));
+		_exit(125);
+	}
+	if (user && drop_to(user) != 0) {
+		fprintf(stderr, "iowhy: cannot become user %s: %s\n", user->name, strerror(errno));
+		_exit(125);
+	}
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* after the uid change, which clears it */
 	if (getppid() != parent)
 		_exit(125);
 	if (ps->comm)
 		prctl(PR_SET_NAME, ps->comm);
 	if (read(gate_rd, &b, 1) != 1)
 		_exit(125); /* iowhy gave up before the release */
-	close(gate_rd);
+	/* gate_rd is O_CLOEXEC: no close of the launcher's to count as the workload's */
 	if (ps->fn) {
 		fflush(NULL);
 		_exit(ps->fn(ps->arg, facts) & 0xff);
 	}
-	execvp(ps->argv[0], ps->argv);
+	if (exe) {
+		execv(exe, ps->argv);
+		if (errno == ENOEXEC)
+			execvp(exe, ps->argv); /* a script without #!: glibc hands it to sh */
+	} else {
+		execvp(ps->argv[0], ps->argv);
+	}
 	if (errno == ENOENT && !strchr(ps->argv[0], '/'))
 		fprintf(stderr, "iowhy: %s: command not found\n", ps->argv[0]);
 	else
 		fprintf(stderr, "iowhy: %s: %s\n", ps->argv[0], strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
+}
+
+/*
+ * The file execvp would run for name (PATH search as execvp does: "" means "."), resolved before
+ * the gate so the workload's only execve is the one that succeeds. NULL if there is none (the child
+ * then runs execvp for its message and status).
+ */
+static const char *resolve_command(const char *name, char *buf, size_t n)
+{
+	const char *path = getenv("PATH");
+	struct stat st;
+
+	if (strchr(name, '/'))
+		return name;
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (const char *p = path;; p += strcspn(p, ":") + 1) {
+		size_t len = strcspn(p, ":");
+		int w = snprintf(buf, n, "%.*s%s%s", (int)len, len ? p : ".", "/", name);
+
+		if (w > 0 && (size_t)w < n && stat(buf, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(buf, X_OK) == 0)
+			return buf;
+		if (!p[len])
+			return NULL;
+	}
 }
 
 /* Wait (briefly) until the child sleeps in the gate's read, so its seeded state is true. */
@@ -199,23 +290,31 @@ struct session {
 	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
 };
 
-/* Stop a phase after Ctrl-C: SIGINT to the workload, SIGKILL after a grace period. */
+/*
+ * Stop a phase after Ctrl-C or SIGTERM: SIGINT to the whole workload (its cgroup, and its process
+ * group), SIGKILL to all of it after a grace period.
+ */
 static void stop_child(const struct phase_spec *ps, pid_t pid, int *signalled, uint64_t *deadline)
 {
-	pid_t target = ps->fn ? -pid : pid;
+	pid_t target = ps->fn || !wg.path[0] ? -pid : pid;
 
 	if (!*signalled) {
 		kill(target, SIGINT);
+		wgroup_signal(&wg, SIGINT);
 		*signalled = 1;
 		*deadline = now_ns() + KILL_GRACE_NS;
 	} else if (*signalled == 1 && now_ns() > *deadline) {
 		kill(target, SIGKILL);
+		wgroup_signal(&wg, SIGKILL);
 		*signalled = 2;
 	}
 }
 
-static int run_phase(struct session *s, const struct phase_spec *ps, int idx, struct phase_result *r)
+static int run_phase(struct session *s, const struct phase_spec *ps, int idx, struct phase_result *r,
+		     const struct run_as *user)
 {
+	char exe_buf[4096];
+	const char *exe = ps->fn ? NULL : resolve_command(ps->argv[0], exe_buf, sizeof(exe_buf));
 	struct phase_ctx *pc = &s->pc;
 	struct rusage ru0, ru1;
 	int gate[2], st = 0, signalled = 0, pidfd;
@@ -239,10 +338,11 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		return -1;
 	}
 	if (pid == 0)
-		child_main(ps, gate[0], gate[1], s->shared, parent);
+		child_main(ps, gate[0], gate[1], s->shared, parent, exe, user);
 	close(gate[0]);
-	if (ps->fn)
+	if (ps->fn || !wg.path[0])
 		setpgid(pid, pid);
+	wgroup_add(&wg, pid);
 	wait_gated(pid);
 	if (core_probes_add_root(&s->core, pid, pc->tag, SYS_read)) {
 		close(gate[1]);
@@ -289,8 +389,10 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 			break;
 		usleep(1000);
 	} while (now_ns() < end);
-	if (ps->fn && pc->model.live)
+	if ((ps->fn || !wg.path[0]) && pc->model.live)
 		kill(-pid, SIGKILL);
+	if (interrupted)
+		wgroup_signal(&wg, SIGKILL); /* nothing of an interrupted workload lives on */
 	getrusage(RUSAGE_CHILDREN, &ru1);
 
 	end = pc->model.live ? now_ns() : pc->model.last_dead_ns;
@@ -350,11 +452,14 @@ static void free_results(struct session_result *res)
 	free(res->phases);
 }
 
-/* iowhy's exit status: the command's for `run`, else 1 if any phase failed; 130 when interrupted. */
+/*
+ * iowhy's exit status: the command's for `run`, else 1 if any phase failed; 128 + the signal when
+ * interrupted (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
+ */
 static int session_status(const char *tool, const struct session_result *res, int failed)
 {
 	if (interrupted)
-		return 130;
+		return 128 + interrupted;
 	if (failed)
 		return failed;
 	for (int i = 0; i < res->nphases; i++) {
@@ -435,6 +540,90 @@ static int reports_write(struct report_files *rf, const struct common_opts *o,
 	return rc;
 }
 
+void session_on_teardown(void (*fn)(void *), void *arg)
+{
+	teardown_fn = fn;
+	teardown_arg = arg;
+}
+
+/* Look up the account a phase runs as. 0, or -1 after a one-line message. */
+static int lookup_user(const char *tool, const char *name, struct run_as *u)
+{
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(name);
+	if (!pw) {
+		fprintf(stderr, "iowhy %s: -u %s: %s\n", tool, name,
+			errno ? strerror(errno) : "no such user");
+		return -1;
+	}
+	u->name = name;
+	u->uid = pw->pw_uid;
+	u->gid = pw->pw_gid;
+	snprintf(u->home, sizeof(u->home), "%s", pw->pw_dir ? pw->pw_dir : "/");
+	return 0;
+}
+
+/* Every phase's user exists, and only root can switch to one. 0, or 2 after a message. */
+static int check_users(const char *tool, const struct phase_spec *phases, int nphases)
+{
+	struct run_as u;
+
+	for (int i = 0; i < nphases; i++) {
+		if (!phases[i].user)
+			continue;
+		if (lookup_user(tool, phases[i].user, &u) != 0)
+			return 2;
+		if (geteuid() != 0) {
+			fprintf(stderr, "iowhy %s: -u %s needs root\n", tool, phases[i].user);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* Run a before/after hook in the phase's directory (if it has one), then come back. */
+static int run_hook(const struct phase_spec *ps, int (*call)(const struct phase_spec *, void *),
+		    void *facts)
+{
+	int rc;
+
+	if (ps->cwd && enter_dir(ps->cwd) != 0) {
+		fprintf(stderr, "iowhy: the scratch directory is gone or was replaced (%s); stopping\n",
+			strerror(errno));
+		if (home_fd >= 0 && fchdir(home_fd) != 0)
+			return 1;
+		return 1;
+	}
+	rc = call(ps, facts);
+	if (ps->cwd && home_fd >= 0 && fchdir(home_fd) != 0) {
+		fprintf(stderr, "iowhy: cannot return to the working directory: %s\n", strerror(errno));
+		rc = rc ? rc : 1;
+	}
+	return rc;
+}
+
+static int call_before(const struct phase_spec *ps, void *facts)
+{
+	(void)facts;
+	return ps->before(ps->arg);
+}
+
+static int call_after(const struct phase_spec *ps, void *facts)
+{
+	return ps->after(ps->arg, facts);
+}
+
+/* Close what session_main opened before the probes. */
+static void session_close_group(void)
+{
+	wgroup_close(&wg, interrupted != 0);
+	if (home_fd >= 0)
+		close(home_fd);
+	home_fd = -1;
+}
+
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
 		 const struct common_opts *o)
 {
@@ -443,28 +632,35 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	struct report_files rf;
 	uint64_t detach0;
 	int failed = 0, rc;
+	uint64_t t0;
 
 	if (nphases < 1 || nphases > SESSION_MAX_PHASES) {
 		fprintf(stderr, "iowhy %s: %d runs asked for; a session runs 1 to %d\n", tool, nphases,
 			SESSION_MAX_PHASES);
 		return 2;
 	}
+	if ((rc = check_users(tool, phases, nphases)))
+		return rc;
 	if (reports_open(tool, o, &rf))
 		return 2;
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (core_probes_open(&s.core, on_event, &s.pc)) {
+		session_close_group();
 		reports_close(&rf);
 		return 1;
 	}
 	if (!o->no_io && io_probes_open(&s.io, &s.core)) {
 		core_probes_close(&s.core);
+		session_close_group();
 		reports_close(&rf);
 		return 1;
 	}
 	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
 				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io) }, 2);
 	core_probes_dontfork_mappings();
+	wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	res.phases = calloc(nphases, sizeof(*res.phases));
@@ -475,27 +671,40 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		free(res.phases);
 		io_probes_close(s.io);
 		core_probes_close(&s.core);
+		session_close_group();
 		reports_close(&rf);
 		return 1;
 	}
 	for (int i = 0; i < nphases && !interrupted; i++) {
 		struct phase_spec *ps = &phases[i];
 		struct phase_result *r = &res.phases[res.nphases];
+		struct run_as user;
 
-		if (ps->before && (rc = ps->before(ps->arg))) {
+		t0 = now_ns();
+		rc = ps->before ? run_hook(ps, call_before, NULL) : 0;
+		res.setup_ns += ps->before ? now_ns() - t0 : 0;
+		if (rc) {
 			failed = rc;
+			break;
+		}
+		if (interrupted)
+			break; /* no phase starts after an interrupt */
+		if (ps->user && lookup_user(tool, ps->user, &user) != 0) {
+			failed = 2;
 			break;
 		}
 		snprintf(r->name, sizeof(r->name), "%s", ps->name);
 		snprintf(r->column, sizeof(r->column), "%s", ps->column[0] ? ps->column : ps->name);
 		r->kind = ps->kind;
-		if (run_phase(&s, ps, i, r)) {
+		if (run_phase(&s, ps, i, r, ps->user ? &user : NULL)) {
 			failed = 1;
 			break;
 		}
 		res.nphases++;
-		if (ps->after && !interrupted && ps->after(ps->arg, &r->facts))
+		t0 = now_ns();
+		if (ps->after && !interrupted && run_hook(ps, call_after, &r->facts))
 			failed = 1;
+		res.teardown_ns += ps->after ? now_ns() - t0 : 0;
 	}
 	res.partial = interrupted != 0;
 	fill_header(&res, tool, command, &s);
@@ -504,6 +713,13 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	core_probes_close(&s.core);
 	res.probe_times.detach_ns = now_ns() - detach0;
 	munmap(s.shared, sizeof(*s.shared));
+	session_close_group();
+	if (teardown_fn) {
+		t0 = now_ns();
+		teardown_fn(teardown_arg); /* e.g. removing the scratch area: part of the untraced time */
+		res.teardown_ns += now_ns() - t0;
+	}
+	teardown_fn = NULL;
 
 	if (res.nphases) {
 		if (summary_compute(&res))
@@ -512,6 +728,9 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 			failed = 1;
 	}
 	reports_close(&rf);
+	if (!res.nphases && interrupted)
+		fprintf(stderr, "iowhy %s: interrupted during setup, before any phase: nothing traced\n",
+			tool);
 	rc = session_status(tool, &res, failed);
 	free_results(&res);
 	return rc;

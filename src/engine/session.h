@@ -23,11 +23,18 @@ void common_opts_init(struct common_opts *o);
 
 /*
  * Run the phases under tracing, in order, and report. Returns iowhy's exit status: for `run`, the
- * command's status; 1 if a built-in phase failed; 130 after Ctrl-C (report printed, marked partial).
+ * command's status; 1 if a built-in phase failed; 128 + the signal after SIGINT (130), SIGTERM (143)
+ * or SIGHUP (129): report printed, marked partial.
  * Never exits the process: the caller cleans its scratch area afterwards.
  */
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
 		 const struct common_opts *o);
+
+/*
+ * Run fn(arg) once the phases are over, before the report (untraced; its time is reported as
+ * teardown): e.g. removing the scratch area. For the next session_main only.
+ */
+void session_on_teardown(void (*fn)(void *), void *arg);
 
 /* True once SIGINT/SIGTERM arrived: long workload loops in the parent may check it. */
 int session_interrupted(void);

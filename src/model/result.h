@@ -42,6 +42,7 @@ struct session_result {
 	struct probe_times probe_times; /* loading, attaching and detaching every probe set */
 	int partial;               /* Ctrl-C or a failure cut the session short */
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
+	uint64_t setup_ns, teardown_ns; /* untraced: before hooks; after hooks and the cleanup */
 	struct phase_result *phases;
 	int nphases;
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* names of the slots of wall.iowait_by_disk */

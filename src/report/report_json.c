@@ -310,6 +310,8 @@ static struct json_object *session_obj(const struct session_result *s)
 	jput_str(o, "kernel", s->kernel);
 	jput_str(o, "probe_mode", s->probe_mode);
 	jput_bool(o, "partial", s->partial);
+	jput_u64(o, "setup_ns", s->setup_ns);       /* untraced, before the phases */
+	jput_u64(o, "teardown_ns", s->teardown_ns); /* untraced, after them: checks and removal */
 	jput(o, "events", events_obj(s));
 	jput(o, "missing_probes", jprobe_names(&s->missing));
 	jput(o, "probes", probes_obj(s));

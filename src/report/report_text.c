@@ -211,6 +211,13 @@ static void print_header(FILE *out, const struct session_result *s)
 	if (s->partial)
 		fprintf(out, "*** PARTIAL (interrupted): the session was cut short; the numbers cover "
 			     "only what ran ***\n");
+	if (s->setup_ns || s->teardown_ns) {
+		char a[32], b[32];
+
+		fprintf(out, "untraced: setup %s before the phases, teardown %s after them "
+			     "(checks, removal)\n", fmt_ns(a, sizeof(a), s->setup_ns),
+			fmt_ns(b, sizeof(b), s->teardown_ns));
+	}
 }
 
 /* ---- Side by side ---- */

@@ -21,7 +21,7 @@ static const char *const source_names[] = { "zero", "random", NULL };
 
 struct bf_run {
 	struct bigfile_job job;
-	char *flush_dir;            /* the scratch area to syncfs, NULL with --no-sync */
+	const char *flush_dir;            /* the scratch area to syncfs, NULL with --no-sync */
 };
 
 
@@ -223,7 +223,7 @@ static int bf_after_write(void *arg, struct phase_facts *f)
 
 static int bf_flush_fn(void *arg, struct phase_facts *f)
 {
-	return flush_fn(((struct bf_run *)arg)->flush_dir, f);
+	return flush_fn((void *)((struct bf_run *)arg)->flush_dir, f);
 }
 
 /* The flush phase closes the run: dd's view against write + flush. */
@@ -277,8 +277,7 @@ static void add_run(struct wl_plan *p, struct bf_run *r, const char *col, int re
 	ph->after = bf_after_flush;
 }
 
-static int plan_runs(const struct bigfile_opts *o, struct scratch *s, struct wl_plan *p,
-		     struct bf_run *runs)
+static int plan_runs(const struct bigfile_opts *o, struct wl_plan *p, struct bf_run *runs)
 {
 	int n = 0, wanted = 0;
 
@@ -292,13 +291,13 @@ static int plan_runs(const struct bigfile_opts *o, struct scratch *s, struct wl_
 			for (int rep = 1; rep <= o->co.repeat; rep++, n++) {
 				struct bf_run *r = &runs[n];
 
-				snprintf(r->job.path, sizeof(r->job.path), "%s/bigfile", s->path);
+				snprintf(r->job.path, sizeof(r->job.path), "bigfile");
 				r->job.size = o->size;
 				r->job.bs = o->bs[b];
 				r->job.method = o->methods[m];
 				r->job.random = o->random;
 				r->job.co = &o->co;
-				r->flush_dir = o->sync ? s->path : NULL;
+				r->flush_dir = o->sync ? "." : NULL; /* the scratch area */
 				wanted += o->sync ? 2 : 1;
 				add_run(p, r, col, rep, o->co.repeat);
 			}
@@ -344,7 +343,7 @@ int cmd_bigfile(int argc, char **argv)
 	p->comm = "iowhy-bigfile";
 	if (wl_scratch(&s, &o.co) < 0) {
 		rc = 1;
-	} else if ((rc = plan_runs(&o, &s, p, runs)) != 0) {
+	} else if ((rc = plan_runs(&o, p, runs)) != 0) {
 		scratch_remove(&s);
 	} else {
 		rc = wl_session("bigfile", argc, argv, p, &o.co, &s);

@@ -202,6 +202,12 @@ int wl_scratch(struct scratch *s, const struct common_opts *o)
 	return scratch_create(s, o->dir ? o->dir : ".");
 }
 
+/* The session's teardown: the scratch area goes before the report, its time counted. */
+static void remove_scratch(void *s)
+{
+	scratch_remove(s);
+}
+
 int wl_session(const char *tool, int argc, char **argv, struct wl_plan *p,
 	       const struct common_opts *o, struct scratch *s)
 {
@@ -209,6 +215,12 @@ int wl_session(const char *tool, int argc, char **argv, struct wl_plan *p,
 	int status;
 
 	wl_cmdline(argc, argv, cmd, sizeof(cmd));
+	if (s) {
+		/* the phases run in the scratch area, naming their files relative to it */
+		for (int k = 0; k < p->n; k++)
+			p->ph[k].cwd = &s->dir;
+		session_on_teardown(remove_scratch, s);
+	}
 	status = session_main(tool, cmd, p->ph, p->n, o);
 	if (s)
 		scratch_remove(s);
@@ -291,13 +303,14 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 
 	if (!buf)
 		return -1;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
 		free(buf);
 		return wl_fail(tool, "create %s: %s", path, strerror(errno));
 	}
 	prng_seed(&g, seed);
-	for (uint64_t done = 0; done < size && rc == 0;) {
+	/* untraced setup: a Ctrl-C stops it (session_interrupted), and no phase starts after it */
+	for (uint64_t done = 0; done < size && rc == 0 && !session_interrupted();) {
 		size_t n = size - done < chunk ? (size_t)(size - done) : chunk;
 
 		prng_fill(&g, buf, n);
@@ -305,6 +318,8 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 			rc = wl_fail(tool, "write %s: %s", path, strerror(errno));
 		done += n;
 	}
+	if (session_interrupted())
+		rc = -1;
 	if (rc == 0 && fsync(fd) < 0)
 		rc = wl_fail(tool, "fsync %s: %s", path, strerror(errno));
 	close(fd);
@@ -323,6 +338,71 @@ int64_t wl_file_size(const char *tool, const char *path)
 	if (st.st_size == 0)
 		return wl_fail(tool, "%s: empty file", path);
 	return st.st_size;
+}
+
+int wl_abs_path(const char *tool, const char *opt, const char *in, char *out, size_t n)
+{
+	char cwd[4096];
+	int len;
+
+	if (in[0] == '/')
+		len = snprintf(out, n, "%s", in);
+	else if (getcwd(cwd, sizeof(cwd)))
+		len = snprintf(out, n, "%s/%s", strcmp(cwd, "/") ? cwd : "", in);
+	else
+		return wl_fail(tool, "%s %s: cannot tell the current directory: %s", opt, in,
+			       strerror(errno));
+	if (len < 0 || (size_t)len >= n)
+		return wl_fail(tool, "%s %s: %s", opt, in, strerror(ENAMETOOLONG));
+	return 0;
+}
+
+/* The user root acts for: SUDO_UID when root runs under sudo, else root itself. */
+static uid_t acting_user(void)
+{
+	const char *s = getenv("SUDO_UID");
+	char *end;
+	unsigned long v;
+
+	if (geteuid() != 0 || !s || !*s)
+		return geteuid();
+	v = strtoul(s, &end, 10);
+	return *end ? geteuid() : (uid_t)v;
+}
+
+int wl_trusted_parent(const char *tool, const char *opt, const char *path)
+{
+	char dir[4096], real[4096], *slash;
+	uid_t me = acting_user();
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (!realpath(dir, real))
+		return wl_usage_error(tool, "%s %s: %s: %s", opt, path, dir, strerror(errno));
+	for (;;) {
+		if (stat(real, &st) != 0)
+			return wl_usage_error(tool, "%s %s: %s: %s", opt, path, real, strerror(errno));
+		if ((st.st_uid != 0 && st.st_uid != me) ||
+		    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
+			return wl_usage_error(tool, "%s %s: %s can be changed by %s, who could redirect "
+					      "root's writes; use a %s only root or you can write above",
+					      opt, path, real, st.st_uid != 0 && st.st_uid != me ?
+					      "its owner" : "other users", opt);
+		if (!strcmp(real, "/"))
+			return 0;
+		slash = strrchr(real, '/');
+		if (slash == real)
+			real[1] = '\0';
+		else
+			*slash = '\0';
+	}
 }
 
 uint64_t wl_free_bytes(const char *dir)
@@ -492,6 +572,6 @@ int wl_input_path(const char *user_file, const char *name, const struct common_o
 	if (wl_scratch(s, co))
 		return -1;
 	*sp = s;
-	snprintf(path, n, "%s/%s", s->path, name);
+	snprintf(path, n, "%s", name); /* relative: the phases run in the scratch area */
 	return 0;
 }

@@ -89,6 +89,17 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 int64_t wl_file_size(const char *tool, const char *path);
 /* Bytes available to an unprivileged writer on the filesystem holding `dir`. */
 uint64_t wl_free_bytes(const char *dir);
+/*
+ * A path the user named, made absolute against the current directory (the phases run in the
+ * scratch area, where a relative name would mean something else). 0, or -1 after a message.
+ */
+int wl_abs_path(const char *tool, const char *opt, const char *in, char *out, size_t n);
+/*
+ * Before iowhy (root) creates `path` and writes in it by name: every directory above it must be
+ * writable only by root or by the user who ran sudo (SUDO_UID), or be sticky, so nobody else can
+ * swap a name on the way. 0, or 2 after a one-line message saying which directory and what to do.
+ */
+int wl_trusted_parent(const char *tool, const char *opt, const char *path);
 int wl_pread_all(int fd, void *buf, size_t n, uint64_t off);
 
 /* Standard facts: bytes, app_seconds and the rate they give. */

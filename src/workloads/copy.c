@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "safe_tree.h"
 #include "units.h"
 #include "storage.h"
 #include "writer.h"
@@ -88,7 +89,7 @@ static int tree_dirs(struct wl_tree *t, int depth)
 
 static int make_file(const char *path, uint64_t size, char *buf, struct prng *g)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 	int rc = 0;
 
 	if (fd < 0)
@@ -121,12 +122,13 @@ static int tree_create(const struct wl_tree *t, const char *root, uint64_t seed)
 	int rc = buf ? 0 : -1;
 
 	prng_seed(&g, seed);
-	for (uint64_t k = 0; rc == 0 && k < t->ndirs; k++) {
+	/* untraced setup: a Ctrl-C stops it (session_interrupted), and no phase starts after it */
+	for (uint64_t k = 0; rc == 0 && k < t->ndirs && !(rc = -session_interrupted()); k++) {
 		snprintf(path, sizeof(path), "%s/%s", root, t->dirs[k]);
 		if (mkdir(path, 0755) < 0)
 			rc = wl_fail("copy", "mkdir %s: %s", path, strerror(errno));
 	}
-	for (uint64_t k = 0; rc == 0 && k < t->nfiles; k++) {
+	for (uint64_t k = 0; rc == 0 && k < t->nfiles && !(rc = -session_interrupted()); k++) {
 		snprintf(path, sizeof(path), "%s/%s", root, t->files[k]);
 		if (make_file(path, t->sizes[k], buf, &g) < 0)
 			rc = wl_fail("copy", "write %s: %s", path, strerror(errno));
@@ -207,7 +209,8 @@ int wl_tree_scan(struct wl_tree *t, const char *root)
 
 static int same_contents(const char *a, const char *b, char *ba, char *bb, size_t n)
 {
-	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY), same = fa >= 0 && fb >= 0;
+	int fa = open(a, O_RDONLY | O_NOFOLLOW), fb = open(b, O_RDONLY | O_NOFOLLOW);
+	int same = fa >= 0 && fb >= 0;
 
 	while (same) {
 		ssize_t ra = read(fa, ba, n), rb = read(fb, bb, n);
@@ -239,17 +242,18 @@ uint64_t wl_tree_identical(const struct wl_tree *t, const char *src, const char 
 	return same;
 }
 
-static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/*
+ * Remove a tree this workload made in the scratch area: `name` is one component relative to the
+ * working directory (the area). The same removal as the scratch area's (safe_tree.c): nothing
+ * followed, no mount point entered, nothing outside touched.
+ */
+static void rm_tree(const char *name)
 {
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
+	struct tree_errors err = { 0 };
 
-static void rm_tree(const char *root)
-{
-	nftw(root, rm_one, 32, FTW_DEPTH | FTW_PHYS);
+	if (tree_remove_at(AT_FDCWD, name, &err))
+		fprintf(stderr, "iowhy: could not remove %lu entr%s of %s (%s)\n", err.failed,
+			err.failed == 1 ? "y" : "ies", name, err.first);
 }
 
 /* ---- the traced work: one process per file ---- */
@@ -291,13 +295,15 @@ static uint64_t run_processes(const struct copy_job *j, int is_delete)
 		return j->tree->nfiles;
 	while (next < j->tree->nfiles || running > 0) {
 		while (running < j->jobs && next < j->tree->nfiles) {
-			char *argv[4] = { (char *)tool, a, b, NULL };
+			/* cp -P: a source that became a symlink is copied as a link, never followed */
+			char *argv[5] = { (char *)tool, "-P", a, b, NULL };
 
 			snprintf(a, sizeof(a), "%s/%s", is_delete ? j->dst : j->src, j->tree->files[next]);
 			snprintf(b, sizeof(b), "%s/%s", j->dst, j->tree->files[next]);
 			if (is_delete) {
 				argv[1] = "-f";
 				argv[2] = a;
+				argv[3] = NULL;
 			}
 			next++;
 			if (spawn(argv) < 0)
@@ -337,12 +343,21 @@ static int copy_rw(int in, int out, uint64_t left)
 	return 0;
 }
 
+/*
+ * Copy one file. The source is opened O_NOFOLLOW (a symlink planted after the scan is refused, not
+ * read through) and must be a regular file; the copy is created fresh (O_EXCL|O_NOFOLLOW) with the
+ * source's permission bits, never more (the umask can only take away).
+ */
 static int copy_one(const char *src, const char *dst, uint64_t size)
 {
-	int in = open(src, O_RDONLY), out = -1, rc = -1;
+	int in = open(src, O_RDONLY | O_NOFOLLOW | O_NOCTTY), out = -1, rc = -1;
 	uint64_t left = size;
+	struct stat st;
 
-	if (in < 0 || (out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+	if (in < 0 || fstat(in, &st) < 0 || !S_ISREG(st.st_mode))
+		goto out;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, st.st_mode & 0777);
+	if (out < 0)
 		goto out;
 	while (left > 0) {
 		ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t)left, 0);
@@ -677,18 +692,18 @@ static int delete_after(void *arg, struct phase_facts *f)
 	return 1;
 }
 
-static void run_paths(struct copy_run *r, const struct scratch *s, const struct copy_opts *o, int n)
+/* Paths of run n: in the scratch area by a relative name (the phases run there), or in --to. */
+static void run_paths(struct copy_run *r, const struct copy_opts *o, int n)
 {
 	if (o->to)
 		snprintf(r->job.dst, sizeof(r->job.dst), "%s/run%d", o->to, n + 1);
 	else
-		snprintf(r->job.dst, sizeof(r->job.dst), "%s/%s%d", s->path, r->sh->is_delete ? "del" : "dst",
-			 n + 1);
+		snprintf(r->job.dst, sizeof(r->job.dst), "%s%d", r->sh->is_delete ? "del" : "dst", n + 1);
 	snprintf(r->job.src, sizeof(r->job.src), "%s", r->sh->src);
 }
 
-static int plan_copy(const struct copy_opts *o, struct copy_shared *sh, const struct scratch *s,
-		     struct copy_run *runs, struct wl_plan *p)
+static int plan_copy(const struct copy_opts *o, struct copy_shared *sh, struct copy_run *runs,
+		     struct wl_plan *p)
 {
 	int n = 0;
 
@@ -707,7 +722,7 @@ static int plan_copy(const struct copy_opts *o, struct copy_shared *sh, const st
 				r->job.mode = o->modes[m];
 				r->job.jobs = (int)o->jobs[k];
 				r->job.tool = sh->is_delete ? "delete" : "copy";
-				run_paths(r, s, o, n);
+				run_paths(r, o, n);
 				if (!ph)
 					continue;
 				ph->before = sh->is_delete ? delete_before : copy_before;
@@ -726,10 +741,19 @@ static int cmd_tree(int argc, char **argv, int is_delete)
 	struct scratch s;
 	struct wl_plan *p = NULL;
 	struct copy_run *runs = NULL;
+	char from[4096], to[4096];
 	int rc = copy_parse(argc, argv, &o, is_delete);
 
 	if (rc)
 		return wl_exit_status(rc);
+	/* the phases run in the scratch area: the user's paths must not be relative to it */
+	if (o.from && wl_abs_path(tool, "--from", o.from, from, sizeof(from)) != 0)
+		return 2;
+	if (o.to && (wl_abs_path(tool, "--to", o.to, to, sizeof(to)) != 0 ||
+		     wl_trusted_parent(tool, "--to", to) != 0))
+		return 2;
+	o.from = o.from ? from : NULL;
+	o.to = o.to ? to : NULL;
 	if (o.to && mkdir(o.to, 0755) < 0)
 		return wl_usage_error(tool, "--to %s: %s", o.to, strerror(errno));
 	p = calloc(1, sizeof(*p));
@@ -737,11 +761,10 @@ static int cmd_tree(int argc, char **argv, int is_delete)
 	if (!p || !runs || wl_scratch(&s, &o.co) < 0) {
 		rc = 1;
 	} else {
-		snprintf(sh.src, sizeof(sh.src), "%s", o.from ? o.from : s.path);
-		if (!o.from)
-			snprintf(sh.src, sizeof(sh.src), "%s/src", s.path);
+		/* relative to the scratch area, where the phases run */
+		snprintf(sh.src, sizeof(sh.src), "%s", o.from ? o.from : "src");
 		p->comm = is_delete ? "iowhy-delete" : "iowhy-copy";
-		rc = plan_copy(&o, &sh, &s, runs, p);
+		rc = plan_copy(&o, &sh, runs, p);
 		if (rc == 0)
 			rc = wl_session(tool, argc, argv, p, &o.co, &s);
 		else

@@ -226,7 +226,7 @@ int cmd_fsbench(int argc, char **argv)
 		free(runs);
 		return 1;
 	}
-	snprintf(sh.path, sizeof(sh.path), "%s/fsbench", s.path);
+	snprintf(sh.path, sizeof(sh.path), "fsbench"); /* relative: the phases run in the area */
 	p->comm = "iowhy-fsbench";
 	for (int c = 0; c < FB_NCOLS; c++) {
 		for (int rep = 1; rep <= o.co.repeat; rep++, n++) {

@@ -712,8 +712,10 @@ static int work_before(void *arg)
 {
 	struct gen_work *w = arg;
 
-	if (scratch_subdir(w->scratch, w->name, w->dir, sizeof(w->dir)) != 0)
+	/* the phases run in the scratch area (phase_spec.cwd): the run's directory is a plain name */
+	if (scratch_mkdir(w->scratch, w->name) != 0)
 		return 1;
+	snprintf(w->dir, sizeof(w->dir), "%s", w->name);
 	if (w->drop_caches && drop_caches() != 0)
 		return 1;
 	return 0;
@@ -758,6 +760,7 @@ static void add_phase(struct phase_spec *p, struct gen_work *w, enum phase_kind 
 	snprintf(p->column, sizeof(p->column), "%s", strategy_desc[w->strategy].name);
 	p->kind = kind;
 	p->arg = w;
+	p->cwd = &w->scratch->dir;
 	if (kind == PHASE_FLUSH) {
 		p->comm = "iowhy-sync";
 		p->fn = flush_fn;
@@ -842,6 +845,12 @@ static int report_verification(const struct gen_work *work, int nwork, int statu
 	return failed ? 1 : 0;
 }
 
+/* The session's teardown: the scratch area goes before the report, its time counted. */
+static void remove_scratch(void *s)
+{
+	scratch_remove(s);
+}
+
 int cmd_gen(int argc, char **argv)
 {
 	struct gen_work work[GEN_MAX_RUNS];
@@ -871,6 +880,7 @@ int cmd_gen(int argc, char **argv)
 	}
 	nphases = build_phases(&o, &scratch, dd_path, work, &nwork, phases);
 	join_command(argc, argv, command, sizeof(command));
+	session_on_teardown(remove_scratch, &scratch);
 	rc = session_main("gen", command, phases, nphases, &o.common);
 	rc = report_verification(work, nwork, rc);
 	scratch_remove(&scratch);

@@ -464,7 +464,8 @@ int cmd_tar(int argc, char **argv)
 		snprintf(t.path, sizeof(t.path), "%s", o.archive);
 	} else if (wl_scratch(&s, &o.co) == 0) {
 		sp = &s;
-		snprintf(t.path, sizeof(t.path), "%s/archive.tar%s", s.path, o.gzip ? ".gz" : "");
+		/* relative: the phases run in the scratch area */
+		snprintf(t.path, sizeof(t.path), "archive.tar%s", o.gzip ? ".gz" : "");
 	} else {
 		rc = 1;
 	}

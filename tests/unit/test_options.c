@@ -63,6 +63,8 @@ static const struct opt_case cases[] = {
 	{ "run", { "true" }, 0, NULL, FIELD(run.argc, F_INT, 1) },
 	{ "run", { "--", "echo", "--json", "x" }, 0, NULL, FIELD(run.argc, F_INT, 3) },
 	{ "run", { "--sync", "/tmp", "--", "true" }, 0, "sync", SFIELD(run.sync_dir, "/tmp") },
+	{ "run", { "-u", "nobody", "--", "id" }, 0, "user", SFIELD(run.user, "nobody") },
+	{ "run", { "--user=nobody", "id" }, 0, "user", SFIELD(run.user, "nobody") },
 	{ "run", { "--json", "@NEW", "--", "true" }, 0, "json", SFIELD(run.co.json_path, "@NEW") },
 	{ "run", { "-j", "@NEW", "true" }, 0, "json", SFIELD(run.co.json_path, "@NEW") },
 	{ "run", { "-o", "@NEW", "--", "true" }, 0, "output", SFIELD(run.co.text_path, "@NEW") },
