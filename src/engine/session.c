@@ -26,6 +26,7 @@
 #include "model.h"
 #include "units.h"
 #include "io_probes.h"
+#include "sampler.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
@@ -37,13 +38,16 @@ const char common_opts_help[] =
 	"  --dir DIR        where the scratch directory goes (default: current directory)\n"
 	"  --repeat R       run each case R times; report the mean without best and worst\n"
 	"  --drop-caches    drop the page cache before each run (root)\n"
-	"  --no-io          core probes only: no block layer / page cache tracing\n";
+	"  --no-io          core probes only: no block layer / page cache tracing\n"
+	"  --freq HZ        CPU sampling frequency (default 999)\n"
+	"  --no-sample      no CPU sampling\n";
 
 void common_opts_init(struct common_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->dir = ".";
 	o->repeat = 1;
+	o->sample_hz = SAMPLER_DEFAULT_HZ;
 }
 
 /* "--name VALUE" or "--name=VALUE": returns the value, advancing *i, or NULL if not this option. */
@@ -90,6 +94,17 @@ int common_opt(int argc, char **argv, int *i, struct common_opts *o)
 		o->repeat = (int)r;
 		return 1;
 	}
+	if (!err && (v = opt_value(argc, argv, i, "--freq", &err))) {
+		uint64_t hz;
+		char msg[160];
+
+		if (parse_count(v, SAMPLER_MAX_HZ, &hz, msg, sizeof(msg)) || !hz) {
+			fprintf(stderr, "iowhy: --freq: %s\n", hz ? msg : "must be at least 1");
+			return -1;
+		}
+		o->sample_hz = (unsigned)hz;
+		return 1;
+	}
 	if (err)
 		return -1;
 	if (!strcmp(argv[*i], "--drop-caches")) {
@@ -98,6 +113,10 @@ int common_opt(int argc, char **argv, int *i, struct common_opts *o)
 	}
 	if (!strcmp(argv[*i], "--no-io")) {
 		o->no_io = 1;
+		return 1;
+	}
+	if (!strcmp(argv[*i], "--no-sample")) {
+		o->no_sample = 1;
 		return 1;
 	}
 	return 0;
@@ -265,6 +284,7 @@ static void reap_orphans(void)
 struct session {
 	struct tracer tracer;
 	struct io_tracer *io;
+	struct sampler *smp;
 	struct phase_ctx pc;
 	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
 };
@@ -321,6 +341,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	}
 	if (s->io)
 		io_tracer_phase_begin(s->io, pc->tag);
+	if (s->smp)
+		sampler_phase_begin(s->smp, pc->tag);
 	getrusage(RUSAGE_CHILDREN, &ru0);
 	/* rusage will include what the child used before the release (fork, gate): not traced */
 	pre_release = task_cpu_ns(pid);
@@ -383,6 +405,9 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	tracer_reset_sys_stats(&s->tracer, pc->tag);
 	if (s->io)
 		io_tracer_phase_end(s->io, pc->tag, r);
+	if (s->smp && (r->samples = sampler_phase_end(s->smp, pc->tag,
+						      ps->argv ? ps->argv[0] : NULL)))
+		cpu_samples_split_phase(r->samples, r);
 	r->facts = *s->shared;
 	return 0;
 }
@@ -418,6 +443,7 @@ static void free_results(struct session_result *res)
 	for (int i = 0; i < res->nphases; i++) {
 		free(res->phases[i].comms);
 		io_result_free(res->phases[i].io);
+		cpu_samples_free(res->phases[i].samples);
 	}
 	free(res->phases);
 }
@@ -487,12 +513,18 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		tracer_close(&s.tracer);
 		return 1;
 	}
+	if (!o->no_sample && sampler_open(&s.smp, &s.tracer, o->sample_hz)) {
+		io_tracer_close(s.io);
+		tracer_close(&s.tracer);
+		return 1;
+	}
 	tracer_dontfork_mappings();
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	res.phases = calloc(nphases, sizeof(*res.phases));
 	if (s.shared == MAP_FAILED || !res.phases) {
 		fprintf(stderr, "iowhy: out of memory\n");
+		sampler_close(s.smp);
 		io_tracer_close(s.io);
 		tracer_close(&s.tracer);
 		return 1;
@@ -518,6 +550,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	}
 	res.partial = interrupted != 0;
 	fill_header(&res, tool, command, &s);
+	sampler_close(s.smp);
 	io_tracer_close(s.io);
 	tracer_close(&s.tracer);
 	munmap(s.shared, sizeof(*s.shared));

@@ -12,6 +12,8 @@
 
 #define REPORT_SCHEMA_VERSION 1
 
+struct cpu_samples;
+
 struct phase_result {
 	char name[48];
 	char column[32];
@@ -27,6 +29,7 @@ struct phase_result {
 	uint64_t events, out_of_order, unknown_task;
 	struct phase_facts facts;
 	void *io;                 /* device / page-cache data (io_model.h), NULL when not traced */
+	struct cpu_samples *samples; /* CPU samples (cpu_samples.h), NULL with --no-sample */
 };
 
 struct session_result {

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iowhy CPU sampler: a perf_event program on the software cpu-clock event of every CPU. It keeps
+ * only samples of tree tasks (this CPU's running copy, kept by the core's sched_switch probe, says
+ * whether the current task is one) and counts them in the kernel, per (phase, mode, in-syscall,
+ * syscall, comm, kernel stack, user stack). User space reads and clears a phase's counts at its end.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "iowhy.h"
+#include "sample.h"
+#include "tree.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, IOWHY_SAMPLE_KEYS);
+	__type(key, struct iowhy_sample_key);
+	__type(value, __u64);
+} samples SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, IOWHY_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, IOWHY_KSTACK_DEPTH * sizeof(__u64));
+} kstacks SEC(".maps");
+
+/* User stacks as (build id, file offset) frames: they resolve after the process is gone. */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, IOWHY_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, IOWHY_USTACK_DEPTH * sizeof(struct bpf_stack_build_id));
+	__uint(map_flags, BPF_F_STACK_BUILD_ID);
+} ustacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IOWHY_MAX_PHASES);
+	__type(key, __u32);
+	__type(value, struct iowhy_sample_counters);
+} sample_counters SEC(".maps");
+
+/* Samples whose CPU's running copy did not name the current task (running since before attach). */
+__u64 unknown_task = 0;
+
+/* Kernel mode, from the interrupted registers (the context allows 8-byte loads only). */
+static __always_inline int kernel_mode(struct bpf_perf_event_data *ctx)
+{
+#if defined(__TARGET_ARCH_x86)
+	return (*(volatile __u64 *)&ctx->regs.cs & 3) == 0;
+#elif defined(__TARGET_ARCH_arm64)
+	return (*(volatile __u64 *)&ctx->regs.pstate & 0xf) != 0;
+#else
+	return PT_REGS_IP(&ctx->regs) >= 0x8000000000000000ull;
+#endif
+}
+
+SEC("perf_event")
+int on_sample(struct bpf_perf_event_data *ctx)
+{
+	struct iowhy_sample_key key = {};
+	struct iowhy_sample_counters *c;
+	struct iowhy_cpu *s = cpu_slot();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), tag;
+	__u64 one = 1, *n;
+
+	if (!s || !tid)
+		return 0;
+	if (s->tid != tid) {
+		__sync_fetch_and_add(&unknown_task, 1);
+		return 0;
+	}
+	if (!s->tree)
+		return 0;
+	tag = s->t.phase % IOWHY_MAX_PHASES;
+	c = bpf_map_lookup_elem(&sample_counters, &tag);
+	if (!c)
+		return 0;
+	c->samples++;
+	key.phase = s->t.phase;
+	key.nr = s->t.nr;
+	if (key.nr != IOWHY_NR_NONE)
+		key.flags |= IOWHY_SF_SYSCALL;
+	key.kstack = -1;
+	if (kernel_mode(ctx)) {
+		key.flags |= IOWHY_SF_KERNEL;
+		key.kstack = bpf_get_stackid(ctx, &kstacks, 0);
+		if (key.kstack < 0) {
+			c->kstack_lost++;
+			key.kstack = -1;
+		}
+	}
+	key.ustack = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);
+	if (key.ustack < 0) {
+		c->ustack_lost++;
+		key.ustack = -1;
+	}
+	bpf_get_current_comm(key.comm, sizeof(key.comm));
+	n = bpf_map_lookup_elem(&samples, &key);
+	if (n) {
+		__sync_fetch_and_add(n, 1);
+		return 0;
+	}
+	if (bpf_map_update_elem(&samples, &key, &one, BPF_NOEXIST)) {
+		n = bpf_map_lookup_elem(&samples, &key);
+		if (n)
+			__sync_fetch_and_add(n, 1);
+		else
+			c->key_lost++;
+	}
+	return 0;
+}

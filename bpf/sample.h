@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Structures shared by the CPU sampler (sample.bpf.c) and user space (sampler.c).
+ * Plain fixed-size types only: this header is included by both sides.
+ */
+#ifndef IOWHY_SAMPLE_H
+#define IOWHY_SAMPLE_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+#include "iowhy.h"
+
+#define IOWHY_SAMPLE_KEYS 16384     /* distinct aggregation keys held at once */
+#define IOWHY_STACKS 16384          /* stack map entries (kernel and user maps each) */
+#define IOWHY_KSTACK_DEPTH 64       /* kernel frames kept per stack */
+#define IOWHY_USTACK_DEPTH 32       /* user frames kept per stack (build-id form: 32 bytes each) */
+
+#define IOWHY_SF_KERNEL 0x1         /* the CPU was in kernel mode */
+#define IOWHY_SF_SYSCALL 0x2        /* the task was between sys_enter and sys_exit */
+
+/* What one group of samples has in common; the value is the number of samples. */
+struct iowhy_sample_key {
+	__s32 kstack;                /* id in kstacks, or -1 (user mode, or the stack was lost) */
+	__s32 ustack;                /* id in ustacks, or -1 */
+	__u16 nr;                    /* syscall in effect, IOWHY_NR_NONE outside */
+	__u8 phase;
+	__u8 flags;                  /* IOWHY_SF_* */
+	char comm[IOWHY_COMM_LEN];
+};
+
+/* Per phase tag, per CPU: what was sampled and what could not be recorded. */
+struct iowhy_sample_counters {
+	__u64 samples;               /* samples of tree tasks (recorded or not) */
+	__u64 kstack_lost;           /* kernel stack could not be stored (bucket collision, error) */
+	__u64 ustack_lost;           /* user stack could not be stored */
+	__u64 key_lost;              /* aggregation map full: sample dropped */
+};
+
+#endif

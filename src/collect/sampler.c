@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loader of the CPU sampler. See sampler.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "sample.skel.h"
+#include "iowhy.skel.h"
+#include "sample.h"
+#include "sampler.h"
+#include "core_probes.h"
+#include "symbols.h"
+
+struct sampler {
+	struct sample_bpf *skel;
+	int ncpus;
+	int *fds;
+	struct bpf_link **links;
+	unsigned hz;
+	struct ksyms *ksyms;
+	struct usyms *usyms;
+	uint64_t unknown0;         /* unknown_task at phase begin */
+};
+
+static int perf_open(unsigned hz, int cpu)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 1000000000ull / hz,  /* cpu-clock periods are nanoseconds */
+	};
+
+	return (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Open the skeleton with the core's tree maps. */
+static struct sample_bpf *load(struct tracer *core)
+{
+	struct sample_bpf *s = sample_bpf__open();
+
+	if (!s)
+		return NULL;
+	if (bpf_map__reuse_fd(s->maps.task_store, bpf_map__fd(core->skel->maps.task_store)) ||
+	    bpf_map__reuse_fd(s->maps.task_hash, bpf_map__fd(core->skel->maps.task_hash)) ||
+	    bpf_map__reuse_fd(s->maps.cpu_task, bpf_map__fd(core->skel->maps.cpu_task)) ||
+	    bpf_map__reuse_fd(s->maps.tree_inflight, bpf_map__fd(core->skel->maps.tree_inflight)) ||
+	    bpf_map__reuse_fd(s->maps.disk_slots, bpf_map__fd(core->skel->maps.disk_slots)) ||
+	    bpf_map__reuse_fd(s->maps.last_complete, bpf_map__fd(core->skel->maps.last_complete))) {
+		sample_bpf__destroy(s);
+		return NULL;
+	}
+	s->rodata->use_hash = core->use_hash != 0;
+	if (sample_bpf__load(s)) {
+		sample_bpf__destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* One event per online CPU (offline ones fail with ENODEV and are skipped). */
+static int attach_all(struct sampler *s)
+{
+	int attached = 0;
+
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		s->fds[cpu] = perf_open(s->hz, cpu);
+		if (s->fds[cpu] < 0) {
+			if (errno == ENODEV || errno == ENXIO)
+				continue;
+			fprintf(stderr, "iowhy: cannot open the cpu-clock event on CPU %d: %s "
+				"(--no-sample runs without CPU samples)\n", cpu, strerror(errno));
+			return -1;
+		}
+		s->links[cpu] = bpf_program__attach_perf_event(s->skel->progs.on_sample, s->fds[cpu]);
+		if (!s->links[cpu]) {
+			fprintf(stderr, "iowhy: cannot attach the CPU sampler on CPU %d: %s "
+				"(--no-sample runs without CPU samples)\n", cpu, strerror(errno));
+			return -1;
+		}
+		attached++;
+	}
+	if (!attached)
+		fprintf(stderr, "iowhy: no CPU could be sampled (--no-sample runs without)\n");
+	return attached ? 0 : -1;
+}
+
+int sampler_open(struct sampler **out, struct tracer *core, unsigned hz)
+{
+	struct sampler *s = calloc(1, sizeof(*s));
+
+	*out = NULL;
+	if (!s) {
+		fprintf(stderr, "iowhy: out of memory\n");
+		return -1;
+	}
+	s->hz = hz;
+	s->ncpus = libbpf_num_possible_cpus();
+	s->fds = calloc(s->ncpus > 0 ? s->ncpus : 1, sizeof(*s->fds));
+	s->links = calloc(s->ncpus > 0 ? s->ncpus : 1, sizeof(*s->links));
+	s->usyms = usyms_new();
+	if (s->ncpus <= 0 || !s->fds || !s->links || !s->usyms) {
+		fprintf(stderr, "iowhy: out of memory\n");
+		sampler_close(s);
+		return -1;
+	}
+	for (int i = 0; i < s->ncpus; i++)
+		s->fds[i] = -1;
+	s->skel = load(core);
+	if (!s->skel) {
+		fprintf(stderr, "iowhy: cannot load the CPU sampler: %s "
+			"(--no-sample runs without CPU samples)\n", strerror(errno));
+		sampler_close(s);
+		return -1;
+	}
+	if (attach_all(s)) {
+		sampler_close(s);
+		return -1;
+	}
+	s->ksyms = ksyms_load("/proc/kallsyms");
+	*out = s;
+	return 0;
+}
+
+void sampler_close(struct sampler *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; s->links && i < s->ncpus; i++)
+		bpf_link__destroy(s->links[i]);
+	for (int i = 0; s->fds && i < s->ncpus; i++)
+		if (s->fds[i] >= 0)
+			close(s->fds[i]);
+	sample_bpf__destroy(s->skel);
+	ksyms_free(s->ksyms);
+	usyms_free(s->usyms);
+	free(s->links);
+	free(s->fds);
+	free(s);
+}
+
+static size_t take_keys(struct sampler *s, int tag, struct iowhy_sample_key **keys, __u64 **counts);
+
+void sampler_phase_begin(struct sampler *s, int tag)
+{
+	struct iowhy_sample_counters *zero = calloc(s->ncpus, sizeof(*zero));
+	struct iowhy_sample_key *keys = NULL;
+	__u64 *counts = NULL;
+	__u32 key = (__u32)tag;
+
+	/* samples of stragglers of the phase that had this tag IOWHY_MAX_PHASES phases ago */
+	take_keys(s, tag, &keys, &counts);
+	free(keys);
+	free(counts);
+
+	if (zero) {
+		bpf_map_update_elem(bpf_map__fd(s->skel->maps.sample_counters), &key, zero, BPF_ANY);
+		free(zero);
+	}
+	s->unknown0 = s->skel->bss->unknown_task;
+}
+
+/* Counters of `tag` summed over CPUs. */
+static void read_counters(struct sampler *s, int tag, struct cpu_samples *cs)
+{
+	struct iowhy_sample_counters *v = calloc(s->ncpus, sizeof(*v));
+	__u32 key = (__u32)tag;
+
+	if (!v)
+		return;
+	if (!bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.sample_counters), &key, v)) {
+		for (int i = 0; i < s->ncpus; i++) {
+			cs->samples += v[i].samples;
+			cs->kstack_lost += v[i].kstack_lost;
+			cs->ustack_lost += v[i].ustack_lost;
+			cs->key_lost += v[i].key_lost;
+		}
+	}
+	free(v);
+}
+
+/* Stack ids already symbolised in this phase: id -> stack index (CS_NONE: not yet). */
+struct id_cache {
+	uint32_t k[IOWHY_STACKS], u[IOWHY_STACKS];
+};
+
+/* Symbolise kernel stack `id` (innermost first). */
+static uint32_t kernel_stack(struct sampler *s, struct cpu_samples *cs, struct id_cache *c,
+			     int32_t id)
+{
+	__u64 ips[IOWHY_KSTACK_DEPTH] = { 0 };
+	uint32_t fn[IOWHY_KSTACK_DEPTH], n = 0, bad = 0;
+	__u32 key = (__u32)id;
+
+	if (id < 0 || id >= IOWHY_STACKS)
+		return CS_NONE;
+	if (c->k[id] != CS_NONE)
+		return c->k[id];
+	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.kstacks), &key, ips))
+		return CS_NONE;
+	for (int i = 0; i < IOWHY_KSTACK_DEPTH && ips[i]; i++) {
+		const char *name = ksyms_name(s->ksyms, ips[i]);
+
+		bad += !name;
+		fn[n++] = cpu_samples_name(cs, name ? name : "[unknown]");
+	}
+	c->k[id] = cpu_samples_add_stack(cs, fn, n, bad);
+	return c->k[id];
+}
+
+/* Symbolise user stack `id` (build-id frames; innermost first). */
+static uint32_t user_stack(struct sampler *s, struct cpu_samples *cs, struct id_cache *c,
+			   int32_t id)
+{
+	struct bpf_stack_build_id fr[IOWHY_USTACK_DEPTH];
+	uint32_t fn[IOWHY_USTACK_DEPTH], n = 0, bad = 0;
+	__u32 key = (__u32)id;
+
+	if (id < 0 || id >= IOWHY_STACKS)
+		return CS_NONE;
+	if (c->u[id] != CS_NONE)
+		return c->u[id];
+	memset(fr, 0, sizeof(fr));
+	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.ustacks), &key, fr))
+		return CS_NONE;
+	for (int i = 0; i < IOWHY_USTACK_DEPTH && fr[i].status != BPF_STACK_BUILD_ID_EMPTY; i++) {
+		const char *name = NULL, *file = NULL;
+		char buf[300];
+
+		if (fr[i].status == BPF_STACK_BUILD_ID_VALID)
+			name = usyms_resolve(s->usyms, fr[i].build_id, fr[i].offset, &file);
+		if (!name) {
+			bad++;
+			snprintf(buf, sizeof(buf), "[%s]", file ? file : "unknown");
+			name = buf;
+		}
+		fn[n++] = cpu_samples_name(cs, name);
+	}
+	c->u[id] = cpu_samples_add_stack(cs, fn, n, bad);
+	return c->u[id];
+}
+
+/* The ELF files user frames may come from: the phase's program, iowhy itself (built-in workloads
+ * run in a fork of it), and every comm seen, looked up as a program name. */
+static void add_programs(struct sampler *s, const char *program, const struct iowhy_sample_key *k,
+			 size_t n)
+{
+	usyms_add_path(s->usyms, "/proc/self/exe");
+	usyms_add_program(s->usyms, program);
+	for (size_t i = 0; i < n; i++) {
+		char comm[IOWHY_COMM_LEN + 1];
+
+		memcpy(comm, k[i].comm, IOWHY_COMM_LEN);
+		comm[IOWHY_COMM_LEN] = 0;
+		if (i && !memcmp(k[i].comm, k[i - 1].comm, IOWHY_COMM_LEN))
+			continue;
+		usyms_add_program(s->usyms, comm);
+	}
+}
+
+/* Take the keys of `tag` out of the aggregation map. Returns how many (keys/counts malloc'd). */
+static size_t take_keys(struct sampler *s, int tag, struct iowhy_sample_key **keys, __u64 **counts)
+{
+	int fd = bpf_map__fd(s->skel->maps.samples);
+	struct iowhy_sample_key k, next, *ks = NULL;
+	__u64 *cn = NULL;
+	size_t n = 0, cap = 0;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		k = next;
+		prev = &k;
+		if (k.phase % IOWHY_MAX_PHASES != tag)
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			void *a = realloc(ks, nc * sizeof(*ks)), *b;
+
+			if (!a)
+				break;
+			ks = a;
+			b = realloc(cn, nc * sizeof(*cn));
+			if (!b)
+				break;
+			cn = b;
+			cap = nc;
+		}
+		if (bpf_map_lookup_elem(fd, &k, &cn[n]))
+			continue;
+		ks[n++] = k;
+	}
+	for (size_t i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &ks[i]);
+	*keys = ks;
+	*counts = cn;
+	return n;
+}
+
+/* Free the stack map entries this phase used. */
+static void drop_stacks(struct sampler *s, const struct iowhy_sample_key *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		__u32 id;
+
+		if (k[i].kstack >= 0) {
+			id = (__u32)k[i].kstack;
+			bpf_map_delete_elem(bpf_map__fd(s->skel->maps.kstacks), &id);
+		}
+		if (k[i].ustack >= 0) {
+			id = (__u32)k[i].ustack;
+			bpf_map_delete_elem(bpf_map__fd(s->skel->maps.ustacks), &id);
+		}
+	}
+}
+
+static int cmp_key_comm(const void *a, const void *b)
+{
+	return memcmp(((const struct iowhy_sample_key *)a)->comm,
+		      ((const struct iowhy_sample_key *)b)->comm, IOWHY_COMM_LEN);
+}
+
+struct cpu_samples *sampler_phase_end(struct sampler *s, int tag, const char *program)
+{
+	struct cpu_samples *cs = cpu_samples_new(s->hz);
+	struct id_cache *c = malloc(sizeof(*c));
+	struct iowhy_sample_key *keys = NULL, *sorted;
+	__u64 *counts = NULL;
+	size_t n;
+
+	if (!cs || !c) {
+		cpu_samples_free(cs);
+		free(c);
+		return NULL;
+	}
+	memset(c, 0xff, sizeof(*c));
+	read_counters(s, tag, cs);
+	cs->unknown_task = s->skel->bss->unknown_task - s->unknown0;
+	n = take_keys(s, tag, &keys, &counts);
+	sorted = n ? malloc(n * sizeof(*sorted)) : NULL;
+	if (sorted) {
+		memcpy(sorted, keys, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_key_comm);
+		add_programs(s, program, sorted, n);
+		free(sorted);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cs_row r = {
+			.count = counts[i],
+			.nr = keys[i].nr,
+			.kernel_mode = !!(keys[i].flags & IOWHY_SF_KERNEL),
+			.in_syscall = !!(keys[i].flags & IOWHY_SF_SYSCALL),
+		};
+
+		memcpy(r.comm, keys[i].comm, sizeof(r.comm));
+		r.comm[sizeof(r.comm) - 1] = 0;
+		r.kstack = kernel_stack(s, cs, c, keys[i].kstack);
+		r.ustack = user_stack(s, cs, c, keys[i].ustack);
+		cpu_samples_add_row(cs, &r);
+	}
+	drop_stacks(s, keys, n);
+	cpu_samples_classify(cs);
+	free(keys);
+	free(counts);
+	free(c);
+	return cs;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Loader of the CPU sampler (bpf/sample.bpf.c): a perf_event program on the software cpu-clock
+ * event of every online CPU, sharing the core's tree maps. Usage, from the session:
+ *
+ *   struct sampler *smp;
+ *   sampler_open(&smp, &core_tracer, hz);  after tracer_open
+ *   per phase:
+ *     sampler_phase_begin(smp, tag);       before the gated child is released
+ *     ... the phase runs ...
+ *     cs = sampler_phase_end(smp, tag, program);  the phase's samples, symbolised (or NULL)
+ *   sampler_close(smp);
+ *
+ * `program` is the phase's command (argv[0]) or NULL: with the comms of the samples it names the
+ * ELF files whose build ids user frames are matched against.
+ */
+#ifndef IOWHY_SAMPLER_H
+#define IOWHY_SAMPLER_H
+
+#include "cpu_samples.h"
+
+#define SAMPLER_DEFAULT_HZ 999   /* not a multiple of the scheduler tick */
+#define SAMPLER_MAX_HZ 20000
+
+struct sampler;
+struct tracer;
+
+/* Load, open one cpu-clock event per online CPU at `hz` and attach. Returns 0, or -1 after one
+ * line on stderr. */
+int sampler_open(struct sampler **out, struct tracer *core, unsigned hz);
+/* Zero the counters of phase `tag`. */
+void sampler_phase_begin(struct sampler *s, int tag);
+/* Take (and remove from the kernel) the samples of phase `tag`, symbolised and classified.
+ * NULL when out of memory. Free with cpu_samples_free. */
+struct cpu_samples *sampler_phase_end(struct sampler *s, int tag, const char *program);
+/* Detach and free (NULL is fine). */
+void sampler_close(struct sampler *s);
+
+#endif

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/* CPU samples in the reports. See cpu_report.h. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "cpu_report.h"
+#include "cpu_samples.h"
+#include "syscalls.h"
+#include "units.h"
+
+#define TOP_FUNCS 10
+#define TOP_SYSCALLS 8
+
+/* ---- JSON ---- */
+
+static void put(struct json_object *o, const char *key, struct json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+static void put_u64(struct json_object *o, const char *key, uint64_t v)
+{
+	put(o, key, json_object_new_uint64(v));
+}
+
+static void put_num(struct json_object *o, const char *key, double v)
+{
+	put(o, key, isfinite(v) ? json_object_new_double(v) : NULL);
+}
+
+static struct json_object *estimate_obj(const struct cs_estimate *e)
+{
+	struct json_object *o = json_object_new_object();
+
+	put_u64(o, "samples", e->samples);
+	put_num(o, "share", e->share);
+	put_num(o, "share_err", e->share_err);
+	put_u64(o, "ns", (uint64_t)llround(e->ns));
+	put_u64(o, "err_ns", (uint64_t)llround(e->err_ns));
+	put(o, "few_samples", json_object_new_boolean(e->samples < CS_FEW));
+	return o;
+}
+
+static struct json_object *split_obj(const struct cs_estimate *e)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int c = 0; c < CC_OUTSIDE; c++)
+		put(o, cpu_class_name(c), estimate_obj(&e[c]));
+	return o;
+}
+
+static struct json_object *funcs_arr(const struct cpu_samples *cs, const struct cs_select *sel)
+{
+	struct json_object *a = json_object_new_array();
+	struct cs_func f[TOP_FUNCS];
+	size_t n = cpu_samples_top(cs, sel, f, TOP_FUNCS);
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object(), *c = json_object_new_array();
+
+		put(o, "name", json_object_new_string(cs->names[f[i].name]));
+		put_u64(o, "self", f[i].self);
+		put_u64(o, "total", f[i].total);
+		for (int k = 0; k < 2 && f[i].caller[k] != CS_NONE; k++)
+			json_object_array_add(c, json_object_new_string(cs->names[f[i].caller[k]]));
+		put(o, "callers", c);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* Samples and top functions of one selection, kernel and user side. */
+static struct json_object *selection_obj(const struct cpu_samples *cs, unsigned classes, int nr)
+{
+	struct json_object *o = json_object_new_object();
+	struct cs_select k = { classes, nr, 1 }, u = { classes, nr, 0 };
+
+	put_u64(o, "samples", cpu_samples_count(cs, &k));
+	put(o, "top_kernel", funcs_arr(cs, &k));
+	put(o, "top_user", funcs_arr(cs, &u));
+	return o;
+}
+
+/* Syscalls by in-syscall samples, most first (at most max). */
+static size_t top_syscalls(const struct cpu_samples *cs, unsigned *nrs, uint64_t *counts,
+			   size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cs->nrows; i++) {
+		const struct cs_row *r = &cs->rows[i];
+		size_t j;
+
+		if (r->cls != CC_SYSCALL)
+			continue;
+		for (j = 0; j < n && nrs[j] != r->nr; j++)
+			;
+		if (j == n) {
+			if (n == IOWHY_NR_SLOTS)
+				continue;
+			nrs[n] = r->nr;
+			counts[n++] = 0;
+		}
+		counts[j] += r->count;
+	}
+	for (size_t i = 1; i < n; i++) /* insertion sort, most samples first */
+		for (size_t j = i; j > 0 && counts[j] > counts[j - 1]; j--) {
+			uint64_t c = counts[j];
+			unsigned x = nrs[j];
+
+			counts[j] = counts[j - 1];
+			nrs[j] = nrs[j - 1];
+			counts[j - 1] = c;
+			nrs[j - 1] = x;
+		}
+	return n < max ? n : max;
+}
+
+static struct json_object *by_syscall_arr(const struct cpu_samples *cs)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned nrs[IOWHY_NR_SLOTS];
+	uint64_t counts[IOWHY_NR_SLOTS];
+	size_t n = top_syscalls(cs, nrs, counts, TOP_SYSCALLS);
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = selection_obj(cs, 1u << CC_SYSCALL, (int)nrs[i]);
+
+		put(o, "name", json_object_new_string(syscall_name(nrs[i])));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+void cpu_report_json(struct json_object *phase, const struct phase_result *p)
+{
+	const struct cpu_samples *cs = p->samples;
+	struct json_object *o, *lost, *frames, *classes, *by_class;
+
+	if (!cs)
+		return;
+	o = json_object_new_object();
+	put_u64(o, "hz", cs->hz);
+	put_u64(o, "samples", cs->samples);
+	put_u64(o, "recorded", cs->recorded);
+	lost = json_object_new_object();
+	put_u64(lost, "kernel_stacks", cs->kstack_lost);
+	put_u64(lost, "user_stacks", cs->ustack_lost);
+	put_u64(lost, "samples", cs->key_lost);
+	put_u64(lost, "unknown_task", cs->unknown_task);
+	put(o, "lost", lost);
+	frames = json_object_new_object();
+	put_u64(frames, "kernel", cs->kframes);
+	put_u64(frames, "kernel_unresolved", cs->kframes_unresolved);
+	put_u64(frames, "user", cs->uframes);
+	put_u64(frames, "user_unresolved", cs->uframes_unresolved);
+	put(o, "frames", frames);
+	classes = json_object_new_object();
+	for (int c = 0; c < CC_COUNT; c++)
+		put_u64(classes, cpu_class_name(c), cs->class_samples[c]);
+	put(o, "classes", classes);
+	put_num(o, "sample_kernel_share", cs->sample_kernel_share);
+	put_num(o, "kernel_share", cs->kernel_share);
+	put_num(o, "kernel_share_err", cs->kernel_share_err);
+	put_u64(o, "tree_user_ns", cs->tree_user_ns);
+	put_u64(o, "tree_kernel_ns", cs->tree_kernel_ns);
+	put(o, "tree_user_split", split_obj(cs->tree_user));
+	put(o, "wall_user_split", split_obj(cs->wall_user));
+	put(o, "all", selection_obj(cs, (1u << CC_COUNT) - 1, -1));
+	by_class = json_object_new_object();
+	for (int c = 0; c < CC_COUNT; c++)
+		put(by_class, cpu_class_name(c), selection_obj(cs, 1u << c, -1));
+	put(o, "by_class", by_class);
+	put(o, "by_syscall", by_syscall_arr(cs));
+	put(phase, "cpu_samples", o);
+}
+
+/* ---- text ---- */
+
+static void pct(char *buf, size_t n, double part, double whole)
+{
+	snprintf(buf, n, "%.0f%%", whole > 0 ? 100.0 * part / whole : 0.0);
+}
+
+/* "72% ext4_find_dest_de ← ext4_add_entry ← ext4_create" for the top function of a selection. */
+static void top_line(FILE *out, const struct cpu_samples *cs, const struct cs_select *sel,
+		     const char *title)
+{
+	struct cs_func f[3];
+	uint64_t total = cpu_samples_count(cs, sel);
+	size_t n = cpu_samples_top(cs, sel, f, 3);
+	char p[16];
+
+	if (!n || !total)
+		return;
+	fprintf(out, "    %-28s", title);
+	for (size_t i = 0; i < n && f[i].self; i++) {
+		pct(p, sizeof(p), (double)f[i].self, (double)total);
+		fprintf(out, "%s%s %s", i ? ", " : "", p, cs->names[f[i].name]);
+		for (int k = 0; i == 0 && k < 2 && f[i].caller[k] != CS_NONE; k++)
+			fprintf(out, " \u2190 %s", cs->names[f[i].caller[k]]);
+	}
+	fprintf(out, "\n");
+}
+
+/* One row of the split of the user bucket: time, share, and the ± when samples are few. */
+static void split_row(FILE *out, const struct cs_estimate *e, const char *label, double whole)
+{
+	char t[32], err[32], p[16];
+
+	fmt_ns(t, sizeof(t), (uint64_t)llround(e->ns));
+	pct(p, sizeof(p), e->ns, whole);
+	fprintf(out, "    %-22s %10s %5s  %6" PRIu64 " samples", label, t, p, e->samples);
+	if (e->samples < CS_FEW) {
+		fmt_ns(err, sizeof(err), (uint64_t)llround(e->err_ns));
+		fprintf(out, "  estimate \u00b1 %s (few samples)", err);
+	}
+	fprintf(out, "\n");
+}
+
+void cpu_report_text(FILE *out, const struct phase_result *p)
+{
+	const struct cpu_samples *cs = p->samples;
+	double wall_user;
+	unsigned nrs[IOWHY_NR_SLOTS];
+	uint64_t counts[IOWHY_NR_SLOTS];
+	size_t n;
+
+	if (!cs)
+		return;
+	wall_user = (double)p->wall.bucket_ns[WB_USER];
+	fprintf(out, "\n  Where the CPU went (%" PRIu64 " samples at %u Hz: an estimate, not a "
+		"measurement)\n", cs->samples, cs->hz);
+	if (!cs->recorded) {
+		fprintf(out, "    no sample of the workload\n");
+		return;
+	}
+	fprintf(out, "    the wall view's user time, split by %" PRIu64 " samples outside "
+		"syscalls:\n", cs->outside);
+	for (int c = 0; c < CC_OUTSIDE; c++)
+		if (cs->wall_user[c].samples || c == CC_USER)
+			split_row(out, &cs->wall_user[c], cpu_class_label(c), wall_user);
+	fprintf(out, "    kernel share of the tree's CPU: %.1f%% \u00b1 %.1f (tracepoints alone: "
+		"%.1f%%; kernel-mode samples: %.1f%%)\n", 100 * cs->kernel_share,
+		100 * cs->kernel_share_err,
+		cs->tree_user_ns + cs->tree_kernel_ns ?
+		100.0 * cs->tree_kernel_ns / (cs->tree_user_ns + cs->tree_kernel_ns) : 0.0,
+		100 * cs->sample_kernel_share);
+	for (int c = 0; c < CC_COUNT; c++) {
+		struct cs_select sel = { 1u << c, -1, c != CC_USER };
+		char title[64];
+
+		snprintf(title, sizeof(title), "%s:", cpu_class_label(c));
+		top_line(out, cs, &sel, title);
+	}
+	n = top_syscalls(cs, nrs, counts, 5);
+	for (size_t i = 0; i < n; i++) {
+		struct cs_select sel = { 1u << CC_SYSCALL, (int)nrs[i], 1 };
+		char title[64];
+
+		snprintf(title, sizeof(title), "kernel CPU in %s:", syscall_name(nrs[i]));
+		top_line(out, cs, &sel, title);
+	}
+	if (cs->kstack_lost || cs->ustack_lost || cs->key_lost || cs->kframes_unresolved ||
+	    cs->uframes_unresolved)
+		fprintf(out, "    lost: %" PRIu64 " kernel and %" PRIu64 " user stacks, %" PRIu64
+			" samples; unresolved: %" PRIu64 " of %" PRIu64 " kernel and %" PRIu64
+			" of %" PRIu64 " user frames\n", cs->kstack_lost, cs->ustack_lost,
+			cs->key_lost, cs->kframes_unresolved, cs->kframes, cs->uframes_unresolved,
+			cs->uframes);
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The CPU samples of a phase in the reports: "where the CPU went" in the text report, the
+ * "cpu_samples" object in the JSON (docs/json.md), and FlameGraph's folded format (--folded).
+ */
+#ifndef IOWHY_CPU_REPORT_H
+#define IOWHY_CPU_REPORT_H
+
+#include <stdio.h>
+#include "result.h"
+
+struct json_object;
+
+/* Add "cpu_samples" to a phase's JSON object (nothing when the phase has no samples). */
+void cpu_report_json(struct json_object *phase, const struct phase_result *p);
+/* The "where the CPU went" section of a phase (nothing when the phase has no samples). */
+void cpu_report_text(FILE *out, const struct phase_result *p);
+
+#endif
