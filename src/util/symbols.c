@@ -145,6 +145,7 @@ struct elf_syms {
 	size_t nsegs;
 	char *needed[32];
 	size_t nneeded;
+	int has_symtab;         /* symbols from .symtab (else .dynsym: exported functions only) */
 };
 
 /* Function symbols of one symbol table section. */
@@ -231,7 +232,7 @@ static void read_phdrs(struct elf_syms *e, Elf *elf, int fd)
 	}
 }
 
-/* Walk the sections: symbols, build id, needed libraries. Returns 1 if a .symtab was read. */
+/* Walk the sections: symbols, build id, needed libraries. */
 static void read_sections(struct elf_syms *e, Elf *elf)
 {
 	Elf_Scn *scn = NULL, *dynsym = NULL;
@@ -256,6 +257,7 @@ static void read_sections(struct elf_syms *e, Elf *elf)
 	}
 	if (!have_symtab && dynsym)
 		read_symtab(e, elf, dynsym, &dsh, &cap);
+	e->has_symtab = have_symtab;
 }
 
 struct elf_syms *elf_syms_load(const char *path)
@@ -392,6 +394,37 @@ static int mark_seen(struct usyms *u, const char *real)
 	return 1;
 }
 
+/*
+ * A stripped file's full symbol table from its separate debug file, found by build id
+ * (/usr/lib/debug/.build-id/xx/yyyy.debug, as Debian's -dbg/-dbgsym packages install them; the
+ * addresses are the same).
+ */
+static void add_debug_symbols(struct elf_syms *e)
+{
+	char path[128];
+	struct elf_syms *d;
+	int n;
+
+	if (e->has_symtab || e->build_id_len < 2)
+		return;
+	n = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", e->build_id[0]);
+	for (size_t i = 1; i < e->build_id_len; i++)
+		n += snprintf(path + n, sizeof(path) - n, "%02x", e->build_id[i]);
+	snprintf(path + n, sizeof(path) - n, ".debug");
+	d = elf_syms_load(path);
+	if (d && d->has_symtab && d->n) {
+		struct sym *t = e->s;
+		size_t tn = e->n;
+
+		e->s = d->s;
+		e->n = d->n;
+		e->has_symtab = 1;
+		d->s = t;
+		d->n = tn;
+	}
+	elf_syms_free(d);
+}
+
 int usyms_add_path(struct usyms *u, const char *path)
 {
 	char real[4096], lib[4096];
@@ -407,6 +440,7 @@ int usyms_add_path(struct usyms *u, const char *path)
 		elf_syms_free(e);
 		return 0;
 	}
+	add_debug_symbols(e);
 	u->f[u->n++] = e;
 	added = 1;
 	for (size_t i = 0; i < e->nneeded; i++) {
