@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include "session.h"
 #include "report.h"
+#include "cpu_report.h"
 #include "explain.h"
 #include "core_probes.h"
 #include "model.h"
@@ -40,7 +41,8 @@ const char common_opts_help[] =
 	"  --drop-caches    drop the page cache before each run (root)\n"
 	"  --no-io          core probes only: no block layer / page cache tracing\n"
 	"  --freq HZ        CPU sampling frequency (default 999)\n"
-	"  --no-sample      no CPU sampling\n";
+	"  --no-sample      no CPU sampling\n"
+	"  --folded FILE    write the CPU samples as FlameGraph folded stacks\n";
 
 void common_opts_init(struct common_opts *o)
 {
@@ -77,6 +79,10 @@ int common_opt(int argc, char **argv, int *i, struct common_opts *o)
 
 	if ((v = opt_value(argc, argv, i, "--json", &err))) {
 		o->json_path = v;
+		return 1;
+	}
+	if (!err && (v = opt_value(argc, argv, i, "--folded", &err))) {
+		o->folded_path = v;
 		return 1;
 	}
 	if (!err && (v = opt_value(argc, argv, i, "--dir", &err))) {
@@ -505,6 +511,10 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	}
 	if (!json_path_ok(o->json_path))
 		return 2;
+	if (o->folded_path && o->no_sample) {
+		fprintf(stderr, "iowhy %s: --folded needs the CPU samples: drop --no-sample\n", tool);
+		return 2;
+	}
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (tracer_open(&s.tracer, on_event, &s.pc))
@@ -564,6 +574,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		report_text(text, &res, &ro);
 		fflush(text);
 		if (o->json_path && report_json(o->json_path, &res) && !failed)
+			failed = 1;
+		if (o->folded_path && cpu_report_folded(o->folded_path, &res) && !failed)
 			failed = 1;
 	}
 	rc = session_status(tool, &res, failed);

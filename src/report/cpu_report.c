@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CPU samples in the reports. See cpu_report.h. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -271,4 +272,152 @@ void cpu_report_text(FILE *out, const struct phase_result *p)
 			" of %" PRIu64 " user frames\n", cs->kstack_lost, cs->ustack_lost,
 			cs->key_lost, cs->kframes_unresolved, cs->kframes, cs->uframes_unresolved,
 			cs->uframes);
+}
+
+/* ---- folded ---- */
+
+/* A growing text buffer (open_memstream) per line, collected for sorting. */
+struct lines {
+	char **v;
+	uint64_t *count;
+	size_t n, cap;
+};
+
+static int lines_add(struct lines *l, char *line, uint64_t count)
+{
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 256;
+		char **v = realloc(l->v, nc * sizeof(*v));
+		uint64_t *c;
+
+		if (!v)
+			return -1;
+		l->v = v;
+		c = realloc(l->count, nc * sizeof(*c));
+		if (!c)
+			return -1;
+		l->count = c;
+		l->cap = nc;
+	}
+	l->v[l->n] = line;
+	l->count[l->n++] = count;
+	return 0;
+}
+
+/* A frame or comm without spaces or semicolons (the format's separators). */
+static void put_frame(FILE *f, const char *name, const char *suffix)
+{
+	if (!*name)
+		name = "[unknown]";
+	for (; *name; name++)
+		fputc(*name == ' ' || *name == ';' || *name == '\n' ? '_' : *name, f);
+	fputs(suffix, f);
+}
+
+/* Frames of stack `si` outermost first, each after a ';'. */
+static void put_stack(FILE *f, const struct cpu_samples *cs, uint32_t si, const char *suffix)
+{
+	const struct cs_stack *st;
+
+	if (si == CS_NONE || si >= cs->nstacks)
+		return;
+	st = &cs->stacks[si];
+	for (uint32_t i = st->n; i-- > 0;) {
+		fputc(';', f);
+		put_frame(f, cs->names[st->fn[i]], suffix);
+	}
+}
+
+/* The folded stack of every row of a phase. Returns 0, or -1 out of memory. */
+static int folded_phase(struct lines *l, const struct phase_result *p, int prefix)
+{
+	const struct cpu_samples *cs = p->samples;
+
+	for (size_t i = 0; cs && i < cs->nrows; i++) {
+		const struct cs_row *r = &cs->rows[i];
+		char *line = NULL;
+		size_t len = 0;
+		FILE *f;
+
+		if (!r->count)
+			continue;
+		f = open_memstream(&line, &len);
+		if (!f)
+			return -1;
+		if (prefix) {
+			put_frame(f, p->name, "");
+			fputc(';', f);
+		}
+		put_frame(f, r->comm, "");
+		put_stack(f, cs, r->ustack, "");
+		if (r->kernel_mode && r->kstack == CS_NONE)
+			fputs(";[kernel_stack_lost]_[k]", f);
+		put_stack(f, cs, r->kstack, "_[k]");
+		if (fclose(f) || lines_add(l, line, r->count)) {
+			free(line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(**(char *const *const *)a, **(char *const *const *)b);
+}
+
+/* Write the lines sorted, equal stacks merged (rows that differ only in what the format does
+ * not show: syscall number, stack ids of the same functions). */
+static void write_lines(FILE *f, struct lines *l)
+{
+	char ***idx = malloc((l->n ? l->n : 1) * sizeof(*idx));
+
+	if (!idx) {
+		for (size_t i = 0; i < l->n; i++)
+			fprintf(f, "%s %" PRIu64 "\n", l->v[i], l->count[i]);
+		return;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		idx[i] = &l->v[i];
+	qsort(idx, l->n, sizeof(*idx), cmp_line);
+	for (size_t i = 0; i < l->n;) {
+		uint64_t sum = 0;
+		size_t j = i;
+
+		for (; j < l->n && !strcmp(*idx[j], *idx[i]); j++)
+			sum += l->count[idx[j] - l->v];
+		fprintf(f, "%s %" PRIu64 "\n", *idx[i], sum);
+		i = j;
+	}
+	free(idx);
+}
+
+int cpu_report_folded(const char *path, const struct session_result *s)
+{
+	struct lines l = { 0 };
+	FILE *f;
+	int err = 0;
+
+	for (int i = 0; i < s->nphases && !err; i++)
+		if (folded_phase(&l, &s->phases[i], s->nphases > 1))
+			err = ENOMEM;
+	f = err ? NULL : fopen(path, "we");
+	if (f) {
+		write_lines(f, &l);
+		if (ferror(f))
+			err = errno ? errno : EIO;
+		if (fclose(f) && !err)
+			err = errno ? errno : EIO;
+	} else if (!err) {
+		err = errno;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+	free(l.count);
+	if (err) {
+		fprintf(stderr, "iowhy: --folded %s: %s\n", path, strerror(err));
+		return -1;
+	}
+	return 0;
 }

@@ -16,4 +16,13 @@ void cpu_report_json(struct json_object *phase, const struct phase_result *p);
 /* The "where the CPU went" section of a phase (nothing when the phase has no samples). */
 void cpu_report_text(FILE *out, const struct phase_result *p);
 
+/*
+ * The sessions' samples in FlameGraph's folded format to `path`: one line per group of samples,
+ * "comm;user frames;kernel frames_[k] count", outermost frame first (kernel frames carry the _[k]
+ * suffix flamegraph.pl colours as kernel); with several phases each line starts with the phase
+ * name. Spaces in names become '_'. The counts add up to the recorded samples.
+ * Returns 0, or -1 with a message on stderr.
+ */
+int cpu_report_folded(const char *path, const struct session_result *s);
+
 #endif
