@@ -4,10 +4,14 @@
  * only samples of tree tasks (this CPU's running copy, kept by the core's sched_switch probe, says
  * whether the current task is one) and counts them in the kernel, per (phase, mode, in-syscall,
  * syscall, comm, kernel stack, user stack). User space reads and clears a phase's counts at its end.
+ *
+ * Off-CPU: at the switch-out of a tree task into uninterruptible sleep its kernel stack is taken,
+ * and at its next switch-in the time asleep is added to that stack (per phase and comm).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 #include "iowhy.h"
 #include "sample.h"
 #include "tree.bpf.h"
@@ -112,5 +116,113 @@ int on_sample(struct bpf_perf_event_data *ctx)
 		else
 			c->key_lost++;
 	}
+	return 0;
+}
+
+/* ---- off-CPU ---- */
+
+#define TASK_UNINTERRUPTIBLE_ 0x2
+#define TASK_NOLOAD_ 0x400
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, IOWHY_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, IOWHY_KSTACK_DEPTH * sizeof(__u64));
+} offstacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, IOWHY_OFF_PENDING);
+	__type(key, __u32);
+	__type(value, struct iowhy_off_pending);
+} off_pending SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, IOWHY_OFF_KEYS);
+	__type(key, struct iowhy_off_key);
+	__type(value, struct iowhy_off_val);
+} offcpu SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IOWHY_MAX_PHASES);
+	__type(key, __u32);
+	__type(value, struct iowhy_off_counters);
+} off_counters SEC(".maps");
+
+/* prev (current) goes to sleep: if it is a tree task entering D (not TASK_IDLE), stamp it with
+ * its kernel stack. next comes back: if it was stamped, add the time asleep to its stack. */
+static __always_inline void off_switch(void *ctx, struct task_struct *prev,
+				       struct task_struct *next, unsigned int prev_state)
+{
+	__u32 ptid = BPF_CORE_READ(prev, pid), ntid = BPF_CORE_READ(next, pid);
+	struct iowhy_off_pending *w;
+	struct iowhy_task *c;
+	__u64 now = 0;
+
+	if (ptid && (prev_state & TASK_UNINTERRUPTIBLE_) && !(prev_state & TASK_NOLOAD_) &&
+	    (c = task_of(prev, ptid))) {
+		struct iowhy_off_pending p = {};
+		struct iowhy_off_counters *k;
+		__u32 tag = c->phase % IOWHY_MAX_PHASES;
+
+		k = bpf_map_lookup_elem(&off_counters, &tag);
+		p.key.phase = c->phase;
+		p.key.kstack = bpf_get_stackid(ctx, &offstacks, 0);
+		if (p.key.kstack < 0) {
+			p.key.kstack = -1;
+			if (k)
+				k->stack_lost++;
+		}
+		bpf_get_current_comm(p.key.comm, sizeof(p.key.comm));
+		now = bpf_ktime_get_ns();
+		p.ts = now;
+		if (k)
+			k->sleeps++;
+		if (bpf_map_update_elem(&off_pending, &ptid, &p, BPF_ANY) && k)
+			k->pending_lost++;
+	}
+	if (!ntid)
+		return;
+	w = bpf_map_lookup_elem(&off_pending, &ntid);
+	if (w) {
+		struct iowhy_off_val one = {}, *v;
+
+		if (!now)
+			now = bpf_ktime_get_ns();
+		v = bpf_map_lookup_elem(&offcpu, &w->key);
+		if (v) {
+			__sync_fetch_and_add(&v->count, 1);
+			__sync_fetch_and_add(&v->ns, now - w->ts);
+		} else {
+			one.count = 1;
+			one.ns = now - w->ts;
+			if (bpf_map_update_elem(&offcpu, &w->key, &one, BPF_NOEXIST)) {
+				__u32 tag = w->key.phase % IOWHY_MAX_PHASES;
+				struct iowhy_off_counters *k = bpf_map_lookup_elem(&off_counters, &tag);
+
+				if (k)
+					k->key_lost++;
+			}
+		}
+		bpf_map_delete_elem(&off_pending, &ntid);
+	}
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(off_btf_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	off_switch(ctx, prev, next, prev_state);
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(off_raw_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	off_switch(ctx, prev, next, prev_state);
 	return 0;
 }

@@ -37,4 +37,34 @@ struct iowhy_sample_counters {
 	__u64 key_lost;              /* aggregation map full: sample dropped */
 };
 
+/* Off-CPU: a tree task's uninterruptible sleeps, summed per (phase, comm, kernel stack). */
+#define IOWHY_OFF_KEYS 8192
+#define IOWHY_OFF_PENDING 65536    /* tasks asleep at once */
+
+struct iowhy_off_key {
+	__s32 kstack;                /* id in offstacks, or -1 */
+	__u8 phase;
+	__u8 pad[3];
+	char comm[IOWHY_COMM_LEN];
+};
+
+struct iowhy_off_val {
+	__u64 count;                 /* sleeps */
+	__u64 ns;                    /* switch-out to switch-in */
+};
+
+/* A sleep in progress, by tid. */
+struct iowhy_off_pending {
+	__u64 ts;
+	struct iowhy_off_key key;
+};
+
+/* Per phase tag, per CPU. */
+struct iowhy_off_counters {
+	__u64 sleeps;                /* switch-outs into D of tree tasks */
+	__u64 stack_lost;            /* kernel stack could not be stored */
+	__u64 pending_lost;          /* too many tasks asleep at once: sleep not timed */
+	__u64 key_lost;              /* aggregation map full: sleep dropped */
+};
+
 #endif

@@ -21,6 +21,7 @@ struct sampler {
 	int ncpus;
 	int *fds;
 	struct bpf_link **links;
+	struct bpf_link *off_link;  /* off-CPU sched_switch probe (NULL: not attached) */
 	unsigned hz;
 	struct ksyms *ksyms;
 	struct usyms *usyms;
@@ -56,6 +57,9 @@ static struct sample_bpf *load(struct tracer *core)
 		return NULL;
 	}
 	s->rodata->use_hash = core->use_hash != 0;
+	/* the off-CPU probe in the core's flavour: task storage (tp_btf) or the tid hash (raw_tp) */
+	bpf_program__set_autoload(s->progs.off_btf_switch, !core->use_hash);
+	bpf_program__set_autoload(s->progs.off_raw_switch, core->use_hash != 0);
 	if (sample_bpf__load(s)) {
 		sample_bpf__destroy(s);
 		return NULL;
@@ -122,6 +126,14 @@ int sampler_open(struct sampler **out, struct tracer *core, unsigned hz)
 		sampler_close(s);
 		return -1;
 	}
+	s->off_link = bpf_program__attach(core->use_hash ? s->skel->progs.off_raw_switch
+							  : s->skel->progs.off_btf_switch);
+	if (!s->off_link) {
+		fprintf(stderr, "iowhy: cannot attach the off-CPU probe: %s "
+			"(--no-sample runs without CPU samples)\n", strerror(errno));
+		sampler_close(s);
+		return -1;
+	}
 	s->ksyms = ksyms_load("/proc/kallsyms");
 	*out = s;
 	return 0;
@@ -131,6 +143,7 @@ void sampler_close(struct sampler *s)
 {
 	if (!s)
 		return;
+	bpf_link__destroy(s->off_link);
 	for (int i = 0; s->links && i < s->ncpus; i++)
 		bpf_link__destroy(s->links[i]);
 	for (int i = 0; s->fds && i < s->ncpus; i++)
@@ -146,6 +159,31 @@ void sampler_close(struct sampler *s)
 
 static size_t take_keys(struct sampler *s, int tag, struct iowhy_sample_key **keys, __u64 **counts);
 
+/* Forget sleeps in progress (tasks of an earlier phase still asleep) and the off-CPU rows and
+ * counters of `tag`. */
+static void clear_off(struct sampler *s, int tag)
+{
+	int pfd = bpf_map__fd(s->skel->maps.off_pending), ofd = bpf_map__fd(s->skel->maps.offcpu);
+	struct iowhy_off_counters *zero = calloc(s->ncpus, sizeof(*zero));
+	struct iowhy_off_key k, next;
+	__u32 tid, ntid, key = (__u32)tag;
+
+	while (!bpf_map_get_next_key(pfd, NULL, &ntid)) {
+		tid = ntid;
+		if (bpf_map_delete_elem(pfd, &tid))
+			break;
+	}
+	while (!bpf_map_get_next_key(ofd, NULL, &next)) {
+		k = next;
+		if (bpf_map_delete_elem(ofd, &k))
+			break;
+	}
+	if (zero) {
+		bpf_map_update_elem(bpf_map__fd(s->skel->maps.off_counters), &key, zero, BPF_ANY);
+		free(zero);
+	}
+}
+
 void sampler_phase_begin(struct sampler *s, int tag)
 {
 	struct iowhy_sample_counters *zero = calloc(s->ncpus, sizeof(*zero));
@@ -157,6 +195,7 @@ void sampler_phase_begin(struct sampler *s, int tag)
 	take_keys(s, tag, &keys, &counts);
 	free(keys);
 	free(counts);
+	clear_off(s, tag);
 
 	if (zero) {
 		bpf_map_update_elem(bpf_map__fd(s->skel->maps.sample_counters), &key, zero, BPF_ANY);
@@ -301,6 +340,84 @@ static size_t take_keys(struct sampler *s, int tag, struct iowhy_sample_key **ke
 	return n;
 }
 
+/* Kernel stack `id` of the off-CPU map, the scheduler's own frames trimmed. */
+static uint32_t off_stack(struct sampler *s, struct cpu_samples *cs, int32_t id)
+{
+	__u64 ips[IOWHY_KSTACK_DEPTH] = { 0 };
+	const char *names[IOWHY_KSTACK_DEPTH];
+	uint32_t fn[IOWHY_KSTACK_DEPTH], n = 0, bad = 0, trim;
+	__u32 key = (__u32)id;
+
+	if (id < 0 || bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.offstacks), &key, ips))
+		return CS_NONE;
+	for (int i = 0; i < IOWHY_KSTACK_DEPTH && ips[i]; i++) {
+		names[n] = ksyms_name(s->ksyms, ips[i]);
+		bad += !names[n];
+		if (!names[n])
+			names[n] = "[unknown]";
+		n++;
+	}
+	trim = cpu_samples_sched_frames(names, n);
+	for (uint32_t i = trim; i < n; i++)
+		fn[i - trim] = cpu_samples_name(cs, names[i]);
+	return cpu_samples_add_stack(cs, fn, n - trim, bad);
+}
+
+/* Take the off-CPU rows of `tag` (and free their stacks). */
+static void read_off(struct sampler *s, int tag, struct cpu_samples *cs)
+{
+	int ofd = bpf_map__fd(s->skel->maps.offcpu), sfd = bpf_map__fd(s->skel->maps.offstacks);
+	struct iowhy_off_counters *v = calloc(s->ncpus, sizeof(*v));
+	struct iowhy_off_key k, next, *done = NULL;
+	size_t ndone = 0, cap = 0;
+	__u32 key = (__u32)tag;
+	void *prev = NULL;
+
+	if (v && !bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.off_counters), &key, v)) {
+		for (int i = 0; i < s->ncpus; i++) {
+			cs->off_sleeps += v[i].sleeps;
+			cs->off_stack_lost += v[i].stack_lost;
+			cs->off_pending_lost += v[i].pending_lost;
+			cs->off_key_lost += v[i].key_lost;
+		}
+	}
+	free(v);
+	while (!bpf_map_get_next_key(ofd, prev, &next)) {
+		struct iowhy_off_val val;
+		struct cs_wait w = { 0 };
+
+		k = next;
+		prev = &k;
+		if (k.phase % IOWHY_MAX_PHASES != tag || bpf_map_lookup_elem(ofd, &k, &val))
+			continue;
+		w.count = val.count;
+		w.ns = val.ns;
+		memcpy(w.comm, k.comm, sizeof(w.comm));
+		w.comm[sizeof(w.comm) - 1] = 0;
+		w.kstack = off_stack(s, cs, k.kstack);
+		cpu_samples_add_wait(cs, &w);
+		if (ndone == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			void *d = realloc(done, nc * sizeof(*done));
+
+			if (!d)
+				continue;
+			done = d;
+			cap = nc;
+		}
+		done[ndone++] = k;
+	}
+	for (size_t i = 0; i < ndone; i++) {
+		bpf_map_delete_elem(ofd, &done[i]);
+		if (done[i].kstack >= 0) {
+			__u32 id = (__u32)done[i].kstack;
+
+			bpf_map_delete_elem(sfd, &id);
+		}
+	}
+	free(done);
+}
+
 /* Free the stack map entries this phase used. */
 static void drop_stacks(struct sampler *s, const struct iowhy_sample_key *k, size_t n)
 {
@@ -363,6 +480,7 @@ struct cpu_samples *sampler_phase_end(struct sampler *s, int tag, const char *pr
 		cpu_samples_add_row(cs, &r);
 	}
 	drop_stacks(s, keys, n);
+	read_off(s, tag, cs);
 	cpu_samples_classify(cs);
 	free(keys);
 	free(counts);

@@ -27,6 +27,7 @@ void cpu_samples_free(struct cpu_samples *cs)
 	free(cs->stacks);
 	free(cs->names);
 	free(cs->rows);
+	free(cs->waits);
 	free(cs->htab);
 	free(cs);
 }
@@ -122,6 +123,80 @@ int cpu_samples_add_row(struct cpu_samples *cs, const struct cs_row *r)
 		return -1;
 	cs->rows[cs->nrows++] = *r;
 	return 0;
+}
+
+int cpu_samples_add_wait(struct cpu_samples *cs, const struct cs_wait *w)
+{
+	if (grow((void **)&cs->waits, &cs->capwaits, cs->nwaits, sizeof(*cs->waits)))
+		return -1;
+	cs->waits[cs->nwaits++] = *w;
+	return 0;
+}
+
+uint64_t cpu_samples_wait_ns(const struct cpu_samples *cs)
+{
+	uint64_t ns = 0;
+
+	for (size_t i = 0; i < cs->nwaits; i++)
+		ns += cs->waits[i].ns;
+	return ns;
+}
+
+static int cmp_wait(const void *a, const void *b)
+{
+	const struct cs_wait *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return x->kstack < y->kstack ? -1 : x->kstack > y->kstack;
+}
+
+size_t cpu_samples_top_waits(const struct cpu_samples *cs, struct cs_wait *out, size_t max)
+{
+	struct cs_wait *m = malloc((cs->nwaits ? cs->nwaits : 1) * sizeof(*m));
+	size_t n = 0;
+
+	if (!m)
+		return 0;
+	for (size_t i = 0; i < cs->nwaits; i++) {
+		size_t j;
+
+		for (j = 0; j < n && m[j].kstack != cs->waits[i].kstack; j++)
+			;
+		if (j == n) {
+			m[n++] = cs->waits[i];
+			continue;
+		}
+		m[j].count += cs->waits[i].count;
+		m[j].ns += cs->waits[i].ns;
+	}
+	qsort(m, n, sizeof(*m), cmp_wait);
+	if (n > max)
+		n = max;
+	memcpy(out, m, n * sizeof(*m));
+	free(m);
+	return n;
+}
+
+uint32_t cpu_samples_sched_frames(const char *const *names, uint32_t n)
+{
+	static const char *const plumbing[] = {
+		"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_", "trace_sched_switch",
+		"__schedule", "schedule", NULL
+	};
+	uint32_t trim = 0;
+
+	for (uint32_t i = 0; i < n && i < 12; i++) {
+		const char *const *p;
+
+		for (p = plumbing; *p; p++)
+			if (!strcmp(*p, "schedule") ? !strcmp(names[i], "schedule")
+						     : !strncmp(names[i], *p, strlen(*p)))
+				break;
+		if (*p)
+			trim = i + 1;
+	}
+	return trim;
 }
 
 /* Kernel functions that mark a class, matched as prefixes ("=" at the end: the exact name). */

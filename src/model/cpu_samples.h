@@ -53,6 +53,13 @@ struct cs_estimate {
 	double ns, err_ns;         /* share (and error) of the measured time it splits */
 };
 
+/* Uninterruptible sleeps of tree tasks with one kernel stack (off-CPU). */
+struct cs_wait {
+	uint64_t count, ns;
+	char comm[16];
+	uint32_t kstack;       /* index into stacks (scheduler frames trimmed), or CS_NONE */
+};
+
 struct cpu_samples {
 	uint32_t hz;
 	uint64_t samples;           /* samples of tree tasks, as counted in the kernel */
@@ -68,6 +75,11 @@ struct cpu_samples {
 	size_t nnames, capnames;
 	uint32_t *htab;             /* name interning: open addressing, index + 1 */
 	size_t hcap;
+	/* off-CPU: sleeps in D of tree tasks, switch-out to switch-in */
+	struct cs_wait *waits;
+	size_t nwaits, capwaits;
+	uint64_t off_sleeps;        /* switch-outs into D, as counted in the kernel */
+	uint64_t off_stack_lost, off_pending_lost, off_key_lost;
 
 	/* cpu_samples_classify */
 	uint64_t recorded;          /* samples in rows */
@@ -92,6 +104,17 @@ uint32_t cpu_samples_add_stack(struct cpu_samples *cs, const uint32_t *fn, uint3
 			       uint32_t unresolved);
 /* Add a row (copied). Returns 0, or -1 out of memory. */
 int cpu_samples_add_row(struct cpu_samples *cs, const struct cs_row *r);
+
+/* Add an off-CPU row (copied). Returns 0, or -1 out of memory. */
+int cpu_samples_add_wait(struct cpu_samples *cs, const struct cs_wait *w);
+/* Off-CPU time in all rows. */
+uint64_t cpu_samples_wait_ns(const struct cpu_samples *cs);
+/* Off-CPU stacks by time asleep, rows with the same stack merged (comm of the first). Writes at
+ * most max; returns how many. */
+size_t cpu_samples_top_waits(const struct cpu_samples *cs, struct cs_wait *out, size_t max);
+/* Number of innermost frames of a sched_switch stack that are the scheduler and the probe itself
+ * (bpf_prog_*, bpf_trace_run*, __traceiter_*, __schedule, schedule): what to trim. */
+uint32_t cpu_samples_sched_frames(const char *const *names, uint32_t n);
 
 /* Class of a row from its mode, in-syscall state and kernel stack. */
 enum cpu_class cpu_samples_class_of(const struct cpu_samples *cs, const struct cs_row *r);

@@ -13,6 +13,8 @@
 
 #define TOP_FUNCS 10
 #define TOP_SYSCALLS 8
+#define TOP_WAITS 8
+#define WAIT_FRAMES 6     /* frames of a wait stack shown in the text report */
 
 /* ---- JSON ---- */
 
@@ -136,6 +138,36 @@ static struct json_object *by_syscall_arr(const struct cpu_samples *cs)
 	return a;
 }
 
+/* Off-CPU: uninterruptible sleeps per kernel stack. */
+static struct json_object *offcpu_obj(const struct cpu_samples *cs)
+{
+	struct json_object *o = json_object_new_object(), *lost = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+	struct cs_wait w[TOP_WAITS];
+	size_t n = cpu_samples_top_waits(cs, w, TOP_WAITS);
+
+	put_u64(o, "sleeps", cs->off_sleeps);
+	put_u64(o, "ns", cpu_samples_wait_ns(cs));
+	put_u64(lost, "stacks", cs->off_stack_lost);
+	put_u64(lost, "pending", cs->off_pending_lost);
+	put_u64(lost, "keys", cs->off_key_lost);
+	put(o, "lost", lost);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *x = json_object_new_object(), *f = json_object_new_array();
+
+		put_u64(x, "ns", w[i].ns);
+		put_u64(x, "sleeps", w[i].count);
+		put(x, "comm", json_object_new_string(w[i].comm));
+		for (uint32_t k = 0; w[i].kstack != CS_NONE && k < cs->stacks[w[i].kstack].n; k++)
+			json_object_array_add(f, json_object_new_string(
+				cs->names[cs->stacks[w[i].kstack].fn[k]]));
+		put(x, "frames", f);
+		json_object_array_add(a, x);
+	}
+	put(o, "top_stacks", a);
+	return o;
+}
+
 void cpu_report_json(struct json_object *phase, const struct phase_result *p)
 {
 	const struct cpu_samples *cs = p->samples;
@@ -177,6 +209,7 @@ void cpu_report_json(struct json_object *phase, const struct phase_result *p)
 	put(o, "by_class", by_class);
 	put(o, "by_syscall", by_syscall_arr(cs));
 	put(phase, "cpu_samples", o);
+	put(phase, "offcpu", offcpu_obj(cs));
 }
 
 /* ---- text ---- */
@@ -222,6 +255,36 @@ static void split_row(FILE *out, const struct cs_estimate *e, const char *label,
 	fprintf(out, "\n");
 }
 
+/* The top uninterruptible-sleep stacks: time, share of all such sleep, and the stack. */
+static void waits_text(FILE *out, const struct cpu_samples *cs)
+{
+	struct cs_wait w[5];
+	size_t n = cpu_samples_top_waits(cs, w, 5);
+	uint64_t total = cpu_samples_wait_ns(cs);
+	char t[32], p[16];
+
+	if (!n)
+		return;
+	fmt_ns(t, sizeof(t), total);
+	fprintf(out, "\n  Why the tree slept uninterruptibly (%" PRIu64 " sleeps, %s; kernel stacks at "
+		"the switch-out)\n", cs->off_sleeps, t);
+	for (size_t i = 0; i < n; i++) {
+		const struct cs_stack *st = w[i].kstack == CS_NONE ? NULL : &cs->stacks[w[i].kstack];
+
+		fmt_ns(t, sizeof(t), w[i].ns);
+		pct(p, sizeof(p), (double)w[i].ns, (double)total);
+		fprintf(out, "    %10s %4s %7" PRIu64 " x  %-8s ", t, p, w[i].count, w[i].comm);
+		if (!st || !st->n)
+			fprintf(out, "[stack lost]");
+		for (uint32_t k = 0; st && k < st->n && k < WAIT_FRAMES; k++)
+			fprintf(out, "%s%s", k ? " \u2190 " : "", cs->names[st->fn[k]]);
+		fprintf(out, "\n");
+	}
+	if (cs->off_stack_lost || cs->off_pending_lost || cs->off_key_lost)
+		fprintf(out, "    lost: %" PRIu64 " stacks, %" PRIu64 " sleeps not timed, %" PRIu64
+			" not counted\n", cs->off_stack_lost, cs->off_pending_lost, cs->off_key_lost);
+}
+
 void cpu_report_text(FILE *out, const struct phase_result *p)
 {
 	const struct cpu_samples *cs = p->samples;
@@ -232,6 +295,7 @@ void cpu_report_text(FILE *out, const struct phase_result *p)
 
 	if (!cs)
 		return;
+	waits_text(out, cs);
 	wall_user = (double)p->wall.bucket_ns[WB_USER];
 	fprintf(out, "\n  Where the CPU went (%" PRIu64 " samples at %u Hz: an estimate, not a "
 		"measurement)\n", cs->samples, cs->hz);

@@ -189,6 +189,47 @@ static void test_names(void **state)
 	cpu_samples_free(cs);
 }
 
+static void test_waits(void **state)
+{
+	static const char *const raw[] = {
+		"bpf_prog_1234_off_btf_switch", "bpf_trace_run4", "__bpf_trace_sched_switch",
+		"__traceiter_sched_switch", "__schedule", "schedule", "io_schedule", "folio_wait_bit",
+		"folio_wait_writeback", NULL
+	};
+	static const char *const plain[] = { "schedule_timeout", "wait_for_completion", NULL };
+	struct cpu_samples *cs = cpu_samples_new(999);
+	struct cs_wait w = { .count = 2, .ns = 100 }, top[4];
+	uint32_t a, b;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(cpu_samples_sched_frames(raw, 9), 6);  /* io_schedule stays */
+	assert_int_equal(cpu_samples_sched_frames(plain, 2), 0);
+	a = stack(cs, raw + 6);
+	b = stack(cs, plain);
+	strcpy(w.comm, "calib");
+	w.kstack = a;
+	assert_int_equal(cpu_samples_add_wait(cs, &w), 0);
+	w.kstack = b;
+	w.ns = 250;
+	assert_int_equal(cpu_samples_add_wait(cs, &w), 0);
+	w.kstack = a;
+	w.ns = 200;
+	w.count = 1;
+	strcpy(w.comm, "other");
+	assert_int_equal(cpu_samples_add_wait(cs, &w), 0);
+	assert_int_equal(cpu_samples_wait_ns(cs), 550);
+	n = cpu_samples_top_waits(cs, top, 4);
+	assert_int_equal(n, 2);
+	assert_int_equal(top[0].kstack, a);   /* 100 + 200 */
+	assert_int_equal(top[0].ns, 300);
+	assert_int_equal(top[0].count, 3);
+	assert_string_equal(top[0].comm, "calib");
+	assert_int_equal(top[1].ns, 250);
+	assert_int_equal(cpu_samples_top_waits(cs, top, 1), 1);
+	cpu_samples_free(cs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_split_no_samples),
 		cmocka_unit_test(test_top),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_waits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
