@@ -67,6 +67,26 @@ static struct sample_bpf *load(struct tracer *core)
 	return s;
 }
 
+/* IOWHY_SKIP_PROBES=perf:cpu-clock,...: treat those as absent (troubleshooting, tests). */
+static int skipped_by_user(const char *name)
+{
+	const char *list = getenv("IOWHY_SKIP_PROBES");
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* List a probe that could not run among the core's missing probes (the report shows them). */
+static void add_missing(struct tracer *core, const char *name)
+{
+	if (core->missing[0])
+		strncat(core->missing, ",", sizeof(core->missing) - strlen(core->missing) - 1);
+	strncat(core->missing, name, sizeof(core->missing) - strlen(core->missing) - 1);
+}
+
 /* One event per online CPU (offline ones fail with ENODEV and are skipped). */
 static int attach_all(struct sampler *s)
 {
@@ -77,28 +97,33 @@ static int attach_all(struct sampler *s)
 		if (s->fds[cpu] < 0) {
 			if (errno == ENODEV || errno == ENXIO)
 				continue;
-			fprintf(stderr, "iowhy: cannot open the cpu-clock event on CPU %d: %s "
-				"(--no-sample runs without CPU samples)\n", cpu, strerror(errno));
+			fprintf(stderr, "iowhy: warning: no CPU samples: cannot open the cpu-clock "
+				"event on CPU %d: %s\n", cpu, strerror(errno));
 			return -1;
 		}
 		s->links[cpu] = bpf_program__attach_perf_event(s->skel->progs.on_sample, s->fds[cpu]);
 		if (!s->links[cpu]) {
-			fprintf(stderr, "iowhy: cannot attach the CPU sampler on CPU %d: %s "
-				"(--no-sample runs without CPU samples)\n", cpu, strerror(errno));
+			fprintf(stderr, "iowhy: warning: no CPU samples: cannot attach the sampler on "
+				"CPU %d: %s\n", cpu, strerror(errno));
 			return -1;
 		}
 		attached++;
 	}
 	if (!attached)
-		fprintf(stderr, "iowhy: no CPU could be sampled (--no-sample runs without)\n");
+		fprintf(stderr, "iowhy: warning: no CPU samples: no CPU could be sampled\n");
 	return attached ? 0 : -1;
 }
 
 int sampler_open(struct sampler **out, struct tracer *core, unsigned hz)
 {
-	struct sampler *s = calloc(1, sizeof(*s));
+	struct sampler *s;
 
 	*out = NULL;
+	if (skipped_by_user("perf:cpu-clock")) {
+		add_missing(core, "perf:cpu-clock");
+		return 0;
+	}
+	s = calloc(1, sizeof(*s));
 	if (!s) {
 		fprintf(stderr, "iowhy: out of memory\n");
 		return -1;
@@ -116,24 +141,20 @@ int sampler_open(struct sampler **out, struct tracer *core, unsigned hz)
 	for (int i = 0; i < s->ncpus; i++)
 		s->fds[i] = -1;
 	s->skel = load(core);
-	if (!s->skel) {
-		fprintf(stderr, "iowhy: cannot load the CPU sampler: %s "
-			"(--no-sample runs without CPU samples)\n", strerror(errno));
+	if (!s->skel)
+		fprintf(stderr, "iowhy: warning: no CPU samples: cannot load the sampler: %s\n",
+			strerror(errno));
+	if (!s->skel || attach_all(s)) {
+		/* optional, as other probes: the report lists it and keeps the tracepoints' split */
+		add_missing(core, "perf:cpu-clock");
 		sampler_close(s);
-		return -1;
+		return 0;
 	}
-	if (attach_all(s)) {
-		sampler_close(s);
-		return -1;
-	}
-	s->off_link = bpf_program__attach(core->use_hash ? s->skel->progs.off_raw_switch
-							  : s->skel->progs.off_btf_switch);
-	if (!s->off_link) {
-		fprintf(stderr, "iowhy: cannot attach the off-CPU probe: %s "
-			"(--no-sample runs without CPU samples)\n", strerror(errno));
-		sampler_close(s);
-		return -1;
-	}
+	if (!skipped_by_user("offcpu:sched_switch"))
+		s->off_link = bpf_program__attach(core->use_hash ? s->skel->progs.off_raw_switch
+								  : s->skel->progs.off_btf_switch);
+	if (!s->off_link)
+		add_missing(core, "offcpu:sched_switch");
 	s->ksyms = ksyms_load("/proc/kallsyms");
 	*out = s;
 	return 0;
@@ -480,7 +501,9 @@ struct cpu_samples *sampler_phase_end(struct sampler *s, int tag, const char *pr
 		cpu_samples_add_row(cs, &r);
 	}
 	drop_stacks(s, keys, n);
-	read_off(s, tag, cs);
+	cs->off_traced = s->off_link != NULL;
+	if (cs->off_traced)
+		read_off(s, tag, cs);
 	cpu_samples_classify(cs);
 	free(keys);
 	free(counts);

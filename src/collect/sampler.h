@@ -25,8 +25,12 @@
 struct sampler;
 struct tracer;
 
-/* Load, open one cpu-clock event per online CPU at `hz` and attach. Returns 0, or -1 after one
- * line on stderr. */
+/*
+ * Load, open one cpu-clock event per online CPU at `hz` and attach, with the off-CPU probe. Both
+ * are optional: what cannot run (or is named in IOWHY_SKIP_PROBES: perf:cpu-clock,
+ * offcpu:sched_switch) is added to the core's list of missing probes, with a warning on stderr
+ * when it failed; *out stays NULL without the sampler. Returns 0, or -1 (out of memory).
+ */
 int sampler_open(struct sampler **out, struct tracer *core, unsigned hz);
 /* Zero the counters of phase `tag`. */
 void sampler_phase_begin(struct sampler *s, int tag);

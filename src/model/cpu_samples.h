@@ -78,6 +78,7 @@ struct cpu_samples {
 	/* off-CPU: sleeps in D of tree tasks, switch-out to switch-in */
 	struct cs_wait *waits;
 	size_t nwaits, capwaits;
+	int off_traced;             /* the off-CPU probe ran (else no waits, none counted) */
 	uint64_t off_sleeps;        /* switch-outs into D, as counted in the kernel */
 	uint64_t off_stack_lost, off_pending_lost, off_key_lost;
 

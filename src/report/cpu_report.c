@@ -209,7 +209,8 @@ void cpu_report_json(struct json_object *phase, const struct phase_result *p)
 	put(o, "by_class", by_class);
 	put(o, "by_syscall", by_syscall_arr(cs));
 	put(phase, "cpu_samples", o);
-	put(phase, "offcpu", offcpu_obj(cs));
+	if (cs->off_traced)
+		put(phase, "offcpu", offcpu_obj(cs));
 }
 
 /* ---- text ---- */

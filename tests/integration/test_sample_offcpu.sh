@@ -26,3 +26,13 @@ check "calib's sleeps ($off ns) cover its I/O wait ($iow ns) within 10%" fcmp "$
 check "and hold at most its I/O wait + run-queue wait ($iow + $rq ns)" fcmp "$all <= 1.02 * ($iow + $rq) + 5000000"
 check "the text report has the I/O wait stacks" grep -q 'Why the tree slept uninterruptibly' "$TMPROOT/out.txt"
 check_phase_invariants "$J" 0
+# The raw_tp fallback has its own off-CPU probe (per-task state in the tid hash): O_DIRECT writes
+# wait for their requests.
+J2=$TMPROOT/raw.json
+IOWHY_PROBE_MODE=raw_tp "$IOWHY" run --json "$J2" -- \
+	dd if=/dev/zero of="$MNT/g" bs=1M count=8 oflag=direct status=none >/dev/null 2>&1
+check "raw_tp run exits 0 in raw_tp mode" test "$(jqr "$J2" .probe_mode)" = raw_tp
+s2=$(jqr "$J2" '.phases[0].offcpu.sleeps // 0')
+check "raw_tp: uninterruptible sleeps counted (>= 4, got $s2)" fcmp "$s2 >= 4"
+top2=$(jqr "$J2" '[.phases[0].offcpu.top_stacks[0:3][] | .frames | join(";")] | join(" ")')
+check "raw_tp: a direct-I/O wait among the top stacks ($top2)" grep -qE 'iomap_dio|__blockdev_direct_IO|blkdev_direct|io_schedule' <<<"$top2"
