@@ -351,6 +351,83 @@ const char *cpu_class_label(enum cpu_class c)
 	return c < CC_COUNT ? n[c] : "?";
 }
 
+enum fault_kind cpu_samples_fault_kind(const struct cpu_samples *cs, const struct cs_row *r)
+{
+	static const struct { const char *fn; enum fault_kind k; } marks[] = {
+		{ "do_wp_page", FK_COW }, { "wp_page_copy", FK_COW }, { "do_cow_fault", FK_COW },
+		{ "do_anonymous_page", FK_ANON }, { "do_read_fault", FK_FILE },
+		{ "do_shared_fault", FK_FILE }, { "filemap_fault", FK_FILE },
+		{ "filemap_map_pages", FK_FILE }, { "do_swap_page", FK_OTHER },
+		{ "do_huge_pmd_anonymous_page", FK_ANON }, { "do_huge_pmd_wp_page", FK_COW },
+		{ "do_fault", FK_FILE },  /* file-backed mappings only; its callees are often inlined */
+	};
+	const struct cs_stack *s;
+
+	if (r->cls != CC_FAULT || r->kstack == CS_NONE || r->kstack >= cs->nstacks)
+		return FK_OTHER;
+	s = &cs->stacks[r->kstack];
+	for (uint32_t i = 0; i < s->n; i++)
+		for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++)
+			if (!strcmp(cs->names[s->fn[i]], marks[m].fn))
+				return marks[m].k;
+	return FK_OTHER;
+}
+
+const char *fault_kind_name(enum fault_kind k)
+{
+	static const char *const n[FK_COUNT] = { "file", "cow", "anon", "other" };
+
+	return k < FK_COUNT ? n[k] : "?";
+}
+
+const char *fault_kind_label(enum fault_kind k)
+{
+	static const char *const n[FK_COUNT] = {
+		"file mapping", "copy-on-write", "anonymous memory", "other",
+	};
+
+	return k < FK_COUNT ? n[k] : "?";
+}
+
+static int cmp_comm(const void *a, const void *b)
+{
+	const struct cs_comm *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return strcmp(x->comm, y->comm);
+}
+
+size_t cpu_samples_by_comm(const struct cpu_samples *cs, struct cs_comm *out, size_t max)
+{
+	struct cs_comm *c = calloc(cs->nrows ? cs->nrows : 1, sizeof(*c));
+	size_t n = 0;
+
+	if (!c)
+		return 0;
+	for (size_t i = 0; i < cs->nrows; i++) {
+		const struct cs_row *r = &cs->rows[i];
+		size_t j;
+
+		for (j = 0; j < n && strcmp(c[j].comm, r->comm); j++)
+			;
+		if (j == n)
+			memcpy(c[n++].comm, r->comm, sizeof(c[j].comm));
+		c[j].samples += r->count;
+		c[j].class_samples[r->cls] += r->count;
+		if (r->cls < CC_OUTSIDE)
+			c[j].outside += r->count;
+		if (r->cls == CC_FAULT)
+			c[j].fault_kind[cpu_samples_fault_kind(cs, r)] += r->count;
+	}
+	qsort(c, n, sizeof(*c), cmp_comm);
+	if (n > max)
+		n = max;
+	memcpy(out, c, n * sizeof(*c));
+	free(c);
+	return n;
+}
+
 static int selected(const struct cs_row *r, const struct cs_select *sel)
 {
 	return (sel->classes & (1u << r->cls)) && (sel->nr < 0 || r->nr == sel->nr);

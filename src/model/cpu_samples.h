@@ -134,6 +134,28 @@ void cpu_samples_split_phase(struct cpu_samples *cs, const struct phase_result *
 const char *cpu_class_name(enum cpu_class c);   /* "user_code", "page_fault", ... (JSON keys) */
 const char *cpu_class_label(enum cpu_class c);  /* "user code", "page faults", ... */
 
+/* What a page fault was doing, from its kernel stack. */
+enum fault_kind {
+	FK_FILE,      /* mapping a file's page (do_read_fault, filemap_fault, filemap_map_pages) */
+	FK_COW,       /* copy-on-write (do_wp_page, do_cow_fault): after fork, private mappings */
+	FK_ANON,      /* fresh anonymous memory (do_anonymous_page) */
+	FK_OTHER,     /* anything else (swap, huge pages, the stack not deep enough) */
+	FK_COUNT,
+};
+enum fault_kind cpu_samples_fault_kind(const struct cpu_samples *cs, const struct cs_row *r);
+const char *fault_kind_name(enum fault_kind k);    /* JSON keys: "file", "cow", "anon", "other" */
+const char *fault_kind_label(enum fault_kind k);   /* "file mapping", "copy-on-write", ... */
+
+/* The samples of one comm. */
+struct cs_comm {
+	char comm[16];
+	uint64_t samples, outside;
+	uint64_t class_samples[CC_COUNT];
+	uint64_t fault_kind[FK_COUNT];
+};
+/* Samples per comm, most first (at most max). Returns how many were written. */
+size_t cpu_samples_by_comm(const struct cpu_samples *cs, struct cs_comm *out, size_t max);
+
 /* A function's samples in a selection. */
 struct cs_func {
 	uint32_t name;

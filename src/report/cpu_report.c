@@ -14,6 +14,7 @@
 #define TOP_FUNCS 10
 #define TOP_SYSCALLS 8
 #define TOP_WAITS 8
+#define TOP_COMMS 8
 #define WAIT_FRAMES 6     /* frames of a wait stack shown in the text report */
 
 /* ---- JSON ---- */
@@ -138,6 +139,49 @@ static struct json_object *by_syscall_arr(const struct cpu_samples *cs)
 	return a;
 }
 
+/* The tracepoints' user time (outside syscalls) of a comm in the work view. */
+static uint64_t comm_user_ns(const struct phase_result *p, const char *comm)
+{
+	uint64_t ns = 0;
+
+	for (size_t i = 0; i < p->ncomms; i++)
+		if (!strncmp(p->comms[i].comm, comm, IOWHY_COMM_LEN))
+			ns += p->comms[i].state_ns[IOWHY_TS_USER];
+	return ns;
+}
+
+/* Per comm: samples by class, the split of its user time, what its page faults were. */
+static struct json_object *by_comm_arr(const struct phase_result *p)
+{
+	const struct cpu_samples *cs = p->samples;
+	struct json_object *a = json_object_new_array();
+	struct cs_comm c[TOP_COMMS];
+	size_t n = cpu_samples_by_comm(cs, c, TOP_COMMS);
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object(), *cl = json_object_new_object();
+		struct json_object *split = json_object_new_object(), *fk = json_object_new_object();
+		uint64_t user = comm_user_ns(p, c[i].comm);
+
+		put(o, "comm", json_object_new_string(c[i].comm));
+		put_u64(o, "samples", c[i].samples);
+		put_u64(o, "outside", c[i].outside);
+		put_u64(o, "user_ns", user);
+		for (int k = 0; k < CC_COUNT; k++)
+			put_u64(cl, cpu_class_name(k), c[i].class_samples[k]);
+		put(o, "classes", cl);
+		for (int k = 0; k < CC_OUTSIDE; k++)
+			put_u64(split, cpu_class_name(k), c[i].outside ? (uint64_t)llround(
+				(double)user * c[i].class_samples[k] / c[i].outside) : 0);
+		put(o, "user_split_ns", split);
+		for (int k = 0; k < FK_COUNT; k++)
+			put_u64(fk, fault_kind_name(k), c[i].fault_kind[k]);
+		put(o, "fault_kinds", fk);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 /* Off-CPU: uninterruptible sleeps per kernel stack. */
 static struct json_object *offcpu_obj(const struct cpu_samples *cs)
 {
@@ -208,6 +252,7 @@ void cpu_report_json(struct json_object *phase, const struct phase_result *p)
 		put(by_class, cpu_class_name(c), selection_obj(cs, 1u << c, -1));
 	put(o, "by_class", by_class);
 	put(o, "by_syscall", by_syscall_arr(cs));
+	put(o, "by_comm", by_comm_arr(p));
 	put(phase, "cpu_samples", o);
 	if (cs->off_traced)
 		put(phase, "offcpu", offcpu_obj(cs));
@@ -286,6 +331,43 @@ static void waits_text(FILE *out, const struct cpu_samples *cs)
 			" not counted\n", cs->off_stack_lost, cs->off_pending_lost, cs->off_key_lost);
 }
 
+/* Per busy comm: how its user time splits, and what its page faults were. */
+static void comms_text(FILE *out, const struct phase_result *p)
+{
+	const struct cpu_samples *cs = p->samples;
+	struct cs_comm c[4];
+	size_t n = cpu_samples_by_comm(cs, c, 4);
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t user = comm_user_ns(p, c[i].comm), faults;
+		char t[32], pc[16];
+
+		if (!c[i].outside)
+			continue;
+		fmt_ns(t, sizeof(t), user);
+		fprintf(out, "    %s, %s outside syscalls:", c[i].comm, t);
+		for (int k = 0, sep = 0; k < CC_OUTSIDE; k++) {
+			if (!c[i].class_samples[k])
+				continue;
+			pct(pc, sizeof(pc), (double)c[i].class_samples[k], (double)c[i].outside);
+			fprintf(out, "%s %s %s", sep++ ? "," : "", cpu_class_label(k), pc);
+		}
+		fprintf(out, "%s\n", c[i].outside < CS_FEW ? " (few samples)" : "");
+		faults = c[i].class_samples[CC_FAULT];
+		if (!faults)
+			continue;
+		fmt_ns(t, sizeof(t), (uint64_t)llround((double)user * faults / c[i].outside));
+		fprintf(out, "      its page faults, %s:", t);
+		for (int f = 0, sep = 0; f < FK_COUNT; f++) {
+			if (!c[i].fault_kind[f])
+				continue;
+			pct(pc, sizeof(pc), (double)c[i].fault_kind[f], (double)faults);
+			fprintf(out, "%s %s %s", sep++ ? "," : "", fault_kind_label(f), pc);
+		}
+		fprintf(out, "\n");
+	}
+}
+
 void cpu_report_text(FILE *out, const struct phase_result *p)
 {
 	const struct cpu_samples *cs = p->samples;
@@ -315,6 +397,7 @@ void cpu_report_text(FILE *out, const struct phase_result *p)
 		cs->tree_user_ns + cs->tree_kernel_ns ?
 		100.0 * cs->tree_kernel_ns / (cs->tree_user_ns + cs->tree_kernel_ns) : 0.0,
 		100 * cs->sample_kernel_share);
+	comms_text(out, p);
 	for (int c = 0; c < CC_COUNT; c++) {
 		struct cs_select sel = { 1u << c, -1, c != CC_USER };
 		char title[64];

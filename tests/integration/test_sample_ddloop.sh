@@ -22,5 +22,8 @@ pf=$(jqr "$j" "$cs.tree_user_split.page_fault.samples")
 pfns=$(jqr "$j" "$cs.tree_user_split.page_fault.ns")
 check "page faults have samples ($pf) and a share ($pfns ns)" fcmp "$pf > 0 && $pfns > 0"
 check "the text report shows the page-fault share" grep -qE '^ +page faults +[0-9.]+ [mµn]?s +[0-9]+%' "$TMPROOT/out"
+check "the text report says what dd's page faults were" grep -qE '^ +its page faults, [0-9.]+ [mµn]?s: .*(file mapping|copy-on-write|anonymous memory)' "$TMPROOT/out"
+dk=$(jqr "$j" "[$cs.by_comm[] | select(.comm == \"dd\") | .fault_kinds[]] | add // 0")
+check "dd's page-fault samples are sorted by kind ($dk of the tree's $pf)" fcmp "$dk > 0 && $dk <= $pf"
 check "the text report names the read syscall's kernel code" grep -q 'kernel CPU in read: .*read_zero' "$TMPROOT/out"
 check_phase_invariants "$j" 0

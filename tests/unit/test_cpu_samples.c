@@ -230,6 +230,49 @@ static void test_waits(void **state)
 	cpu_samples_free(cs);
 }
 
+static void test_fault_kinds_by_comm(void **state)
+{
+	static const char *const file[] = { "next_uptodate_folio", "filemap_map_pages", "do_fault",
+					    "__handle_mm_fault", "handle_mm_fault",
+					    "asm_exc_page_fault", NULL };
+	static const char *const cow[] = { "copy_page", "wp_page_copy", "do_wp_page",
+					   "handle_mm_fault", "exc_page_fault", NULL };
+	static const char *const bare[] = { "exc_page_fault", "asm_exc_page_fault", NULL };
+	struct cpu_samples *cs = sample_set();   /* dd: 20 anonymous faults, 5 irq, ... */
+	struct cs_row r = { .count = 7, .nr = IOWHY_NR_NONE, .kernel_mode = 1 };
+	struct cs_comm c[4];
+	size_t n;
+
+	(void)state;
+	strcpy(r.comm, "sh");
+	r.kstack = stack(cs, file);
+	r.ustack = CS_NONE;
+	cpu_samples_add_row(cs, &r);
+	r.count = 3;
+	r.kstack = stack(cs, cow);
+	cpu_samples_add_row(cs, &r);
+	r.count = 1;
+	r.kstack = stack(cs, bare);
+	cpu_samples_add_row(cs, &r);
+	cpu_samples_classify(cs);
+	assert_int_equal(cpu_samples_fault_kind(cs, &cs->rows[1]), FK_ANON);
+	assert_int_equal(cpu_samples_fault_kind(cs, &cs->rows[0]), FK_OTHER); /* user code */
+	n = cpu_samples_by_comm(cs, c, 4);
+	assert_int_equal(n, 2);
+	assert_string_equal(c[0].comm, "dd");
+	assert_int_equal(c[0].samples, 150);
+	assert_int_equal(c[0].outside, 100);
+	assert_int_equal(c[0].fault_kind[FK_ANON], 20);
+	assert_string_equal(c[1].comm, "sh");
+	assert_int_equal(c[1].samples, 11);
+	assert_int_equal(c[1].class_samples[CC_FAULT], 11);
+	assert_int_equal(c[1].fault_kind[FK_FILE], 7);
+	assert_int_equal(c[1].fault_kind[FK_COW], 3);
+	assert_int_equal(c[1].fault_kind[FK_OTHER], 1);
+	assert_int_equal(cpu_samples_by_comm(cs, c, 1), 1);
+	cpu_samples_free(cs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_top),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_waits),
+		cmocka_unit_test(test_fault_kinds_by_comm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
