@@ -152,16 +152,20 @@ struct {
 	__type(value, struct iowhy_off_counters);
 } off_counters SEC(".maps");
 
+/* Sleeps being timed (entries in off_pending): while none is, a switch-in needs no lookup. */
+__s64 off_pending_n = 0;
+
 /* prev (current) goes to sleep: if it is a tree task entering D (not TASK_IDLE), stamp it with
  * its kernel stack. next comes back: if it was stamped, add the time asleep to its stack. */
 static __always_inline void off_switch(void *ctx, struct task_struct *prev,
 				       struct task_struct *next, unsigned int prev_state)
 {
-	__u32 ptid = BPF_CORE_READ(prev, pid), ntid = BPF_CORE_READ(next, pid);
 	struct iowhy_off_pending *w;
 	struct iowhy_task *c;
+	__u32 ptid, ntid;
 	__u64 now = 0;
 
+	ptid = BPF_CORE_READ(prev, pid);
 	if (ptid && (prev_state & TASK_UNINTERRUPTIBLE_) && !(prev_state & TASK_NOLOAD_) &&
 	    (c = task_of(prev, ptid))) {
 		struct iowhy_off_pending p = {};
@@ -181,9 +185,14 @@ static __always_inline void off_switch(void *ctx, struct task_struct *prev,
 		p.ts = now;
 		if (k)
 			k->sleeps++;
-		if (bpf_map_update_elem(&off_pending, &ptid, &p, BPF_ANY) && k)
+		if (bpf_map_update_elem(&off_pending, &ptid, &p, BPF_NOEXIST) == 0)
+			__sync_fetch_and_add(&off_pending_n, 1);
+		else if (bpf_map_update_elem(&off_pending, &ptid, &p, BPF_EXIST) && k)
 			k->pending_lost++;
 	}
+	if (*(volatile __s64 *)&off_pending_n <= 0)
+		return;
+	ntid = BPF_CORE_READ(next, pid);
 	if (!ntid)
 		return;
 	w = bpf_map_lookup_elem(&off_pending, &ntid);
@@ -207,7 +216,8 @@ static __always_inline void off_switch(void *ctx, struct task_struct *prev,
 					k->key_lost++;
 			}
 		}
-		bpf_map_delete_elem(&off_pending, &ntid);
+		if (!bpf_map_delete_elem(&off_pending, &ntid))
+			__sync_fetch_and_add(&off_pending_n, -1);
 	}
 }
 

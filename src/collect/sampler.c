@@ -193,6 +193,7 @@ static void clear_off(struct sampler *s, int tag)
 		tid = ntid;
 		if (bpf_map_delete_elem(pfd, &tid))
 			break;
+		__sync_fetch_and_add(&s->skel->bss->off_pending_n, -1);
 	}
 	while (!bpf_map_get_next_key(ofd, NULL, &next)) {
 		k = next;
