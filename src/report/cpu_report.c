@@ -286,6 +286,28 @@ static void top_line(FILE *out, const struct cpu_samples *cs, const struct cs_se
 	fprintf(out, "\n");
 }
 
+/* The top functions of the kernel-mode samples (kernel) or of the user-code samples: self and
+ * total shares. */
+static void top_table(FILE *out, const struct cpu_samples *cs, int kernel, size_t max)
+{
+	struct cs_select sel = { kernel ? ((1u << CC_COUNT) - 1) & ~(1u << CC_USER) : 1u << CC_USER,
+				 -1, kernel };
+	struct cs_func f[TOP_FUNCS];
+	size_t n = cpu_samples_top(cs, &sel, f, max < TOP_FUNCS ? max : TOP_FUNCS);
+	uint64_t all = cpu_samples_count(cs, &sel);
+	char self[16], total[16];
+
+	if (!n)
+		return;
+	fprintf(out, "    top %s functions %5s %6s  (of %" PRIu64 " %s samples)\n",
+		kernel ? "kernel" : "user", "self", "total", all, kernel ? "kernel" : "user-code");
+	for (size_t i = 0; i < n; i++) {
+		pct(self, sizeof(self), (double)f[i].self, (double)all);
+		pct(total, sizeof(total), (double)f[i].total, (double)all);
+		fprintf(out, "      %-40s %5s %6s\n", cs->names[f[i].name], self, total);
+	}
+}
+
 /* One row of the split of the user bucket: time, share, and the ± when samples are few. */
 static void split_row(FILE *out, const struct cs_estimate *e, const char *label, double whole)
 {
@@ -398,6 +420,10 @@ void cpu_report_text(FILE *out, const struct phase_result *p)
 		100.0 * cs->tree_kernel_ns / (cs->tree_user_ns + cs->tree_kernel_ns) : 0.0,
 		100 * cs->sample_kernel_share);
 	comms_text(out, p);
+	top_table(out, cs, 1, 6);
+	top_table(out, cs, 0, 4);
+	fprintf(out, "    top functions (self) by class and by syscall, with their most frequent "
+		"callers:\n");
 	for (int c = 0; c < CC_COUNT; c++) {
 		struct cs_select sel = { 1u << c, -1, c != CC_USER };
 		char title[64];
