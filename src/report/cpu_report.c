@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 #include "cpu_report.h"
 #include "cpu_samples.h"
+#include "cpu_explain.h"
 #include "syscalls.h"
 #include "units.h"
 
@@ -253,6 +254,12 @@ void cpu_report_json(struct json_object *phase, const struct phase_result *p)
 	put(o, "by_class", by_class);
 	put(o, "by_syscall", by_syscall_arr(cs));
 	put(o, "by_comm", by_comm_arr(p));
+	{
+		char text[1024];
+
+		put(o, "explanation", json_object_new_string(cpu_explain(p, text, sizeof(text)) ?
+							    text : ""));
+	}
 	put(phase, "cpu_samples", o);
 	if (cs->off_traced)
 		put(phase, "offcpu", offcpu_obj(cs));
@@ -306,6 +313,37 @@ static void top_table(FILE *out, const struct cpu_samples *cs, int kernel, size_
 		pct(total, sizeof(total), (double)f[i].total, (double)all);
 		fprintf(out, "      %-40s %5s %6s\n", cs->names[f[i].name], self, total);
 	}
+}
+
+/* A long line word-wrapped at WRAP columns: indented 4, continuation lines 6. */
+#define WRAP 100
+static void print_wrapped(FILE *out, const char *line)
+{
+	size_t col = 4, len;
+	int fresh = 1;   /* nothing on this output line yet */
+
+	fputs("    ", out);
+	while (*line) {
+		while (*line == ' ')
+			line++;
+		len = strcspn(line, " ");
+		if (!len)
+			break;
+		if (!fresh && col + 1 + len > WRAP) {
+			fputs("\n      ", out);
+			col = 6;
+			fresh = 1;
+		}
+		if (!fresh) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(line, 1, len, out);
+		col += len;
+		line += len;
+		fresh = 0;
+	}
+	fputc('\n', out);
 }
 
 /* One row of the split of the user bucket: time, share, and the ± when samples are few. */
@@ -407,6 +445,14 @@ void cpu_report_text(FILE *out, const struct phase_result *p)
 	if (!cs->recorded) {
 		fprintf(out, "    no sample of the workload\n");
 		return;
+	}
+	{
+		char text[1024], *line, *save = NULL;
+
+		if (cpu_explain(p, text, sizeof(text)))
+			for (line = strtok_r(text, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save))
+				print_wrapped(out, line);
 	}
 	fprintf(out, "    the wall view's user time, split by %" PRIu64 " samples outside "
 		"syscalls:\n", cs->outside);

@@ -25,5 +25,7 @@ check "the text report shows the page-fault share" grep -qE '^ +page faults +[0-
 check "the text report says what dd's page faults were" grep -qE '^ +its page faults, [0-9.]+ [mµn]?s: .*(file mapping|copy-on-write|anonymous memory)' "$TMPROOT/out"
 dk=$(jqr "$j" "[$cs.by_comm[] | select(.comm == \"dd\") | .fault_kinds[]] | add // 0")
 check "dd's page-fault samples are sorted by kind ($dk of the tree's $pf)" fcmp "$dk > 0 && $dk <= $pf"
+check "the samples' explanation gives dd's page faults a share" grep -qE "Page faults were [0-9]+% of dd's time outside syscalls" "$TMPROOT/out"
+check "and the JSON has it" grep -q "Page faults were" <<<"$(jqr "$j" "$cs.explanation")"
 check "the text report names the read syscall's kernel code" grep -q 'kernel CPU in read: .*read_zero' "$TMPROOT/out"
 check_phase_invariants "$j" 0

@@ -6,10 +6,13 @@
 #include <setjmp.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "iowhy.h"
 #include "cpu_samples.h"
+#include "cpu_explain.h"
+#include "result.h"
 
 /* A stack from names, innermost first (NULL-terminated). */
 static uint32_t stack(struct cpu_samples *cs, const char *const *names)
@@ -273,6 +276,40 @@ static void test_fault_kinds_by_comm(void **state)
 	cpu_samples_free(cs);
 }
 
+static void test_explain(void **state)
+{
+	struct phase_result *p = calloc(1, sizeof(*p));
+	struct cpu_samples *cs = sample_set();
+	char buf[1024];
+	size_t n;
+
+	(void)state;
+	assert_non_null(p);
+	strcpy(p->name, "loop");
+	p->samples = cs;
+	cpu_samples_split(cs, 800, 1000000000, 500000000);
+	n = cpu_explain(p, buf, sizeof(buf));
+	assert_true(n > 0 && n == strlen(buf));
+	/* 39% of 1 s outside syscalls in the kernel: 20 faults, 10 entry/exit, 5 irq, 4 other */
+	assert_non_null(strstr(buf, "loop: CPU samples put 39% ± 5 of the 1.00 s"));
+	assert_non_null(strstr(buf, "page faults 20% ± 4"));
+	assert_non_null(strstr(buf, "syscall entry/exit 10% ± 3"));
+	assert_non_null(strstr(buf, "the kernel's share of the tree's CPU is 59%, not 33%"));
+	assert_non_null(strstr(buf, "Page faults were 20% of dd's time outside syscalls "
+				    "(anonymous memory 100%).\n"));
+	/* a short buffer stays terminated */
+	n = cpu_explain(p, buf, 16);
+	assert_true(n < 16 && strlen(buf) == n);
+	/* too few samples outside syscalls: nothing to say */
+	cs->outside = CPU_EXPLAIN_MIN_SAMPLES - 1;
+	assert_int_equal(cpu_explain(p, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	p->samples = NULL;
+	assert_int_equal(cpu_explain(p, buf, sizeof(buf)), 0);
+	cpu_samples_free(cs);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_waits),
 		cmocka_unit_test(test_fault_kinds_by_comm),
+		cmocka_unit_test(test_explain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
