@@ -48,8 +48,8 @@ static void say_faults(struct out *o, const struct cpu_samples *cs)
 		uint64_t f = c[i].class_samples[CC_FAULT];
 		int sep = 0;
 
-		/* worth a sentence: enough samples, and faults at least 5% of them */
-		if (c[i].outside < CPU_EXPLAIN_MIN_SAMPLES || f * 20 < c[i].outside)
+		/* worth a sentence: enough samples outside syscalls, and of faults */
+		if (c[i].outside < CPU_EXPLAIN_MIN_SAMPLES || f < CPU_EXPLAIN_MIN_SAMPLES / 2)
 			continue;
 		say(o, "Page faults were %.0f%% of %s's time outside syscalls (", 100.0 * f /
 		    c[i].outside, c[i].comm);

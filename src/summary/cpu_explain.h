@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include "result.h"
 
-#define CPU_EXPLAIN_MIN_SAMPLES 20   /* fewer samples outside syscalls: say nothing */
+#define CPU_EXPLAIN_MIN_SAMPLES 20   /* fewer samples outside syscalls: say nothing (and fewer
+				      * than half as many page-fault samples: nothing of them) */
 
 /*
  * One or two sentences (newline-terminated) about phase p into buf (always NUL-terminated when
