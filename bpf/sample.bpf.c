@@ -5,6 +5,9 @@
  * whether the current task is one) and counts them in the kernel, per (phase, mode, in-syscall,
  * syscall, comm, kernel stack, user stack). User space reads and clears a phase's counts at its end.
  *
+ * Exec: the file every tree task exec'd (path, device, inode), so user space can find the ELF
+ * files whose build ids the user stacks hold.
+ *
  * Off-CPU: at the switch-out of a tree task into uninterruptible sleep its kernel stack is taken,
  * and at its next switch-in the time asleep is added to that stack (per phase and comm).
  */
@@ -234,5 +237,47 @@ int BPF_PROG(off_raw_switch, bool preempt, struct task_struct *prev, struct task
 	     unsigned int prev_state)
 {
 	off_switch(ctx, prev, next, prev_state);
+	return 0;
+}
+
+/* ---- exec'd files ---- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, IOWHY_EXEC_FILES);
+	__type(key, struct iowhy_exec_key);
+	__type(value, __u64);
+} exec_files SEC(".maps");
+
+/* The file a tree task just exec'd (for a script: its interpreter, as bprm->interp names it). */
+static __always_inline void exec_file(struct task_struct *p, struct linux_binprm *bprm)
+{
+	struct iowhy_exec_key k = {};
+	__u32 tid = BPF_CORE_READ(p, pid);
+	__u64 one = 1, *n;
+
+	if (!task_of(p, tid))
+		return;
+	bpf_probe_read_kernel_str(k.path, sizeof(k.path), BPF_CORE_READ(bprm, interp));
+	k.ino = BPF_CORE_READ(bprm, file, f_inode, i_ino);
+	k.dev = BPF_CORE_READ(bprm, file, f_inode, i_sb, s_dev);
+	n = bpf_map_lookup_elem(&exec_files, &k);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		bpf_map_update_elem(&exec_files, &k, &one, BPF_NOEXIST);
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(exec_btf, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	exec_file(p, bprm);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(exec_raw, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	exec_file(p, bprm);
 	return 0;
 }

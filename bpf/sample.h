@@ -37,6 +37,17 @@ struct iowhy_sample_counters {
 	__u64 key_lost;              /* aggregation map full: sample dropped */
 };
 
+/* The files tree tasks exec'd (interpreter path for scripts), for user symbols by build id. */
+#define IOWHY_EXEC_FILES 1024
+#define IOWHY_PATH_LEN 256
+
+struct iowhy_exec_key {
+	__u32 dev;                   /* the file's s_dev (kernel encoding: major << 20 | minor) */
+	__u32 pad;
+	__u64 ino;
+	char path[IOWHY_PATH_LEN];   /* as given to execve: may be relative to the caller's cwd */
+};
+
 /* Off-CPU: a tree task's uninterruptible sleeps, summed per (phase, comm, kernel stack). */
 #define IOWHY_OFF_KEYS 8192
 #define IOWHY_OFF_PENDING 65536    /* tasks asleep at once */

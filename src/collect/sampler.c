@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -22,6 +24,8 @@ struct sampler {
 	int *fds;
 	struct bpf_link **links;
 	struct bpf_link *off_link;  /* off-CPU sched_switch probe (NULL: not attached) */
+	struct bpf_link *exec_link; /* exec'd files probe (NULL: not attached) */
+	char cwd[4096];             /* relative exec paths are tried from here */
 	unsigned hz;
 	struct ksyms *ksyms;
 	struct usyms *usyms;
@@ -60,6 +64,8 @@ static struct sample_bpf *load(struct tracer *core)
 	/* the off-CPU probe in the core's flavour: task storage (tp_btf) or the tid hash (raw_tp) */
 	bpf_program__set_autoload(s->progs.off_btf_switch, !core->use_hash);
 	bpf_program__set_autoload(s->progs.off_raw_switch, core->use_hash != 0);
+	bpf_program__set_autoload(s->progs.exec_btf, !core->use_hash);
+	bpf_program__set_autoload(s->progs.exec_raw, core->use_hash != 0);
 	if (sample_bpf__load(s)) {
 		sample_bpf__destroy(s);
 		return NULL;
@@ -155,6 +161,11 @@ int sampler_open(struct sampler **out, struct tracer *core, unsigned hz)
 								  : s->skel->progs.off_btf_switch);
 	if (!s->off_link)
 		add_missing(core, "offcpu:sched_switch");
+	/* without it user frames of programs outside $PATH stay unresolved (counted) */
+	s->exec_link = bpf_program__attach(core->use_hash ? s->skel->progs.exec_raw
+							   : s->skel->progs.exec_btf);
+	if (!getcwd(s->cwd, sizeof(s->cwd)))
+		s->cwd[0] = 0;
 	s->ksyms = ksyms_load("/proc/kallsyms");
 	*out = s;
 	return 0;
@@ -165,6 +176,7 @@ void sampler_close(struct sampler *s)
 	if (!s)
 		return;
 	bpf_link__destroy(s->off_link);
+	bpf_link__destroy(s->exec_link);
 	for (int i = 0; s->links && i < s->ncpus; i++)
 		bpf_link__destroy(s->links[i]);
 	for (int i = 0; s->fds && i < s->ncpus; i++)
@@ -304,6 +316,36 @@ static uint32_t user_stack(struct sampler *s, struct cpu_samples *cs, struct id_
 	}
 	c->u[id] = cpu_samples_add_stack(cs, fn, n, bad);
 	return c->u[id];
+}
+
+/*
+ * The files the tree exec'd (and clear the map): a path is used when it names the very file that
+ * was exec'd (same device and inode); a relative one is tried from iowhy's directory, which is the
+ * workload's unless it changed directory before the exec.
+ */
+static void add_exec_files(struct sampler *s, struct cpu_samples *cs)
+{
+	int fd = bpf_map__fd(s->skel->maps.exec_files);
+	struct iowhy_exec_key k, next;
+	char path[IOWHY_PATH_LEN + 4096 + 2];
+	struct stat st;
+
+	while (!bpf_map_get_next_key(fd, NULL, &next)) {
+		k = next;
+		k.path[IOWHY_PATH_LEN - 1] = 0;
+		if (k.path[0] == '/' || !s->cwd[0])
+			snprintf(path, sizeof(path), "%s", k.path);
+		else
+			snprintf(path, sizeof(path), "%s/%s", s->cwd, k.path);
+		cs->exec_files++;
+		if (!stat(path, &st) && st.st_ino == k.ino && major(st.st_dev) == k.dev >> 20 &&
+		    minor(st.st_dev) == (k.dev & 0xfffff)) {
+			cs->exec_files_found++;
+			usyms_add_path(s->usyms, path);
+		}
+		if (bpf_map_delete_elem(fd, &k))
+			break;
+	}
 }
 
 /* The ELF files user frames may come from: the phase's program, iowhy itself (built-in workloads
@@ -487,6 +529,7 @@ struct cpu_samples *sampler_phase_end(struct sampler *s, int tag, const char *pr
 		add_programs(s, program, sorted, n);
 		free(sorted);
 	}
+	add_exec_files(s, cs);
 	for (size_t i = 0; i < n; i++) {
 		struct cs_row r = {
 			.count = counts[i],

@@ -65,6 +65,8 @@ struct cpu_samples {
 	uint64_t samples;           /* samples of tree tasks, as counted in the kernel */
 	uint64_t kstack_lost, ustack_lost, key_lost; /* stacks not stored, samples dropped */
 	uint64_t unknown_task;      /* samples on CPUs whose running copy named no task (any task) */
+	uint64_t exec_files;        /* distinct files the tree exec'd */
+	uint64_t exec_files_found;  /* of those, found again by path (same device and inode) */
 	/* frames of the recorded samples (a stack counts once per sample), set by classify */
 	uint64_t kframes, kframes_unresolved, uframes, uframes_unresolved;
 	struct cs_row *rows;

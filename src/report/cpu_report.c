@@ -235,6 +235,8 @@ void cpu_report_json(struct json_object *phase, const struct phase_result *p)
 	put_u64(frames, "kernel_unresolved", cs->kframes_unresolved);
 	put_u64(frames, "user", cs->uframes);
 	put_u64(frames, "user_unresolved", cs->uframes_unresolved);
+	put_u64(frames, "exec_files", cs->exec_files);
+	put_u64(frames, "exec_files_found", cs->exec_files_found);
 	put(o, "frames", frames);
 	classes = json_object_new_object();
 	for (int c = 0; c < CC_COUNT; c++)
