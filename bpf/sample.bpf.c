@@ -3,7 +3,8 @@
  * iowhy CPU sampler: a perf_event program on the software cpu-clock event of every CPU. It keeps
  * only samples of tree tasks (this CPU's running copy, kept by the core's sched_switch probe, says
  * whether the current task is one) and counts them in the kernel, per (phase, mode, in-syscall,
- * syscall, comm, kernel stack, user stack). User space reads and clears a phase's counts at its end.
+ * syscall, comm, kernel stack, user stack). User space reads and clears a phase's counts at its
+ * end.
  *
  * Exec: the file every tree task exec'd (path, device, inode), so user space can find the ELF
  * files whose build ids the user stacks hold.
@@ -213,8 +214,9 @@ static __always_inline void off_switch(void *ctx, struct task_struct *prev,
 			one.ns = now - w->ts;
 			if (bpf_map_update_elem(&offcpu, &w->key, &one, BPF_NOEXIST)) {
 				__u32 tag = w->key.phase % IOWHY_MAX_PHASES;
-				struct iowhy_off_counters *k = bpf_map_lookup_elem(&off_counters, &tag);
+				struct iowhy_off_counters *k;
 
+				k = bpf_map_lookup_elem(&off_counters, &tag);
 				if (k)
 					k->key_lost++;
 			}

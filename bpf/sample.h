@@ -32,7 +32,7 @@ struct iowhy_sample_key {
 /* Per phase tag, per CPU: what was sampled and what could not be recorded. */
 struct iowhy_sample_counters {
 	__u64 samples;               /* samples of tree tasks (recorded or not) */
-	__u64 kstack_lost;           /* kernel stack could not be stored (bucket collision, error) */
+	__u64 kstack_lost;           /* kernel stack not stored (bucket collision, error) */
 	__u64 ustack_lost;           /* user stack could not be stored */
 	__u64 key_lost;              /* aggregation map full: sample dropped */
 };

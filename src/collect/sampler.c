@@ -61,7 +61,8 @@ static struct sample_bpf *load(struct tracer *core)
 		return NULL;
 	}
 	s->rodata->use_hash = core->use_hash != 0;
-	/* the off-CPU probe in the core's flavour: task storage (tp_btf) or the tid hash (raw_tp) */
+	/* the off-CPU and exec probes in the core's flavour: task storage (tp_btf) or the tid
+	 * hash (raw_tp) */
 	bpf_program__set_autoload(s->progs.off_btf_switch, !core->use_hash);
 	bpf_program__set_autoload(s->progs.off_raw_switch, core->use_hash != 0);
 	bpf_program__set_autoload(s->progs.exec_btf, !core->use_hash);
@@ -107,10 +108,11 @@ static int attach_all(struct sampler *s)
 				"event on CPU %d: %s\n", cpu, strerror(errno));
 			return -1;
 		}
-		s->links[cpu] = bpf_program__attach_perf_event(s->skel->progs.on_sample, s->fds[cpu]);
+		s->links[cpu] = bpf_program__attach_perf_event(s->skel->progs.on_sample,
+							       s->fds[cpu]);
 		if (!s->links[cpu]) {
-			fprintf(stderr, "iowhy: warning: no CPU samples: cannot attach the sampler on "
-				"CPU %d: %s\n", cpu, strerror(errno));
+			fprintf(stderr, "iowhy: warning: no CPU samples: cannot attach the "
+				"sampler on CPU %d: %s\n", cpu, strerror(errno));
 			return -1;
 		}
 		attached++;
@@ -151,7 +153,7 @@ int sampler_open(struct sampler **out, struct tracer *core, unsigned hz)
 		fprintf(stderr, "iowhy: warning: no CPU samples: cannot load the sampler: %s\n",
 			strerror(errno));
 	if (!s->skel || attach_all(s)) {
-		/* optional, as other probes: the report lists it and keeps the tracepoints' split */
+		/* optional, as other probes: listed, and the tracepoints' split stays */
 		add_missing(core, "perf:cpu-clock");
 		sampler_close(s);
 		return 0;
@@ -232,7 +234,8 @@ void sampler_phase_begin(struct sampler *s, int tag)
 	clear_off(s, tag);
 
 	if (zero) {
-		bpf_map_update_elem(bpf_map__fd(s->skel->maps.sample_counters), &key, zero, BPF_ANY);
+		bpf_map_update_elem(bpf_map__fd(s->skel->maps.sample_counters), &key, zero,
+				    BPF_ANY);
 		free(zero);
 	}
 	s->unknown0 = s->skel->bss->unknown_task;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* CPU samples: classification, the corrected user/kernel split, top functions. See cpu_samples.h. */
+/* CPU samples: classification, the corrected user/kernel split, top functions (cpu_samples.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,7 +359,7 @@ enum fault_kind cpu_samples_fault_kind(const struct cpu_samples *cs, const struc
 		{ "do_shared_fault", FK_FILE }, { "filemap_fault", FK_FILE },
 		{ "filemap_map_pages", FK_FILE }, { "do_swap_page", FK_OTHER },
 		{ "do_huge_pmd_anonymous_page", FK_ANON }, { "do_huge_pmd_wp_page", FK_COW },
-		{ "do_fault", FK_FILE },  /* file-backed mappings only; its callees are often inlined */
+		{ "do_fault", FK_FILE },  /* file-backed mappings only; callees often inlined */
 	};
 	const struct cs_stack *s;
 

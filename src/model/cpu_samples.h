@@ -49,7 +49,7 @@ struct cs_stack {
 /* A share of the samples outside syscalls, applied to the tracepoint-measured user time. */
 struct cs_estimate {
 	uint64_t samples;
-	double share, share_err;   /* fraction of the outside-syscall samples, binomial std. error */
+	double share, share_err;   /* fraction of the outside-syscall samples, binomial std err */
 	double ns, err_ns;         /* share (and error) of the measured time it splits */
 };
 
@@ -64,7 +64,7 @@ struct cpu_samples {
 	uint32_t hz;
 	uint64_t samples;           /* samples of tree tasks, as counted in the kernel */
 	uint64_t kstack_lost, ustack_lost, key_lost; /* stacks not stored, samples dropped */
-	uint64_t unknown_task;      /* samples on CPUs whose running copy named no task (any task) */
+	uint64_t unknown_task;      /* samples on CPUs whose running copy named no task (any) */
 	uint64_t exec_files;        /* distinct files the tree exec'd */
 	uint64_t exec_files_found;  /* of those, found again by path (same device and inode) */
 	/* frames of the recorded samples (a stack counts once per sample), set by classify */

@@ -161,7 +161,8 @@ static struct json_object *by_comm_arr(const struct phase_result *p)
 
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_new_object(), *cl = json_object_new_object();
-		struct json_object *split = json_object_new_object(), *fk = json_object_new_object();
+		struct json_object *split = json_object_new_object();
+		struct json_object *fk = json_object_new_object();
 		uint64_t user = comm_user_ns(p, c[i].comm);
 
 		put(o, "comm", json_object_new_string(c[i].comm));
@@ -274,7 +275,7 @@ static void pct(char *buf, size_t n, double part, double whole)
 	snprintf(buf, n, "%.0f%%", whole > 0 ? 100.0 * part / whole : 0.0);
 }
 
-/* "72% ext4_find_dest_de ← ext4_add_entry ← ext4_create" for the top function of a selection. */
+/* "72% ext4_find_dest_de ← ext4_add_entry ← ext4_create": a selection's top functions. */
 static void top_line(FILE *out, const struct cpu_samples *cs, const struct cs_select *sel,
 		     const char *title)
 {
@@ -374,10 +375,13 @@ static void waits_text(FILE *out, const struct cpu_samples *cs)
 	if (!n)
 		return;
 	fmt_ns(t, sizeof(t), total);
-	fprintf(out, "\n  Why the tree slept uninterruptibly (%" PRIu64 " sleeps, %s; kernel stacks at "
-		"the switch-out)\n", cs->off_sleeps, t);
+	fprintf(out, "\n  Why the tree slept uninterruptibly (%" PRIu64 " sleeps, %s; kernel "
+		"stacks at the switch-out)\n", cs->off_sleeps, t);
 	for (size_t i = 0; i < n; i++) {
-		const struct cs_stack *st = w[i].kstack == CS_NONE ? NULL : &cs->stacks[w[i].kstack];
+		const struct cs_stack *st = NULL;
+
+		if (w[i].kstack != CS_NONE)
+			st = &cs->stacks[w[i].kstack];
 
 		fmt_ns(t, sizeof(t), w[i].ns);
 		pct(p, sizeof(p), (double)w[i].ns, (double)total);
@@ -390,7 +394,8 @@ static void waits_text(FILE *out, const struct cpu_samples *cs)
 	}
 	if (cs->off_stack_lost || cs->off_pending_lost || cs->off_key_lost)
 		fprintf(out, "    lost: %" PRIu64 " stacks, %" PRIu64 " sleeps not timed, %" PRIu64
-			" not counted\n", cs->off_stack_lost, cs->off_pending_lost, cs->off_key_lost);
+			" not counted\n", cs->off_stack_lost, cs->off_pending_lost,
+			cs->off_key_lost);
 }
 
 /* Per busy comm: how its user time splits, and what its page faults were. */

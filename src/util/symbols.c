@@ -470,9 +470,10 @@ int usyms_add_program(struct usyms *u, const char *name)
 		return 0;
 	if (strchr(name, '/'))
 		return usyms_add_path(u, name);
-	snprintf(dirs, sizeof(dirs), "%s:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-		 env ? env : "");
-	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+	snprintf(dirs, sizeof(dirs), "%s:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:"
+		 "/bin", env ? env : "");
+	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d;
+	     d = strtok_r(NULL, ":", &save)) {
 		struct stat st;
 
 		snprintf(path, sizeof(path), "%s/%s", d, name);

@@ -30,7 +30,8 @@ const char *elf_syms_path(const struct elf_syms *e);
 /* The GNU build id (length in *len, 0 if none). */
 const unsigned char *elf_syms_build_id(const struct elf_syms *e, size_t *len);
 /* The function containing address `vaddr` (link-time address), or NULL. A symbol with a size
- * covers only [value, value + size): addresses in stripped code do not borrow a neighbour's name. */
+ * covers only [value, value + size): addresses in stripped code do not borrow a neighbour's
+ * name. */
 const char *elf_syms_name_at(const struct elf_syms *e, uint64_t vaddr);
 /* The same for a file offset (as build-id stack frames give it), through the PT_LOAD segments. */
 const char *elf_syms_name_at_offset(const struct elf_syms *e, uint64_t off);

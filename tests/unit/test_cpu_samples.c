@@ -196,7 +196,8 @@ static void test_waits(void **state)
 {
 	static const char *const raw[] = {
 		"bpf_prog_1234_off_btf_switch", "bpf_trace_run4", "__bpf_trace_sched_switch",
-		"__traceiter_sched_switch", "__schedule", "schedule", "io_schedule", "folio_wait_bit",
+		"__traceiter_sched_switch", "__schedule", "schedule", "io_schedule",
+		"folio_wait_bit",
 		"folio_wait_writeback", NULL
 	};
 	static const char *const plain[] = { "schedule_timeout", "wait_for_completion", NULL };

@@ -92,7 +92,7 @@ __attribute__((noinline)) int test_symbols_marker(int x)
 	return x * 7 + 3;
 }
 
-/* A function of this very process, through its mapping's file offset (as the kernel computes it). */
+/* A function of this very process, by its mapping's file offset (as the kernel computes it). */
 static void test_usyms_self(void **state)
 {
 	uintptr_t addr = (uintptr_t)&test_symbols_marker + 3;
