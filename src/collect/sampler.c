@@ -193,9 +193,10 @@ void sampler_close(struct sampler *s)
 }
 
 static size_t take_keys(struct sampler *s, int tag, struct iowhy_sample_key **keys, __u64 **counts);
+static void drop_stacks(struct sampler *s, const struct iowhy_sample_key *k, size_t n);
 
-/* Forget sleeps in progress (tasks of an earlier phase still asleep) and the off-CPU rows and
- * counters of `tag`. */
+/* Forget sleeps in progress and off-CPU rows (of tasks of earlier phases, still alive when those
+ * ended) with their stacks, and zero the off-CPU counters of `tag`. */
 static void clear_off(struct sampler *s, int tag)
 {
 	int pfd = bpf_map__fd(s->skel->maps.off_pending), ofd = bpf_map__fd(s->skel->maps.offcpu);
@@ -213,6 +214,11 @@ static void clear_off(struct sampler *s, int tag)
 		k = next;
 		if (bpf_map_delete_elem(ofd, &k))
 			break;
+		if (k.kstack >= 0) {
+			__u32 id = (__u32)k.kstack;
+
+			bpf_map_delete_elem(bpf_map__fd(s->skel->maps.offstacks), &id);
+		}
 	}
 	if (zero) {
 		bpf_map_update_elem(bpf_map__fd(s->skel->maps.off_counters), &key, zero, BPF_ANY);
@@ -226,9 +232,11 @@ void sampler_phase_begin(struct sampler *s, int tag)
 	struct iowhy_sample_key *keys = NULL;
 	__u64 *counts = NULL;
 	__u32 key = (__u32)tag;
+	size_t n;
 
 	/* samples of stragglers of the phase that had this tag IOWHY_MAX_PHASES phases ago */
-	take_keys(s, tag, &keys, &counts);
+	n = take_keys(s, tag, &keys, &counts);
+	drop_stacks(s, keys, n);
 	free(keys);
 	free(counts);
 	clear_off(s, tag);
