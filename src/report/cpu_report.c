@@ -619,14 +619,49 @@ static void write_lines(FILE *f, struct lines *l)
 	free(idx);
 }
 
-int cpu_report_folded(const char *path, const struct session_result *s)
+/* The off-CPU rows of a phase: "comm;kernel frames_[k] µs asleep". Returns 0, or -1 (memory). */
+static int folded_waits(struct lines *l, const struct phase_result *p, int prefix)
+{
+	const struct cpu_samples *cs = p->samples;
+
+	for (size_t i = 0; cs && i < cs->nwaits; i++) {
+		const struct cs_wait *w = &cs->waits[i];
+		uint64_t us = (w->ns + 500) / 1000;
+		char *line = NULL;
+		size_t len = 0;
+		FILE *f;
+
+		if (!us)
+			continue;
+		f = open_memstream(&line, &len);
+		if (!f)
+			return -1;
+		if (prefix) {
+			put_frame(f, p->name, "");
+			fputc(';', f);
+		}
+		put_frame(f, w->comm, "");
+		if (w->kstack == CS_NONE)
+			fputs(";[kernel_stack_lost]_[k]", f);
+		put_stack(f, cs, w->kstack, "_[k]");
+		if (fclose(f) || lines_add(l, line, us)) {
+			free(line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Write one folded file from the rows `collect` gives for every phase. */
+static int write_folded(const char *path, const struct session_result *s,
+			int (*collect)(struct lines *, const struct phase_result *, int))
 {
 	struct lines l = { 0 };
 	FILE *f;
 	int err = 0;
 
 	for (int i = 0; i < s->nphases && !err; i++)
-		if (folded_phase(&l, &s->phases[i], s->nphases > 1))
+		if (collect(&l, &s->phases[i], s->nphases > 1))
 			err = ENOMEM;
 	f = err ? NULL : fopen(path, "we");
 	if (f) {
@@ -647,4 +682,22 @@ int cpu_report_folded(const char *path, const struct session_result *s)
 		return -1;
 	}
 	return 0;
+}
+
+int cpu_report_folded(const char *path, const struct session_result *s)
+{
+	char off[4096];
+	int any_off = 0;
+
+	for (int i = 0; i < s->nphases; i++)
+		any_off |= s->phases[i].samples && s->phases[i].samples->off_traced;
+	if (write_folded(path, s, folded_phase))
+		return -1;
+	if (!any_off)
+		return 0;
+	if ((size_t)snprintf(off, sizeof(off), "%s.offcpu", path) >= sizeof(off)) {
+		fprintf(stderr, "iowhy: --folded %s: name too long\n", path);
+		return -1;
+	}
+	return write_folded(off, s, folded_waits);
 }

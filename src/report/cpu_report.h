@@ -21,7 +21,8 @@ void cpu_report_text(FILE *out, const struct phase_result *p);
  * "comm;user frames;kernel frames_[k] count", outermost frame first (kernel frames carry the _[k]
  * suffix flamegraph.pl colours as kernel); with several phases each line starts with the phase
  * name. Spaces in names become '_'. The counts add up to the recorded samples.
- * Returns 0, or -1 with a message on stderr.
+ * The uninterruptible sleeps go to `path`.offcpu in the same format, "comm;kernel frames_[k] µs"
+ * (when the off-CPU probe ran). Returns 0, or -1 with a message on stderr.
  */
 int cpu_report_folded(const char *path, const struct session_result *s);
 
