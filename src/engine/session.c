@@ -42,7 +42,7 @@ const char common_opts_help[] =
 	"  --no-io          core probes only: no block layer / page cache tracing\n"
 	"  --freq HZ        CPU sampling frequency (default 999)\n"
 	"  --no-sample      no CPU sampling\n"
-	"  --folded FILE    write the CPU samples as FlameGraph folded stacks\n";
+	"  --folded FILE    CPU samples as FlameGraph folded stacks (D sleeps: FILE.offcpu)\n";
 
 void common_opts_init(struct common_opts *o)
 {
