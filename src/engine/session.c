@@ -101,11 +101,11 @@ int common_opt(int argc, char **argv, int *i, struct common_opts *o)
 		return 1;
 	}
 	if (!err && (v = opt_value(argc, argv, i, "--freq", &err))) {
-		uint64_t hz;
+		uint64_t hz = 0;
 		char msg[160];
 
 		if (parse_count(v, SAMPLER_MAX_HZ, &hz, msg, sizeof(msg)) || !hz) {
-			fprintf(stderr, "iowhy: --freq: %s\n", hz ? msg : "must be at least 1");
+			fprintf(stderr, "iowhy: --freq: %s\n", hz ? msg : "give 1 to 20000 (Hz)");
 			return -1;
 		}
 		o->sample_hz = (unsigned)hz;
