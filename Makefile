@@ -89,6 +89,13 @@ $(OUT)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDLIBS) -lcmocka
 
+# The symbol test reads a tiny program with known function names (tests/unit/elf_fixture.c).
+$(OUT)/tests/elf_fixture: tests/unit/elf_fixture.c
+	@mkdir -p $(dir $@)
+	$(CC) -O0 -g -Wl,--build-id=sha1 -o $@ $<
+
+$(OUT)/tests/test_symbols: | $(OUT)/tests/elf_fixture
+
 # Calibration workloads with known answers (integration tests).
 $(OUT)/calib: tests/calib.c | $(OUT)
 	$(CC) $(CFLAGS) -pthread -o $@ $<

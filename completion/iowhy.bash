@@ -3,7 +3,7 @@
 # Installed by `make install` as $(PREFIX)/share/bash-completion/completions/iowhy.
 # tests/integration/test_cli_install.sh checks these lists against each command's --help.
 
-_iowhy_common="--json -j --output -o --repeat --drop-caches --no-io --brief -q --detail -v --help -h --version -V"
+_iowhy_common="--json -j --output -o --repeat --drop-caches --no-io --freq --no-sample --folded --brief -q --detail -v --help -h --version -V"
 
 # The options of a subcommand (its own, then the common ones it takes).
 _iowhy_options()
@@ -37,7 +37,7 @@ _iowhy()
 		for ((i = 2; i < cword; i++)); do
 			case ${words[i]} in
 			--) _command_offset $((i + 1)); return ;;
-			--sync | --user | -u | --json | -j | --output | -o | --repeat) ((i++)) ;;
+			--sync | --user | -u | --json | -j | --output | -o | --repeat | --freq | --folded) ((i++)) ;;
 			-*) ;;
 			*) _command_offset "$i"; return ;;
 			esac

@@ -9,9 +9,10 @@
 #include "bpf_features.h"
 #include "outfile.h"
 #include "units.h"
+#include "sampler.h"
 
 /* Ids of the long-only common options (above any command's own ids). */
-enum { K_DIR = 1000, K_REPEAT, K_DROP, K_NOIO };
+enum { K_DIR = 1000, K_REPEAT, K_DROP, K_NOIO, K_FREQ, K_NOSAMPLE, K_FOLDED };
 
 #define MAX_OPTS 64 /* a command's options plus the common ones */
 
@@ -22,6 +23,9 @@ const struct opt_def common_opt_defs[] = {
 	{ "repeat", K_REPEAT, "R", "run each case R times (1-100); report the mean without best and worst" },
 	{ "drop-caches", K_DROP, NULL, "drop the page cache before each run (root)" },
 	{ "no-io", K_NOIO, NULL, "core probes only: no block layer / page cache tracing" },
+	{ "freq", K_FREQ, "HZ", "CPU sampling frequency (1-20000, default 999)" },
+	{ "no-sample", K_NOSAMPLE, NULL, "no CPU sampling (no stacks, no user/kernel split by samples)" },
+	{ "folded", K_FOLDED, "FILE", "CPU samples as FlameGraph folded stacks (D sleeps: FILE.offcpu)" },
 	{ "brief", 'q', NULL, "shortest report: the wall breakdown and the explanation" },
 	{ "detail", 'v', NULL, "full report: every table of the run" },
 	{ "help", 'h', NULL, "this help" },
@@ -40,6 +44,7 @@ static unsigned common_bit(int key)
 	case K_DROP: return CO_DROP;
 	case K_NOIO: return CO_NOIO;
 	case 'q': case 'v': return CO_DETAIL;
+	case K_FREQ: case K_NOSAMPLE: case K_FOLDED: return CO_SAMPLE;
 	default: return 0;
 	}
 }
@@ -153,6 +158,17 @@ static int common_set(const struct cmd_def *c, struct common_opts *co, int key, 
 	case K_NOIO:
 		co->no_io = 1;
 		return 0;
+	case K_FREQ:
+		if (parse_count(val, SAMPLER_MAX_HZ, &r, err, sizeof(err)))
+			return opts_usage_error(c->name, "--freq: %s", err);
+		co->sample_hz = (unsigned)r;
+		return 0;
+	case K_NOSAMPLE:
+		co->no_sample = 1;
+		return 0;
+	case K_FOLDED:
+		co->folded_path = val;
+		return outfile_check(c->name, "--folded", val) ? 2 : 0;
 	case 'q':
 		co->detail = -1;
 		return 0;

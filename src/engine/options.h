@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The command line: one option parser (getopt_long, in order, "+") for every subcommand. The
- * common options (--json, -o, --dir, --repeat, --drop-caches, --no-io, -q, -v, -h, -V) are declared
+ * common options (--json, -o, --dir, --repeat, --drop-caches, --no-io, --freq, --no-sample, --folded,
+ * -q, -v, -h, -V) are declared
  * once, here; each subcommand adds a table of its own options and a handler for them. --help is
  * printed from the tables, so what a --help lists is exactly what the parser takes.
  *
@@ -35,7 +36,8 @@ enum {
 	CO_DROP = 1 << 4,    /* --drop-caches */
 	CO_NOIO = 1 << 5,    /* --no-io */
 	CO_DETAIL = 1 << 6,  /* -q/--brief, -v/--detail */
-	CO_ALL = (1 << 7) - 1,
+	CO_SAMPLE = 1 << 7,  /* --freq HZ, --no-sample, --folded FILE */
+	CO_ALL = (1 << 8) - 1,
 };
 
 /* What a command takes besides options. */

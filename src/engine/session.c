@@ -26,12 +26,14 @@
 #include "report.h"
 #include "summary.h"
 #include "clock.h"
+#include "cpu_report.h"
 #include "core_probes.h"
 #include "model.h"
 #include "units.h"
 #include "io_probes.h"
 #include "outfile.h"
 #include "workload_group.h"
+#include "sampler.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
@@ -47,6 +49,7 @@ void common_opts_init(struct common_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->dir = ".";
 	o->repeat = 1;
+	o->sample_hz = SAMPLER_DEFAULT_HZ;
 }
 
 int session_interrupted(void)
@@ -286,6 +289,7 @@ static void reap_orphans(void)
 struct session {
 	struct core_probes core;
 	struct io_probes *io;
+	struct sampler *smp;
 	struct phase_ctx pc;
 	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
 };
@@ -351,6 +355,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	}
 	if (s->io)
 		io_probes_phase_begin(s->io, pc->tag);
+	if (sampler_active(s->smp))
+		sampler_phase_begin(s->smp, pc->tag);
 	getrusage(RUSAGE_CHILDREN, &ru0);
 	/* rusage will include what the child used before the release (fork, gate): not traced */
 	pre_release = task_cpu_ns(pid);
@@ -415,6 +421,9 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	core_probes_reset_sys_stats(&s->core, pc->tag);
 	if (s->io)
 		io_probes_phase_end(s->io, pc->tag, r);
+	if (sampler_active(s->smp) && (r->samples = sampler_phase_end(s->smp, pc->tag,
+						      ps->argv ? ps->argv[0] : NULL)))
+		cpu_samples_split_phase(r->samples, r);
 	r->facts = *s->shared;
 	return 0;
 }
@@ -433,8 +442,10 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	memcpy(res->disk_names, s->core.disk_names, sizeof(res->disk_names));
 	core_probes_missing(&s->core, &res->missing);
 	io_probes_missing(s->io, &res->missing);
+	sampler_missing(s->smp, &res->missing);
 	core_probes_times(&s->core, &res->probe_times);
 	io_probes_times(s->io, &res->probe_times);
+	sampler_times(s->smp, &res->probe_times);
 	core_probes_counters((struct core_probes *)&s->core, &c);
 	res->events_lost = c.events_lost + s->core.dropped;
 	res->storage_failed = c.storage_failed;
@@ -448,6 +459,7 @@ static void free_results(struct session_result *res)
 	for (int i = 0; i < res->nphases; i++) {
 		free(res->phases[i].comms);
 		io_result_free(res->phases[i].io);
+		cpu_samples_free(res->phases[i].samples);
 	}
 	free(res->phases);
 }
@@ -538,6 +550,28 @@ static int reports_write(struct report_files *rf, const struct common_opts *o,
 		rc = -1;
 	}
 	return rc;
+}
+
+/* --folded FILE (and FILE.offcpu), opened as safely as the other reports. 0, or -1 (message). */
+static int write_folded(const char *tool, const char *path, const struct session_result *res)
+{
+	char off_name[4096];
+	FILE *on, *off = NULL;
+
+	if (cpu_report_has_offcpu(res)) {
+		if ((size_t)snprintf(off_name, sizeof(off_name), "%s.offcpu", path) >= sizeof(off_name)) {
+			fprintf(stderr, "iowhy %s: --folded %s: name too long\n", tool, path);
+			return -1;
+		}
+		if (!(off = outfile_open(tool, "--folded", off_name)))
+			return -1;
+	}
+	if (!(on = outfile_open(tool, "--folded", path))) {
+		if (off)
+			fclose(off);
+		return -1;
+	}
+	return cpu_report_folded(on, path, off, off_name, res);
 }
 
 void session_on_teardown(void (*fn)(void *), void *arg)
@@ -643,6 +677,10 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		return rc;
 	if (reports_open(tool, o, &rf))
 		return 2;
+	if (o->folded_path && o->no_sample) {
+		fprintf(stderr, "iowhy %s: --folded needs the CPU samples: drop --no-sample\n", tool);
+		return 2;
+	}
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -657,8 +695,16 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		reports_close(&rf);
 		return 1;
 	}
+	if (!o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz)) {
+		io_probes_close(s.io);
+		core_probes_close(&s.core);
+		session_close_group();
+		reports_close(&rf);
+		return 1;
+	}
 	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
-				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io) }, 2);
+				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io),
+								 sampler_probe_set(s.smp) }, 3);
 	core_probes_dontfork_mappings();
 	wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -669,6 +715,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		if (s.shared != MAP_FAILED)
 			munmap(s.shared, sizeof(*s.shared));
 		free(res.phases);
+		sampler_close(s.smp);
 		io_probes_close(s.io);
 		core_probes_close(&s.core);
 		session_close_group();
@@ -709,6 +756,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	res.partial = interrupted != 0;
 	fill_header(&res, tool, command, &s);
 	detach0 = now_ns();
+	sampler_close(s.smp);
 	io_probes_close(s.io);
 	core_probes_close(&s.core);
 	res.probe_times.detach_ns = now_ns() - detach0;
@@ -725,6 +773,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		if (summary_compute(&res))
 			fprintf(stderr, "iowhy: out of memory for the summary: raw numbers only\n");
 		if (reports_write(&rf, o, &res) && !failed)
+			failed = 1;
+		if (o->folded_path && write_folded(tool, o->folded_path, &res) && !failed)
 			failed = 1;
 	}
 	reports_close(&rf);

@@ -14,6 +14,9 @@ struct common_opts {
 	int repeat;              /* --repeat R (default 1) */
 	int drop_caches;         /* --drop-caches */
 	int no_io;               /* --no-io: core probes only (no block/page-cache probes) */
+	unsigned sample_hz;      /* --freq HZ: CPU sampling frequency (default SAMPLER_DEFAULT_HZ) */
+	int no_sample;           /* --no-sample: no CPU sampling */
+	const char *folded_path; /* --folded FILE: the CPU samples in FlameGraph's folded format */
 	const char *text_path;   /* -o FILE: the text report goes there (NULL: the default stream) */
 	int detail;              /* report detail: -1 with -q/--brief, 0 default (fits a screen), 1 with -v */
 };

@@ -15,6 +15,7 @@
 
 struct io_phase;        /* io_model.h */
 struct session_summary; /* summary.h: computed from the results, above this layer */
+struct cpu_samples;   /* cpu_samples.h */
 
 struct phase_result {
 	char name[48];
@@ -31,6 +32,7 @@ struct phase_result {
 	uint64_t events, out_of_order, unknown_task;
 	struct phase_facts facts;
 	struct io_phase *io;      /* device / page-cache data (io_model.h), NULL when not traced */
+	struct cpu_samples *samples; /* CPU samples (cpu_samples.h), NULL with --no-sample */
 };
 
 struct session_result {

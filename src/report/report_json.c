@@ -5,6 +5,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "io_report.h"
+#include "cpu_report.h"
 #include "report.h"
 #include "columns.h"
 #include "json_put.h"
@@ -218,6 +219,7 @@ static struct json_object *phase_obj(const struct phase_result *p, const char (*
 	jput(o, "syscalls", syscalls_arr(p));
 	if (p->io && ps)
 		io_report_json(o, p, ps);
+	cpu_report_json(o, p);
 	return o;
 }
 

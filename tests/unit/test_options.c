@@ -73,6 +73,12 @@ static const struct opt_case cases[] = {
 	{ "run", { "--drop-caches", "--", "true" }, 0, "drop-caches",
 	  FIELD(run.co.drop_caches, F_INT, 1) },
 	{ "run", { "--no-io", "--", "true" }, 0, "no-io", FIELD(run.co.no_io, F_INT, 1) },
+	{ "run", { "--freq", "499", "--", "true" }, 0, "freq", FIELD(run.co.sample_hz, F_INT, 499) },
+	{ "run", { "--freq", "0", "true" }, 2, .wants = "--freq" },
+	{ "run", { "--freq", "20001", "true" }, 2, .wants = "--freq" },
+	{ "run", { "--no-sample", "--", "true" }, 0, "no-sample", FIELD(run.co.no_sample, F_INT, 1) },
+	{ "run", { "--folded", "@NEW", "--", "true" }, 0, "folded",
+	  SFIELD(run.co.folded_path, "@NEW") },
 	{ "run", { "-q", "--", "true" }, 0, "brief", FIELD(run.co.detail, F_INT, -1) },
 	{ "run", { "--brief", "true" }, 0, "brief", FIELD(run.co.detail, F_INT, -1) },
 	{ "run", { "-v", "--", "true" }, 0, "detail", FIELD(run.co.detail, F_INT, 1) },
@@ -112,6 +118,9 @@ static const struct opt_case cases[] = {
 	{ "gen", { GEN, "--repeat", "2" }, 0, "repeat", FIELD(gen.common.repeat, F_INT, 2) },
 	{ "gen", { GEN, "--drop-caches" }, 0, "drop-caches", FIELD(gen.common.drop_caches, F_INT, 1) },
 	{ "gen", { GEN, "--no-io" }, 0, "no-io", FIELD(gen.common.no_io, F_INT, 1) },
+	{ "gen", { GEN, "--freq=97" }, 0, "freq", FIELD(gen.common.sample_hz, F_INT, 97) },
+	{ "gen", { GEN, "--no-sample" }, 0, "no-sample", FIELD(gen.common.no_sample, F_INT, 1) },
+	{ "gen", { GEN, "--folded", "@NEW" }, 0, "folded", SFIELD(gen.common.folded_path, "@NEW") },
 	{ "gen", { GEN, "-q" }, 0, "brief", FIELD(gen.common.detail, F_INT, -1) },
 	{ "gen", { GEN, "-v" }, 0, "detail", FIELD(gen.common.detail, F_INT, 1) },
 	{ "gen", { "--help" }, 1, "help" },
@@ -406,7 +415,8 @@ static unsigned common_bit(const char *name)
 	static const struct { const char *name; unsigned bit; } map[] = {
 		{ "json", CO_JSON }, { "output", CO_TEXT }, { "dir", CO_DIR }, { "repeat", CO_REPEAT },
 		{ "drop-caches", CO_DROP }, { "no-io", CO_NOIO }, { "brief", CO_DETAIL },
-		{ "detail", CO_DETAIL },
+		{ "detail", CO_DETAIL }, { "freq", CO_SAMPLE }, { "no-sample", CO_SAMPLE },
+		{ "folded", CO_SAMPLE },
 	};
 
 	for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++)
