@@ -5,7 +5,8 @@
 #                             asks for it)
 set -e
 PKGS="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcmocka-dev libjson-c-dev
-      libssl-dev libarchive-dev pkg-config jq e2fsprogs xfsprogs coreutils util-linux tar gzip fio"
+      libssl-dev libarchive-dev pkg-config jq e2fsprogs xfsprogs coreutils util-linux tar gzip fio
+      shellcheck man-db bash-completion strace libc6-dbg"
 [ "$1" = browser ] && PKGS="chromium fonts-dejavu-core"
 missing=""
 for p in $PKGS; do

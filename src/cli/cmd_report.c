@@ -6,6 +6,7 @@
 #include "report.h"
 #include "report_html.h"
 #include "report_load.h"
+#include "outfile.h"
 
 static void report_usage(FILE *f)
 {
@@ -58,7 +59,7 @@ int cmd_report(int argc, char **argv)
 		report_usage(stderr);
 		return 2;
 	}
-	if (html && !report_path_ok(html, "--html"))
+	if (html && outfile_check("report", "--html", html))
 		return 2;
 	rc = report_load(json, &s, err, sizeof(err));
 	if (rc) {
@@ -68,8 +69,12 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!html || text)
 		report_text(stdout, &s, &ro);
-	if (html && report_html(html, &s, NULL, 0))
-		rc = 1;
+	if (html) {
+		FILE *f = outfile_open("report", "--html", html);
+
+		if (!f || report_html_stream(f, html, &s))
+			rc = 1;
+	}
 	report_load_free(&s);
 	return rc;
 }

@@ -4,6 +4,23 @@
 #define IOWHY_CLI_H
 
 #include <stddef.h>
+#include "options.h"
+
+/* `iowhy ARGS...`: the whole command line, dispatched to a subcommand; the exit status. */
+int iowhy_main(int argc, char **argv);
+
+/* What `iowhy run` was asked to do. */
+struct run_opts {
+	struct common_opts co;
+	const char *sync_dir;   /* --sync DIR: a flush phase after each run */
+	const char *user;       /* -u USER: the command runs as USER; iowhy stays root */
+	char **argv;            /* the command and its arguments */
+	int argc;
+};
+
+/* Parse `run` arguments (argv[0] is "run"): options.h's 0, 1 or 2. */
+int run_parse(int argc, char **argv, struct run_opts *o);
+extern const struct cmd_def run_cmd;
 
 int cmd_run(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);    /* cmd_flamegraph.c */

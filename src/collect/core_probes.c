@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Loader of the core probes; see core_probes.h. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include "core_probes.h"
+#include "clock.h"
 #include "reorder.h"
+#include "sysblock.h"
 #include "syscalls.h"
 #include "iowhy.skel.h"
 
@@ -24,6 +25,8 @@
 #define REORDER_WINDOW_NS (60ull * 1000 * 1000)
 #define CAP_PERFMON_ 38
 #define CAP_BPF_ 39
+#define TICK_PROBE "timer:hrtimer_expire_entry"
+#define MAX_BLOCK_DEVS 256
 
 static char libbpf_last[512];
 
@@ -63,176 +66,101 @@ static int has_caps(void)
 	return 1;
 }
 
-/* The programs of one flavour. */
-struct prog_ref {
-	const char *name;     /* for messages */
-	int required;
-	struct bpf_program *btf, *raw;
-	int tick;             /* the timer probe: attached, syscall transitions can be batched */
+const struct probe_spec core_probe_specs[] = {
+	{ "raw_syscalls:sys_enter", { "btf_sys_enter", "raw_sys_enter" }, PROBE_REQUIRED },
+	{ "raw_syscalls:sys_exit", { "btf_sys_exit", "raw_sys_exit" }, PROBE_REQUIRED },
+	{ "sched:sched_switch", { "btf_sched_switch", "raw_sched_switch" }, PROBE_REQUIRED },
+	{ "sched:sched_wakeup", { "btf_sched_wakeup", "raw_sched_wakeup" }, 0 },
+	{ "sched:sched_wakeup_new", { "btf_sched_wakeup_new", "raw_sched_wakeup_new" }, 0 },
+	{ "sched:sched_process_fork", { "btf_sched_process_fork", "raw_sched_process_fork" },
+	  PROBE_REQUIRED },
+	{ "sched:sched_process_exec", { "btf_sched_process_exec", "raw_sched_process_exec" }, 0 },
+	/* the timer probe: when attached, syscall transitions travel in batches */
+	{ TICK_PROBE, { "btf_tick", "raw_tick" }, 0 },
 };
-
-static int prog_refs(struct iowhy_bpf *s, struct prog_ref *r)
-{
-	struct prog_ref refs[] = {
-		{ "raw_syscalls:sys_enter", 1, s->progs.btf_sys_enter, s->progs.raw_sys_enter, 0 },
-		{ "raw_syscalls:sys_exit", 1, s->progs.btf_sys_exit, s->progs.raw_sys_exit, 0 },
-		{ "sched:sched_switch", 1, s->progs.btf_sched_switch, s->progs.raw_sched_switch, 0 },
-		{ "sched:sched_wakeup", 0, s->progs.btf_sched_wakeup, s->progs.raw_sched_wakeup, 0 },
-		{ "sched:sched_wakeup_new", 0, s->progs.btf_sched_wakeup_new,
-		  s->progs.raw_sched_wakeup_new, 0 },
-		{ "sched:sched_process_fork", 1, s->progs.btf_sched_process_fork,
-		  s->progs.raw_sched_process_fork, 0 },
-		{ "sched:sched_process_exec", 0, s->progs.btf_sched_process_exec,
-		  s->progs.raw_sched_process_exec, 0 },
-		{ "timer:hrtimer_expire_entry", 0, s->progs.btf_tick, s->progs.raw_tick, 1 },
-	};
-	memcpy(r, refs, sizeof(refs));
-	return sizeof(refs) / sizeof(refs[0]);
-}
+const int core_probe_nspecs = sizeof(core_probe_specs) / sizeof(core_probe_specs[0]);
 
 /* Ring buffer -> reorder buffer (a batch becomes its STATE events). */
 static int handle_event(void *ctx, void *data, size_t size)
 {
-	struct tracer *t = ctx;
+	struct core_probes *c = ctx;
 	const struct iowhy_event *e = data;
 	const char *comm = NULL;
 
 	if (size < sizeof(*e))
 		return 0;
 	if (e->type == IOWHY_EV_BATCH) {
-		t->dropped += reorder_push_batch(t->order, data, size);
+		c->dropped += reorder_push_batch(c->order, data, size);
 		return 0;
 	}
 	if (size >= sizeof(struct iowhy_event_comm))
 		comm = ((const struct iowhy_event_comm *)data)->comm;
-	t->dropped += reorder_push(t->order, e, comm) != 0;
+	c->dropped += reorder_push(c->order, e, comm) != 0;
 	return 0;
 }
 
 /* Reorder buffer -> the consumer, in time order. */
 static void deliver(void *ctx, const struct iowhy_event *e, const char *comm)
 {
-	struct tracer *t = ctx;
+	struct core_probes *c = ctx;
 
-	t->received++;
-	t->on_event(t->ctx, e, comm);
+	c->received++;
+	c->on_event(c->ctx, e, comm);
 }
 
-/* Open and load one flavour. Returns the skeleton or NULL. */
-static struct iowhy_bpf *load_flavour(int use_hash)
+/* The probe set's loader: a fresh skeleton of the core object, configured for c's flavour. */
+static void *open_core(void *ctx)
 {
-	struct prog_ref refs[16];
+	struct core_probes *c = ctx;
 	struct iowhy_bpf *s = iowhy_bpf__open();
-	int n;
 
 	if (!s)
 		return NULL;
-	n = prog_refs(s, refs);
-	for (int i = 0; i < n; i++) {
-		bpf_program__set_autoload(refs[i].btf, !use_hash);
-		bpf_program__set_autoload(refs[i].raw, use_hash);
-	}
-	s->rodata->use_hash = use_hash;
+	s->rodata->use_hash = c->use_hash;
 	bpf_map__set_max_entries(s->maps.events, RINGBUF_BYTES);
-	if (iowhy_bpf__load(s)) {
-		iowhy_bpf__destroy(s);
-		return NULL;
-	}
 	return s;
 }
 
-/* IOWHY_SKIP_PROBES=sched:sched_wakeup,...: treat those as absent (troubleshooting, tests). */
-static int skipped_by_user(const char *name)
+static struct bpf_object *core_object(void *skel)
 {
-	const char *list = getenv("IOWHY_SKIP_PROBES");
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && (p = strstr(p, name)); p += n)
-		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-			return 1;
-	return 0;
+	return ((struct iowhy_bpf *)skel)->obj;
 }
 
-static int attach_all(struct tracer *t)
+static int load_core(void *skel)
 {
-	struct prog_ref refs[16];
-	int n = prog_refs(t->skel, refs);
+	return iowhy_bpf__load(skel);
+}
 
-	for (int i = 0; i < n; i++) {
-		struct bpf_program *p = t->use_hash ? refs[i].raw : refs[i].btf;
-		struct bpf_link *l = skipped_by_user(refs[i].name) ? NULL : bpf_program__attach(p);
+static void destroy_core(void *skel)
+{
+	iowhy_bpf__destroy(skel);
+}
 
-		if (l) {
-			t->links[t->nlinks++] = l;
-			t->batched |= refs[i].tick;
-			continue;
-		}
-		if (refs[i].required) {
-			fprintf(stderr, "iowhy: cannot attach the required tracepoint %s: %s\n",
-				refs[i].name, l || !skipped_by_user(refs[i].name) ? strerror(errno)
-										    : "skipped by IOWHY_SKIP_PROBES");
-			return -1;
-		}
-		if (t->missing[0])
-			strncat(t->missing, ",", sizeof(t->missing) - strlen(t->missing) - 1);
-		strncat(t->missing, refs[i].name, sizeof(t->missing) - strlen(t->missing) - 1);
+/* Load tp_btf programs, else (or with IOWHY_PROBE_MODE=raw_tp) raw_tp ones with per-task state in
+ * a tid hash. Returns 0, or -1 after one line on stderr. */
+static int load_core_probes(struct core_probes *c)
+{
+	const char *mode = getenv("IOWHY_PROBE_MODE");
+	const struct probe_loader loader = { open_core, core_object, load_core, destroy_core, c };
+
+	if (!mode || strcmp(mode, "raw_tp"))
+		c->skel = probe_set_load(&c->probes, PROBE_TP_BTF, &loader);
+	if (!c->skel) {
+		c->use_hash = 1;
+		c->skel = probe_set_load(&c->probes, PROBE_RAW_TP, &loader);
+	}
+	if (!c->skel) {
+		fprintf(stderr, "iowhy: cannot load the BPF programs: %s\n",
+			libbpf_last[0] ? libbpf_last : strerror(errno));
+		return -1;
 	}
 	return 0;
-}
-
-/* dev file "MAJ:MIN" of a /sys block entry as the kernel's dev_t (MAJ << 20 | MIN), or 0. */
-static __u32 sys_dev(const char *dir)
-{
-	char path[600], buf[32];
-	unsigned maj, min;
-	__u32 dev = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/dev", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &maj, &min) == 2)
-		dev = (maj << 20) | min;
-	fclose(f);
-	return dev;
-}
-
-/* Partitions take their disk's slot (a file's superblock names the partition). */
-static void assign_partition_slots(struct tracer *t, int fd)
-{
-	DIR *d = opendir("/sys/class/block");
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char dir[300], part[320], link[600], *parent;
-		ssize_t n;
-		__u32 dev;
-
-		snprintf(dir, sizeof(dir), "/sys/class/block/%.250s", de->d_name);
-		snprintf(part, sizeof(part), "%s/partition", dir);
-		if (de->d_name[0] == '.' || access(part, F_OK))
-			continue;
-		n = readlink(dir, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = 0;
-		*strrchr(link, '/') = 0; /* .../block/vda/vda1 -> .../block/vda */
-		parent = strrchr(link, '/');
-		dev = sys_dev(dir);
-		for (__u32 slot = 0; parent && dev && slot < IOWHY_DISK_SLOTS; slot++)
-			if (!strcmp(t->disk_names[slot], parent + 1))
-				bpf_map_update_elem(fd, &dev, &slot, BPF_ANY);
-	}
-	closedir(d);
 }
 
 /* Mark the syscalls whose first argument is an fd, for the I/O wait by device. */
-static void mark_fd_syscalls(struct tracer *t)
+static void mark_fd_syscalls(struct core_probes *c)
 {
-	int fd = bpf_map__fd(t->skel->maps.fd_syscalls);
+	int fd = bpf_map__fd(c->skel->maps.fd_syscalls);
 	__u8 one = 1;
 
 	for (__u32 nr = 0; nr < IOWHY_NR_SLOTS; nr++)
@@ -240,37 +168,39 @@ static void mark_fd_syscalls(struct tracer *t)
 			bpf_map_update_elem(fd, &nr, &one, BPF_ANY);
 }
 
-/* Give each disk in /sys/block a slot for the I/O wait by device (the first IOWHY_DISK_SLOTS). */
-static void assign_disk_slots(struct tracer *t)
+/* Give each disk a slot for the I/O wait by device (the first IOWHY_DISK_SLOTS); partitions take
+ * their disk's slot (a file's superblock names the partition). Map keys are kernel dev_t values. */
+static void assign_disk_slots(struct core_probes *c)
 {
-	int fd = bpf_map__fd(t->skel->maps.disk_slots);
-	DIR *d = opendir("/sys/block");
-	struct dirent *de;
+	int fd = bpf_map__fd(c->skel->maps.disk_slots), n;
+	struct sysblock_entry *e = calloc(MAX_BLOCK_DEVS, sizeof(*e));
 	__u32 slot = 0;
 
-	if (!d)
+	if (!e)
 		return;
-	while ((de = readdir(d)) && slot < IOWHY_DISK_SLOTS) {
-		char dir[300];
-		__u32 key;
+	n = sysblock_list(e, MAX_BLOCK_DEVS);
+	for (int i = 0; i < n && slot < IOWHY_DISK_SLOTS; i++) {
+		__u32 key = kdev_of(e[i].dev);
 
-		snprintf(dir, sizeof(dir), "/sys/block/%.250s", de->d_name);
-		if (de->d_name[0] == '.' || !(key = sys_dev(dir)))
+		if (e[i].is_partition || bpf_map_update_elem(fd, &key, &slot, BPF_ANY))
 			continue;
-		if (!bpf_map_update_elem(fd, &key, &slot, BPF_ANY))
-			snprintf(t->disk_names[slot++], sizeof(t->disk_names[0]), "%.31s", de->d_name);
+		snprintf(c->disk_names[slot++], sizeof(c->disk_names[0]), "%.31s", e[i].name);
 	}
-	closedir(d);
-	assign_partition_slots(t, fd);
+	for (int i = 0; i < n; i++) {
+		__u32 key = kdev_of(e[i].dev);
+
+		for (slot = 0; e[i].is_partition && slot < IOWHY_DISK_SLOTS; slot++)
+			if (!strcmp(c->disk_names[slot], e[i].disk))
+				bpf_map_update_elem(fd, &key, &slot, BPF_ANY);
+	}
+	free(e);
 }
 
-int tracer_open(struct tracer *t, tracer_event_fn fn, void *ctx)
+int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
 {
-	const char *mode = getenv("IOWHY_PROBE_MODE");
-
-	memset(t, 0, sizeof(*t));
-	t->on_event = fn;
-	t->ctx = ctx;
+	memset(c, 0, sizeof(*c));
+	c->on_event = fn;
+	c->ctx = ctx;
 	libbpf_set_print(libbpf_print);
 	if (!has_caps()) {
 		fprintf(stderr, "iowhy: tracing needs root or CAP_BPF and CAP_PERFMON (try: sudo iowhy ...)\n");
@@ -281,41 +211,46 @@ int tracer_open(struct tracer *t, tracer_event_fn fn, void *ctx)
 				"with CONFIG_DEBUG_INFO_BTF\n");
 		return -1;
 	}
-	if (!mode || strcmp(mode, "raw_tp"))
-		t->skel = load_flavour(0);
-	if (!t->skel) {
-		t->use_hash = 1;
-		t->skel = load_flavour(1);
-	}
-	if (!t->skel) {
-		fprintf(stderr, "iowhy: cannot load the BPF programs: %s\n",
-			libbpf_last[0] ? libbpf_last : strerror(errno));
+	if (probe_set_init(&c->probes, "core", core_probe_specs, core_probe_nspecs) ||
+	    probe_set_prepare_kernel(&c->probes) || load_core_probes(c))
+		return -1;
+	if (probe_set_attach(&c->probes)) {
+		core_probes_close(c);
 		return -1;
 	}
-	if (attach_all(t)) {
-		tracer_close(t);
-		return -1;
-	}
-	assign_disk_slots(t);
-	mark_fd_syscalls(t);
-	t->skel->bss->batch_log = t->batched;
-	t->order = calloc(1, sizeof(*t->order));
-	if (!t->order) {
+	c->batched = probe_set_attached(&c->probes, TICK_PROBE);
+	assign_disk_slots(c);
+	mark_fd_syscalls(c);
+	c->skel->bss->batch_log = c->batched;
+	c->order = calloc(1, sizeof(*c->order));
+	if (!c->order) {
 		fprintf(stderr, "iowhy: out of memory\n");
-		tracer_close(t);
+		core_probes_close(c);
 		return -1;
 	}
-	reorder_init(t->order);
-	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), handle_event, t, NULL);
-	if (!t->rb) {
+	reorder_init(c->order);
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_event, c, NULL);
+	if (!c->rb) {
 		fprintf(stderr, "iowhy: cannot open the event ring buffer: %s\n", strerror(errno));
-		tracer_close(t);
+		core_probes_close(c);
 		return -1;
 	}
 	return 0;
 }
 
-void tracer_dontfork_mappings(void)
+int core_probes_missing(const struct core_probes *c, struct missing_probes *out)
+{
+	return probe_set_missing(&c->probes, out);
+}
+
+void core_probes_times(const struct core_probes *c, struct probe_times *add)
+{
+	add->load_ns += c->probes.load_ns;
+	add->attach_ns += c->probes.attach_ns;
+	add->detach_ns += c->probes.detach_ns;
+}
+
+void core_probes_dontfork_mappings(void)
 {
 	char line[512];
 	FILE *maps = fopen("/proc/self/maps", "re");
@@ -354,7 +289,7 @@ static __u64 task_faults_now(pid_t pid)
 	return minflt + majflt;
 }
 
-int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr)
+int core_probes_add_root(struct core_probes *c, pid_t pid, int phase, int read_nr)
 {
 	struct iowhy_task v = {
 		.nr = (__u16)read_nr,
@@ -365,9 +300,9 @@ int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr)
 	};
 	int err;
 
-	if (t->use_hash) {
+	if (c->use_hash) {
 		__u32 key = pid;
-		err = bpf_map_update_elem(bpf_map__fd(t->skel->maps.task_hash), &key, &v, BPF_ANY);
+		err = bpf_map_update_elem(bpf_map__fd(c->skel->maps.task_hash), &key, &v, BPF_ANY);
 	} else {
 		int pidfd = syscall(SYS_pidfd_open, pid, 0);
 
@@ -375,7 +310,7 @@ int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr)
 			fprintf(stderr, "iowhy: pidfd_open(%d): %s\n", pid, strerror(errno));
 			return -1;
 		}
-		err = bpf_map_update_elem(bpf_map__fd(t->skel->maps.task_store), &pidfd, &v, BPF_ANY);
+		err = bpf_map_update_elem(bpf_map__fd(c->skel->maps.task_store), &pidfd, &v, BPF_ANY);
 		close(pidfd);
 	}
 	if (err) {
@@ -385,39 +320,31 @@ int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr)
 	return 0;
 }
 
-static uint64_t mono_now(void)
+int core_probes_drain(struct core_probes *c)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns()'s clock */
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-int tracer_drain(struct tracer *t)
-{
-	uint64_t now = mono_now();
-	int n = ring_buffer__consume(t->rb);
+	uint64_t now = now_ns();
+	int n = ring_buffer__consume(c->rb);
 
 	if (n < 0)
 		return n;
-	return (int)reorder_release(t->order, now > REORDER_WINDOW_NS ? now - REORDER_WINDOW_NS : 0,
-				    deliver, t);
+	return (int)reorder_release(c->order, now > REORDER_WINDOW_NS ? now - REORDER_WINDOW_NS : 0,
+				    deliver, c);
 }
 
-int tracer_flush(struct tracer *t)
+int core_probes_flush(struct core_probes *c)
 {
-	int n = ring_buffer__consume(t->rb);
+	int n = ring_buffer__consume(c->rb);
 
 	if (n < 0)
 		return n;
-	return (int)reorder_release(t->order, UINT64_MAX, deliver, t);
+	return (int)reorder_release(c->order, UINT64_MAX, deliver, c);
 }
 
-int tracer_sys_stats(struct tracer *t, int phase, struct iowhy_sys_stat *out)
+int core_probes_sys_stats(struct core_probes *c, int phase, struct iowhy_sys_stat *out)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct iowhy_sys_stat *percpu;
-	int fd = bpf_map__fd(t->skel->maps.sys_stats);
+	int fd = bpf_map__fd(c->skel->maps.sys_stats);
 
 	if (ncpu <= 0)
 		return -1;
@@ -447,11 +374,11 @@ int tracer_sys_stats(struct tracer *t, int phase, struct iowhy_sys_stat *out)
 	return 0;
 }
 
-void tracer_reset_sys_stats(struct tracer *t, int phase)
+void core_probes_reset_sys_stats(struct core_probes *c, int phase)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct iowhy_sys_stat *zero = calloc(ncpu > 0 ? ncpu : 1, sizeof(*zero));
-	int fd = bpf_map__fd(t->skel->maps.sys_stats);
+	int fd = bpf_map__fd(c->skel->maps.sys_stats);
 
 	if (!zero)
 		return;
@@ -463,7 +390,7 @@ void tracer_reset_sys_stats(struct tracer *t, int phase)
 	free(zero);
 }
 
-void tracer_counters(struct tracer *t, struct iowhy_counters *out)
+void core_probes_counters(struct core_probes *c, struct iowhy_counters *out)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct iowhy_counters *percpu = calloc(ncpu > 0 ? ncpu : 1, sizeof(*percpu));
@@ -472,7 +399,7 @@ void tracer_counters(struct tracer *t, struct iowhy_counters *out)
 	memset(out, 0, sizeof(*out));
 	if (!percpu)
 		return;
-	if (!bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.counters), &zero, percpu)) {
+	if (!bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.counters), &zero, percpu)) {
 		for (int c = 0; c < ncpu; c++) {
 			out->events_lost += percpu[c].events_lost;
 			out->storage_failed += percpu[c].storage_failed;
@@ -482,23 +409,25 @@ void tracer_counters(struct tracer *t, struct iowhy_counters *out)
 	free(percpu);
 }
 
-const char *tracer_mode(const struct tracer *t)
+const char *core_probes_mode(const struct core_probes *c)
 {
-	return t->use_hash ? "raw_tp" : "tp_btf";
+	return c->use_hash ? "raw_tp" : "tp_btf";
 }
 
-void tracer_close(struct tracer *t)
+void core_probes_close(struct core_probes *c)
 {
-	while (t->nlinks > 0)
-		bpf_link__destroy(t->links[--t->nlinks]);
-	if (t->rb)
-		ring_buffer__free(t->rb);
-	t->rb = NULL;
-	if (t->order)
-		reorder_free(t->order);
-	free(t->order);
-	t->order = NULL;
-	if (t->skel)
-		iowhy_bpf__destroy(t->skel);
-	t->skel = NULL;
+	uint64_t t0 = now_ns(), detach0 = c->probes.detach_ns;
+
+	probe_set_detach(&c->probes);
+	if (c->rb)
+		ring_buffer__free(c->rb);
+	c->rb = NULL;
+	if (c->order)
+		reorder_free(c->order);
+	free(c->order);
+	c->order = NULL;
+	if (c->skel)
+		iowhy_bpf__destroy(c->skel);
+	c->skel = NULL;
+	c->probes.detach_ns = detach0 + (now_ns() - t0);
 }

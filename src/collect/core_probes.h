@@ -1,64 +1,74 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Loader of the core probes (bpf/iowhy.bpf.c): privilege and BTF checks, the tp_btf/raw_tp load
- * probe, attach (required and optional probes), seeding a phase root into the tree, draining the ring
- * buffer, reading the per-phase syscall statistics and the loss counters.
+ * Loader of the core probes (bpf/iowhy.bpf.c): privilege and BTF checks, the probe set (required
+ * and optional probes, IOWHY_SKIP_PROBES, tp_btf else raw_tp: probe_set.h), seeding a phase root
+ * into the tree, draining the ring buffer, reading the per-phase syscall statistics and the loss
+ * counters.
  */
-#ifndef IOWHY_TRACER_H
-#define IOWHY_TRACER_H
+#ifndef IOWHY_CORE_PROBES_H
+#define IOWHY_CORE_PROBES_H
 
 #include <sys/types.h>
 #include "iowhy.h"
+#include "probe_set.h"
 
 struct iowhy_bpf;
 struct reorder;
 struct ring_buffer;
 struct bpf_link;
 
-typedef void (*tracer_event_fn)(void *ctx, const struct iowhy_event *e, const char *comm);
+typedef void (*core_event_fn)(void *ctx, const struct iowhy_event *e, const char *comm);
 
-struct tracer {
+/* The core probes, for tests that check every program of bpf/iowhy.bpf.c is declared. */
+extern const struct probe_spec core_probe_specs[];
+extern const int core_probe_nspecs;
+
+struct core_probes {
 	struct iowhy_bpf *skel;
+	struct probe_set probes;  /* what is attached, or why not */
 	struct ring_buffer *rb;
 	int use_hash;             /* raw_tp fallback: per-task state in a tid hash */
-	char missing[512];        /* optional probes that did not attach */
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* slot -> /sys/block name ("" unused) */
-	struct bpf_link *links[16];
-	int nlinks;
 	int batched;              /* the timer probe is attached: syscall transitions come in batches */
 	struct reorder *order;    /* events wait here to be put in time order */
 	unsigned long long received; /* events delivered (a batch counts as its transitions) */
 	unsigned long long dropped;  /* events the reorder buffer had no memory for */
-	tracer_event_fn on_event;
+	core_event_fn on_event;
 	void *ctx;
 };
 
 /*
- * Check privileges and BTF, load (tp_btf, falling back to raw_tp when that load fails or
- * IOWHY_PROBE_MODE=raw_tp), attach. Returns 0, or -1 after one line on stderr.
+ * Check privileges and BTF, load (tp_btf, falling back to raw_tp when a required probe does not
+ * load that way, or with IOWHY_PROBE_MODE=raw_tp), attach. Returns 0, or -1 after one line on
+ * stderr (a required probe skipped by IOWHY_SKIP_PROBES, absent, or failing: exit 1).
  */
-int tracer_open(struct tracer *t, tracer_event_fn fn, void *ctx);
+int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx);
+/* Append the probes that are not attached, with why. Returns 0, or -1 if out is full. */
+int core_probes_missing(const struct core_probes *c, struct missing_probes *out);
+/* Add the time loading, attaching and detaching took to *add. */
+void core_probes_times(const struct core_probes *c, struct probe_times *add);
 /*
  * Mark every BPF map mapping of this process (ring buffer: over 100 MiB, inserted page by page;
  * skeleton data) MADV_DONTFORK, so that the workload's forks, execs and exits do not copy or tear
  * down page tables a shell would not have. Call after all probes are loaded, before any phase.
  */
-void tracer_dontfork_mappings(void);
+void core_probes_dontfork_mappings(void);
 /* Make `pid` (blocked in read(2) on the gate) a tree root of `phase`. */
-int tracer_add_root(struct tracer *t, pid_t pid, int phase, int read_nr);
+int core_probes_add_root(struct core_probes *c, pid_t pid, int phase, int read_nr);
 /* Take what the ring buffer holds (non-blocking) and deliver, in time order, the events older than
  * the reorder window (60 ms). Returns the number delivered, or -1. */
-int tracer_drain(struct tracer *t);
+int core_probes_drain(struct core_probes *c);
 /* The same, delivering everything held (end of a phase: the tree is gone). */
-int tracer_flush(struct tracer *t);
+int core_probes_flush(struct core_probes *c);
 /* Syscall statistics of `phase`, summed over CPUs. */
-int tracer_sys_stats(struct tracer *t, int phase, struct iowhy_sys_stat *out /* [IOWHY_NR_SLOTS] */);
+int core_probes_sys_stats(struct core_probes *c, int phase,
+			  struct iowhy_sys_stat *out /* [IOWHY_NR_SLOTS] */);
 /* Zero the statistics of `phase` (its slot is reused IOWHY_MAX_PHASES phases later). */
-void tracer_reset_sys_stats(struct tracer *t, int phase);
+void core_probes_reset_sys_stats(struct core_probes *c, int phase);
 /* Loss counters summed over CPUs. */
-void tracer_counters(struct tracer *t, struct iowhy_counters *out);
-const char *tracer_mode(const struct tracer *t);
-/* Detach everything and free. Safe on a partly opened tracer. */
-void tracer_close(struct tracer *t);
+void core_probes_counters(struct core_probes *c, struct iowhy_counters *out);
+const char *core_probes_mode(const struct core_probes *c);
+/* Detach everything and free. Safe on a partly opened set. */
+void core_probes_close(struct core_probes *c);
 
 #endif

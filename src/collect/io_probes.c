@@ -1,30 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Loader of bpf/io.bpf.c and the per-phase collection; see io_probes.h. */
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include "io_probes.h"
 #include "core_probes.h"
+#include "clock.h"
+#include "sysblock.h"
 #include "result.h"
 #include "iowhy.skel.h"
 #include "io.skel.h"
 
-#define MAX_PROGS 40
 #define MAX_BLK 256
 
+/* Every probe of bpf/io.bpf.c (tp_btf only, all optional). */
+const struct probe_spec io_probe_specs[] = {
+	{ "block:block_bio_queue", { "io_bio_queue" }, 0 },
+	{ "block:block_split", { "io_split" }, 0 },
+	{ "block:block_bio_backmerge", { "io_bio_backmerge" }, 0 },
+	{ "block:block_bio_frontmerge", { "io_bio_frontmerge" }, 0 },
+	{ "block:block_rq_merge", { "io_rq_merge" }, 0 },
+	{ "block:block_rq_insert", { "io_rq_insert" }, 0 },
+	{ "block:block_rq_issue", { "io_rq_issue" }, 0 },
+	{ "block:block_rq_requeue", { "io_rq_requeue" }, 0 },
+	{ "block:block_rq_complete", { "io_rq_complete" }, 0 },
+	{ "sched:sched_process_exec", { "io_exec" }, 0 },
+	{ "writeback:writeback_dirty_folio", { "io_dirty_folio" }, 0 },
+	{ "filemap:mm_filemap_add_to_page_cache", { "io_pc_add" }, 0 },
+	{ "filemap:mm_filemap_delete_from_page_cache", { "io_pc_delete" }, 0 },
+	{ "readahead:page_cache_sync_ra", { "io_ra_sync" }, 0 },
+	{ "readahead:page_cache_async_ra", { "io_ra_async" }, 0 },
+	{ "writeback:balance_dirty_pages", { "io_bdp" }, 0 },
+	{ "writeback:writeback_single_inode_start", { "io_wb_start" }, 0 },
+	{ "writeback:writeback_single_inode", { "io_wb_end" }, 0 },
+	{ "ext4:ext4_sync_file_enter", { "io_fsync_enter" }, 0 },
+	{ "ext4:ext4_sync_file_exit", { "io_fsync_exit" }, 0 },
+	{ "jbd2:jbd2_run_stats", { "io_jbd_run_stats" }, 0 },
+	{ "jbd2:jbd2_start_commit", { "io_jbd_start" }, 0 },
+	{ "jbd2:jbd2_end_commit", { "io_jbd_end" }, 0 },
+};
+const int io_probe_nspecs = sizeof(io_probe_specs) / sizeof(io_probe_specs[0]);
+
 struct blk_snap {
-	uint32_t dev;
+	uint32_t dev;              /* kernel dev_t */
 	struct io_sysstat st;
 };
 
@@ -33,12 +56,11 @@ struct busy_snap {
 	uint64_t busy_ns, issued;
 };
 
-struct io_tracer {
+struct io_probes {
 	struct io_bpf *skel;
-	struct bpf_link *links[MAX_PROGS];
-	int nlinks;
+	struct core_probes *core;  /* whose tree maps the programs share */
+	struct probe_set probes;
 	int ncpus;
-	char missing[256];
 	uint64_t begin_ns;
 	struct io_lost lost0;
 	struct blk_snap blk[MAX_BLK];
@@ -47,278 +69,140 @@ struct io_tracer {
 	int nbusy;
 };
 
-static uint64_t mono_ns(void)
+/* The probe set's loader: a fresh skeleton sharing the core's tree maps and mode. */
+static void *open_io(void *ctx)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static void add_missing(struct io_tracer *t, const char *name)
-{
-	size_t n = strlen(t->missing);
-
-	snprintf(t->missing + n, sizeof(t->missing) - n, "%s%s", n ? "," : "", name);
-}
-
-/* "tp_btf/block_rq_issue" -> "block:block_rq_issue" */
-static void probe_name(const struct bpf_program *p, char *buf, size_t n)
-{
-	static const struct { const char *prefix, *cat; } cats[] = {
-		{ "block_", "block" }, { "writeback_", "writeback" }, { "balance_dirty", "writeback" },
-		{ "mm_filemap", "filemap" }, { "page_cache_", "readahead" }, { "ext4_", "ext4" },
-		{ "jbd2_", "jbd2" },
-	};
-	const char *sec = bpf_program__section_name(p), *tp = strchr(sec, '/');
-
-	tp = tp ? tp + 1 : sec;
-	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++) {
-		if (!strncmp(tp, cats[i].prefix, strlen(cats[i].prefix))) {
-			snprintf(buf, n, "%s:%s", cats[i].cat, tp);
-			return;
-		}
-	}
-	snprintf(buf, n, "%s", tp);
-}
-
-static const char *tp_of(const struct bpf_program *p)
-{
-	const char *sec = bpf_program__section_name(p), *tp = strchr(sec, '/');
-
-	return tp ? tp + 1 : sec;
-}
-
-/* Open a skeleton sharing the core's tree maps, with only the programs in `on` autoloaded. */
-static struct io_bpf *open_with(struct tracer *core, const unsigned char *on)
-{
+	struct io_probes *t = ctx;
+	struct iowhy_bpf *core = t->core->skel;
 	struct io_bpf *s = io_bpf__open();
-	struct bpf_program *p;
-	int i = 0;
 
 	if (!s)
 		return NULL;
-	if (bpf_map__reuse_fd(s->maps.task_store, bpf_map__fd(core->skel->maps.task_store)) ||
-	    bpf_map__reuse_fd(s->maps.task_hash, bpf_map__fd(core->skel->maps.task_hash)) ||
-	    bpf_map__reuse_fd(s->maps.cpu_task, bpf_map__fd(core->skel->maps.cpu_task)) ||
-	    bpf_map__reuse_fd(s->maps.tree_inflight, bpf_map__fd(core->skel->maps.tree_inflight)) ||
-	    bpf_map__reuse_fd(s->maps.disk_slots, bpf_map__fd(core->skel->maps.disk_slots)) ||
-	    bpf_map__reuse_fd(s->maps.last_complete, bpf_map__fd(core->skel->maps.last_complete))) {
+	if (bpf_map__reuse_fd(s->maps.task_store, bpf_map__fd(core->maps.task_store)) ||
+	    bpf_map__reuse_fd(s->maps.task_hash, bpf_map__fd(core->maps.task_hash)) ||
+	    bpf_map__reuse_fd(s->maps.cpu_task, bpf_map__fd(core->maps.cpu_task)) ||
+	    bpf_map__reuse_fd(s->maps.tree_inflight, bpf_map__fd(core->maps.tree_inflight)) ||
+	    bpf_map__reuse_fd(s->maps.disk_slots, bpf_map__fd(core->maps.disk_slots)) ||
+	    bpf_map__reuse_fd(s->maps.last_complete, bpf_map__fd(core->maps.last_complete))) {
 		io_bpf__destroy(s);
 		return NULL;
 	}
-	s->rodata->use_hash = core->use_hash != 0;
+	s->rodata->use_hash = t->core->use_hash != 0;
 	s->bss->current_phase = IO_NO_PHASE;
-	bpf_object__for_each_program(p, s->obj) {
-		if (i < MAX_PROGS)
-			bpf_program__set_autoload(p, on[i]);
-		i++;
-	}
 	return s;
 }
 
-static struct io_bpf *load_with(struct tracer *core, const unsigned char *on)
+static struct bpf_object *io_object(void *skel)
 {
-	struct io_bpf *s = open_with(core, on);
-
-	if (s && io_bpf__load(s)) {
-		io_bpf__destroy(s);
-		return NULL;
-	}
-	return s;
+	return ((struct io_bpf *)skel)->obj;
 }
 
-/* Which programs to load: those whose tracepoint exists in the kernel's BTF and that load on their
- * own (tried one by one only when loading them all together fails). */
-static struct io_bpf *load_probed(struct io_tracer *t, struct tracer *core)
+static int load_io(void *skel)
 {
-	unsigned char on[MAX_PROGS] = { 0 }, one[MAX_PROGS];
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	struct io_bpf *s = io_bpf__open();
-	struct bpf_program *p;
-	char name[96], tname[128];
-	int n = 0, i;
-
-	if (!s)
-		return NULL;
-	bpf_object__for_each_program(p, s->obj) {
-		if (n >= MAX_PROGS)
-			break;
-		snprintf(tname, sizeof(tname), "btf_trace_%s", tp_of(p));
-		on[n] = vmlinux && btf__find_by_name_kind(vmlinux, tname, BTF_KIND_TYPEDEF) > 0;
-		if (!on[n]) {
-			probe_name(p, name, sizeof(name));
-			add_missing(t, name);
-		}
-		n++;
-	}
-	btf__free(vmlinux);
-	io_bpf__destroy(s);
-	s = load_with(core, on);
-	if (s)
-		return s;
-	for (i = 0; i < n; i++) {
-		struct io_bpf *trial;
-
-		if (!on[i])
-			continue;
-		memset(one, 0, sizeof(one));
-		one[i] = 1;
-		trial = load_with(core, one);
-		if (trial) {
-			io_bpf__destroy(trial);
-			continue;
-		}
-		on[i] = 0;
-		trial = io_bpf__open();
-		if (trial) {
-			int j = 0;
-
-			bpf_object__for_each_program(p, trial->obj) {
-				if (j++ == i) {
-					probe_name(p, name, sizeof(name));
-					add_missing(t, name);
-				}
-			}
-			io_bpf__destroy(trial);
-		}
-	}
-	return load_with(core, on);
+	return io_bpf__load(skel);
 }
 
-int io_tracer_open(struct io_tracer **out, struct tracer *core)
+static void destroy_io(void *skel)
 {
-	struct io_tracer *t = calloc(1, sizeof(*t));
-	struct bpf_program *p;
-	char name[96];
+	io_bpf__destroy(skel);
+}
+
+int io_probes_open(struct io_probes **out, struct core_probes *core)
+{
+	struct io_probes *t = calloc(1, sizeof(*t));
+	const struct probe_loader loader = { open_io, io_object, load_io, destroy_io, t };
 
 	*out = NULL;
 	if (!t) {
 		fprintf(stderr, "iowhy: out of memory\n");
 		return -1;
 	}
+	t->core = core;
 	t->ncpus = libbpf_num_possible_cpus();
-	t->skel = t->ncpus > 0 ? load_probed(t, core) : NULL;
+	if (probe_set_init(&t->probes, "I/O", io_probe_specs, io_probe_nspecs) ||
+	    probe_set_prepare_kernel(&t->probes)) {
+		free(t);
+		return -1;
+	}
+	t->skel = t->ncpus > 0 ? probe_set_load(&t->probes, PROBE_TP_BTF, &loader) : NULL;
 	if (!t->skel) {
 		fprintf(stderr, "iowhy: cannot load the block-layer / page-cache probes "
 			"(run with --no-io to trace without them)\n");
 		free(t);
 		return -1;
 	}
-	bpf_object__for_each_program(p, t->skel->obj) {
-		struct bpf_link *l;
-
-		if (!bpf_program__autoload(p) || t->nlinks >= MAX_PROGS)
-			continue;
-		l = bpf_program__attach(p);
-		if (!l) {
-			probe_name(p, name, sizeof(name));
-			add_missing(t, name);
-			continue;
-		}
-		t->links[t->nlinks++] = l;
-	}
+	probe_set_attach(&t->probes); /* all optional: those that fail are listed */
 	*out = t;
 	return 0;
 }
 
-const char *io_tracer_missing(const struct io_tracer *t)
+int io_probes_missing(const struct io_probes *t, struct missing_probes *out)
 {
-	return t ? t->missing : "";
+	return t ? probe_set_missing(&t->probes, out) : 0;
 }
 
-void io_tracer_close(struct io_tracer *t)
+const struct probe_set *io_probes_set(const struct io_probes *t)
+{
+	return t ? &t->probes : NULL;
+}
+
+void io_probes_times(const struct io_probes *t, struct probe_times *add)
 {
 	if (!t)
 		return;
-	for (int i = 0; i < t->nlinks; i++)
-		bpf_link__destroy(t->links[i]);
+	add->load_ns += t->probes.load_ns;
+	add->attach_ns += t->probes.attach_ns;
+	add->detach_ns += t->probes.detach_ns;
+}
+
+void io_probes_close(struct io_probes *t)
+{
+	if (!t)
+		return;
+	probe_set_detach(&t->probes);
 	io_bpf__destroy(t->skel);
 	free(t);
 }
 
 /* ---- /sys/block ---- */
 
-static int read_small(const char *path, char *buf, size_t n)
-{
-	FILE *f = fopen(path, "r");
-	size_t got;
-
-	if (!f)
-		return -1;
-	got = fread(buf, 1, n - 1, f);
-	fclose(f);
-	buf[got] = 0;
-	return 0;
-}
-
-static int parse_devt(const char *s, uint32_t *dev)
-{
-	unsigned maj, min;
-
-	if (sscanf(s, "%u:%u", &maj, &min) != 2)
-		return -1;
-	*dev = (maj << 20) | min;
-	return 0;
-}
-
 /* Stat counters of every block device and partition. */
 static int snap_blk(struct blk_snap *out, int max)
 {
-	DIR *d = opendir("/sys/class/block");
-	struct dirent *e;
-	char path[512], buf[512];
-	int n = 0;
+	struct sysblock_entry *e = calloc(max, sizeof(*e));
+	char buf[512];
+	int n = 0, ne;
 
-	if (!d)
+	if (!e)
 		return 0;
-	while ((e = readdir(d)) && n < max) {
-		if (e->d_name[0] == '.')
+	ne = sysblock_list(e, max);
+	for (int i = 0; i < ne; i++) {
+		if (sysblock_read_attr(e[i].name, "stat", buf, sizeof(buf)) < 0 ||
+		    io_sysstat_parse(buf, &out[n].st) < 0)
 			continue;
-		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", e->d_name);
-		if (read_small(path, buf, sizeof(buf)) || parse_devt(buf, &out[n].dev))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/block/%s/stat", e->d_name);
-		if (read_small(path, buf, sizeof(buf)) || io_sysstat_parse(buf, &out[n].st) < 0)
-			continue;
-		n++;
+		out[n++].dev = kdev_of(e[i].dev);
 	}
-	closedir(d);
+	free(e);
 	return n;
 }
 
-/* Name, partition and disk of dev, from /sys/dev/block/MAJ:MIN. */
+/* Name, partition and disk of d->dev (a kernel dev_t). */
 static void name_dev(struct io_devinfo *d)
 {
-	char path[128], link[PATH_MAX], buf[64], *slash;
-	struct stat st;
-	ssize_t n;
+	struct sysblock_entry e;
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", IO_DEV_MAJOR(d->dev), IO_DEV_MINOR(d->dev));
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
+	if (sysblock_lookup(dev_of_kdev(d->dev), &e))
 		return;
-	link[n] = 0;
-	slash = strrchr(link, '/');
-	snprintf(d->name, sizeof(d->name), "%.31s", slash ? slash + 1 : link);
-	memcpy(d->disk_name, d->name, sizeof(d->disk_name));
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", IO_DEV_MAJOR(d->dev),
-		 IO_DEV_MINOR(d->dev));
-	if (stat(path, &st) || !slash)
-		return;
-	d->is_partition = 1;
-	*slash = 0;
-	slash = strrchr(link, '/');
-	snprintf(d->disk_name, sizeof(d->disk_name), "%.31s", slash ? slash + 1 : link);
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev", IO_DEV_MAJOR(d->dev),
-		 IO_DEV_MINOR(d->dev));
-	if (!read_small(path, buf, sizeof(buf)))
-		parse_devt(buf, &d->disk);
+	snprintf(d->name, sizeof(d->name), "%.31s", e.name);
+	snprintf(d->disk_name, sizeof(d->disk_name), "%.31s", e.disk);
+	d->is_partition = e.is_partition;
+	if (e.is_partition)
+		d->disk = kdev_of(e.disk_dev);
 }
 
 /* ---- map readers ---- */
 
-static void sum_lost(struct io_tracer *t, struct io_lost *out)
+static void sum_lost(struct io_probes *t, struct io_lost *out)
 {
 	struct io_lost v[t->ncpus];
 	__u32 zero = 0;
@@ -364,7 +248,7 @@ static void clear_phase(struct bpf_map *map, size_t key_size, size_t phase_off, 
 		bpf_map__delete_elem(map, dead[i], key_size, 0);
 }
 
-static void snap_busy(struct io_tracer *t, int tag)
+static void snap_busy(struct io_probes *t, int tag)
 {
 	__u32 key, next;
 	struct io_dev v;
@@ -384,7 +268,7 @@ static void snap_busy(struct io_tracer *t, int tag)
 	}
 }
 
-void io_tracer_phase_begin(struct io_tracer *t, int tag)
+void io_probes_phase_begin(struct io_probes *t, int tag)
 {
 	struct io_phase_ctr zero[t ? t->ncpus : 1];
 	__u32 k = tag;
@@ -400,12 +284,12 @@ void io_tracer_phase_begin(struct io_tracer *t, int tag)
 	sum_lost(t, &t->lost0);
 	snap_busy(t, tag);
 	t->nblk = snap_blk(t->blk, MAX_BLK);
-	t->begin_ns = mono_ns();
+	t->begin_ns = now_ns();
 	t->skel->bss->phase_begin_ns = t->begin_ns; /* CLOCK_MONOTONIC, bpf_ktime_get_ns()'s clock */
 	t->skel->bss->current_phase = tag;
 }
 
-static void read_rows(struct io_tracer *t, int tag, struct io_phase *p)
+static void read_rows(struct io_probes *t, int tag, struct io_phase *p)
 {
 	struct bpf_map *m = t->skel->maps.io_stats;
 	struct io_key key, next;
@@ -437,7 +321,7 @@ static void sum_u64(void *dst, const void *src, size_t bytes)
 		o[k] += a[k];
 }
 
-static void read_fs(struct io_tracer *t, int tag, struct io_phase *p)
+static void read_fs(struct io_probes *t, int tag, struct io_phase *p)
 {
 	struct io_fs_key key, next;
 	struct io_fs_stat *v = calloc(t->ncpus, sizeof(*v));
@@ -472,7 +356,7 @@ static void read_fs(struct io_tracer *t, int tag, struct io_phase *p)
 	free(v);
 }
 
-static void read_jbd(struct io_tracer *t, int tag, struct io_phase *p)
+static void read_jbd(struct io_probes *t, int tag, struct io_phase *p)
 {
 	struct io_fs_key key, next;
 	struct io_jbd_stat *v = calloc(t->ncpus, sizeof(*v));
@@ -507,7 +391,7 @@ static void read_jbd(struct io_tracer *t, int tag, struct io_phase *p)
 	free(v);
 }
 
-static void read_ctr(struct io_tracer *t, int tag, struct io_phase *p)
+static void read_ctr(struct io_probes *t, int tag, struct io_phase *p)
 {
 	struct io_phase_ctr v[t->ncpus];
 	__u32 k = tag;
@@ -518,7 +402,7 @@ static void read_ctr(struct io_tracer *t, int tag, struct io_phase *p)
 		sum_u64(&p->ctr, &v[c], sizeof(v[c]));
 }
 
-static void read_busy(struct io_tracer *t, int tag, struct io_phase *p)
+static void read_busy(struct io_probes *t, int tag, struct io_phase *p)
 {
 	__u32 key, next;
 	struct io_dev v;
@@ -548,7 +432,7 @@ static void read_busy(struct io_tracer *t, int tag, struct io_phase *p)
 	}
 }
 
-static void read_blk(struct io_tracer *t, struct io_phase *p)
+static void read_blk(struct io_probes *t, struct io_phase *p)
 {
 	struct blk_snap now[MAX_BLK];
 	int n = snap_blk(now, MAX_BLK);
@@ -574,7 +458,7 @@ static void read_blk(struct io_tracer *t, struct io_phase *p)
 }
 
 /* The totals of the inodes the tree dirtied so far (session), summed over the CPUs. */
-static void read_inodes(struct io_tracer *t, struct io_phase *p)
+static void read_inodes(struct io_probes *t, struct io_phase *p)
 {
 	struct io_inode_totals v[t->ncpus];
 	__u32 zero = 0;
@@ -606,7 +490,7 @@ static void sys_bytes(const struct phase_result *r, struct io_phase *p)
 	}
 }
 
-int io_tracer_phase_end(struct io_tracer *t, int tag, struct phase_result *r)
+int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 {
 	struct io_phase *p;
 	struct io_lost now;
@@ -618,7 +502,7 @@ int io_tracer_phase_end(struct io_tracer *t, int tag, struct phase_result *r)
 	p = io_phase_new();
 	if (!p)
 		return -1;
-	p->window_ns = mono_ns() - t->begin_ns;
+	p->window_ns = now_ns() - t->begin_ns;
 	read_rows(t, tag, p);
 	read_fs(t, tag, p);
 	read_jbd(t, tag, p);
@@ -647,7 +531,7 @@ int io_tracer_phase_end(struct io_tracer *t, int tag, struct phase_result *r)
 				name_dev(d);
 		}
 	}
-	snprintf(p->missing, sizeof(p->missing), "%s", t->missing);
+	probe_set_missing(&t->probes, &p->missing);
 	r->io = p;
 	return 0;
 }

@@ -2,38 +2,51 @@
 /*
  * Loader of the device / page-cache probes (bpf/io.bpf.c). Usage, from the session:
  *
- *   struct io_tracer *io;
- *   io_tracer_open(&io, &core_tracer);      after tracer_open: shares its tree maps and mode
+ *   struct io_probes *io;
+ *   io_probes_open(&io, &core);             after core_probes_open: shares its tree maps and mode
  *   per phase:
- *     io_tracer_phase_begin(io, tag);       just before the gated child is released
+ *     io_probes_phase_begin(io, tag);       just before the gated child is released
  *     ... the phase runs ...
- *     io_tracer_phase_end(io, tag, r);      after r->sys is filled: r->io = a struct io_phase
- *   io_tracer_missing(io)                   probes that could not attach ("" when none)
- *   io_tracer_close(io);                    detach, free (NULL is fine)
+ *     io_probes_phase_end(io, tag, r);      after r->sys is filled: r->io = a struct io_phase
+ *   io_probes_missing(io, &list)            probes that are not attached, with why
+ *   io_probes_set(io)                       the probe set itself
+ *   io_probes_times(io, &times)             what loading and attaching them cost
+ *   io_probes_close(io);                    detach, free (NULL is fine)
  *   io_result_free(r->io);                  (io_model.h) once the report is printed
  *
  * `tag` is the phase index mod IOWHY_MAX_PHASES, as the core tags tree tasks. Between end and the
  * next begin no window is open: background I/O (writeback, journal, other processes) is charged
  * to the open window only; the workload's own I/O is charged by its tasks' phase.
- * Every probe is optional: those that fail to load or attach are listed by io_tracer_missing.
+ * Every probe is optional (a probe set, probe_set.h): those absent from the kernel, skipped by
+ * IOWHY_SKIP_PROBES, or that fail to load or attach are listed by io_probes_missing.
  */
-#ifndef IOWHY_IO_TRACER_H
-#define IOWHY_IO_TRACER_H
+#ifndef IOWHY_IO_PROBES_H
+#define IOWHY_IO_PROBES_H
 
 #include "io_model.h"
+#include "probe_set.h"
 
-struct io_tracer;
-struct tracer;
+struct io_probes;
+struct core_probes;
 struct phase_result;
 
+/* The probes of bpf/io.bpf.c, for tests that check every program is declared. */
+extern const struct probe_spec io_probe_specs[];
+extern const int io_probe_nspecs;
+
 /* Load and attach. Returns 0; -1 after one line on stderr if nothing at all could be loaded. */
-int io_tracer_open(struct io_tracer **t, struct tracer *core);
+int io_probes_open(struct io_probes **t, struct core_probes *core);
 /* Open the window of phase `tag`: clear its counters, snapshot /sys/block and busy times. */
-void io_tracer_phase_begin(struct io_tracer *t, int tag);
+void io_probes_phase_begin(struct io_probes *t, int tag);
 /* Close it and hang the phase's data on p->io (allocated; free with io_result_free).
  * Returns 0, or -1 (out of memory: p->io stays NULL). */
-int io_tracer_phase_end(struct io_tracer *t, int tag, struct phase_result *p);
-const char *io_tracer_missing(const struct io_tracer *t);
-void io_tracer_close(struct io_tracer *t);
+int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *p);
+/* Append the probes that are not attached, with why (nothing for NULL). 0, or -1 if out is full. */
+int io_probes_missing(const struct io_probes *t, struct missing_probes *out);
+/* Its probe set (NULL for NULL). */
+const struct probe_set *io_probes_set(const struct io_probes *t);
+/* Add the time loading, attaching and detaching took to *add (nothing for NULL). */
+void io_probes_times(const struct io_probes *t, struct probe_times *add);
+void io_probes_close(struct io_probes *t);
 
 #endif

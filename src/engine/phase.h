@@ -3,12 +3,21 @@
  * The engine's contract with a workload: a phase. iowhy forks one gated child per phase; the child
  * waits until every probe is attached, then runs `fn(arg)` (a built-in workload) or execs `argv`
  * (iowhy run). Everything the child and its descendants do is the phase's workload; nothing else is.
- * Workloads include this header and session.h, nothing else of the engine.
+ * Workloads include this header, session.h and options.h (the command line), nothing else of the
+ * engine.
  */
 #ifndef IOWHY_PHASE_H
 #define IOWHY_PHASE_H
 
+#include <sys/types.h>
 #include "facts.h"
+
+/* A directory a phase works in, held open: the fd and the device and inode it had when opened. */
+struct phase_dir {
+	int fd;
+	dev_t dev;
+	ino_t ino;
+};
 
 struct phase_spec {
 	char name[48];        /* unique: "loop", "loop/flush", "bs=4k" */
@@ -26,6 +35,13 @@ struct phase_spec {
 	int (*before)(void *arg);
 	/* Optional, in the parent after the phase (untraced): verify / clean; may add facts. */
 	int (*after)(void *arg, struct phase_facts *facts);
+	/* Optional: the working directory of `before`, the phase and `after` (fchdir to dir->fd,
+	 * checked by device and inode; the parent returns to its own afterwards). Relative names the
+	 * workload uses resolve there, whatever happens to the directory's name meanwhile. */
+	const struct phase_dir *cwd;
+	/* Optional (run -u): the workload runs as this user: its uid, gid and groups (initgroups),
+	 * HOME, USER and LOGNAME; iowhy and the probes stay root. */
+	const char *user;
 };
 
 #endif

@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -24,116 +27,32 @@
 #include "report_html.h"
 #include "timeline.h"
 #include "summary.h"
+#include "clock.h"
+#include "cpu_report.h"
 #include "core_probes.h"
 #include "model.h"
 #include "units.h"
 #include "io_probes.h"
+#include "outfile.h"
+#include "workload_group.h"
+#include "sampler.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
 
 static volatile sig_atomic_t interrupted;
-
-const char common_opts_help[] =
-	"  --json FILE      also write the report as JSON (docs/json.md)\n"
-	"  --html FILE      also write the report as one self-contained HTML page (charts)\n"
-	"  --timeline FILE  also write every task's states over time for Perfetto / chrome://tracing\n"
-	"  --timeline-max N at most N timeline events (default 200000; the file says when cut)\n"
-	"  --dir DIR        where the scratch directory goes (default: current directory)\n"
-	"  --repeat R       run each case R times; report the mean without best and worst\n"
-	"  --drop-caches    drop the page cache before each run (root)\n"
-	"  --no-io          core probes only: no block layer / page cache tracing\n"
-	"  -v, --detail     the full report: every phase's wall view, work view, syscalls, devices\n"
-	"  -q, --brief      only the side-by-side table and the explanation\n";
+static struct wgroup wg = { .guard_wr = -1 }; /* the workload's cgroup and guard */
+static int home_fd = -1;          /* iowhy's own working directory, to come back to after a hook */
+static void (*teardown_fn)(void *);
+static void *teardown_arg;
 
 void common_opts_init(struct common_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->dir = ".";
 	o->repeat = 1;
+	o->sample_hz = SAMPLER_DEFAULT_HZ;
 	o->timeline_max = TIMELINE_MAX_DEFAULT;
-}
-
-/* "--name VALUE" or "--name=VALUE": returns the value, advancing *i, or NULL if not this option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, int *err)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "iowhy: %s needs a value\n", name);
-		*err = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-int common_opt(int argc, char **argv, int *i, struct common_opts *o)
-{
-	const char *v;
-	int err = 0;
-
-	if ((v = opt_value(argc, argv, i, "--json", &err))) {
-		o->json_path = v;
-		return 1;
-	}
-	if (!err && (v = opt_value(argc, argv, i, "--html", &err))) {
-		o->html_path = v;
-		return 1;
-	}
-	if (!err && (v = opt_value(argc, argv, i, "--timeline", &err))) {
-		o->timeline_path = v;
-		return 1;
-	}
-	if (!err && (v = opt_value(argc, argv, i, "--timeline-max", &err))) {
-		char msg[160];
-
-		if (parse_count(v, 1000000000, &o->timeline_max, msg, sizeof(msg))) {
-			fprintf(stderr, "iowhy: --timeline-max: %s\n", msg);
-			return -1;
-		}
-		return 1;
-	}
-	if (!err && (v = opt_value(argc, argv, i, "--dir", &err))) {
-		o->dir = v;
-		return 1;
-	}
-	if (!err && (v = opt_value(argc, argv, i, "--repeat", &err))) {
-		uint64_t r;
-		char msg[160];
-
-		if (parse_count(v, 100, &r, msg, sizeof(msg))) {
-			fprintf(stderr, "iowhy: --repeat: %s\n", msg);
-			return -1;
-		}
-		o->repeat = (int)r;
-		return 1;
-	}
-	if (err)
-		return -1;
-	if (!strcmp(argv[*i], "--drop-caches")) {
-		o->drop_caches = 1;
-		return 1;
-	}
-	if (!strcmp(argv[*i], "--no-io")) {
-		o->no_io = 1;
-		return 1;
-	}
-	if (!strcmp(argv[*i], "-v") || !strcmp(argv[*i], "--detail")) {
-		o->detail = 1;
-		return 1;
-	}
-	if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--brief")) {
-		o->detail = -1;
-		return 1;
-	}
-	return 0;
 }
 
 int session_interrupted(void)
@@ -156,14 +75,6 @@ int drop_caches(void)
 	}
 	close(fd);
 	return 0;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 static uint64_t tv_ns(struct timeval tv)
@@ -205,37 +116,120 @@ static void on_event(void *ctx, const struct iowhy_event *e, const char *comm)
 	model_event(&pc->model, e, comm);
 }
 
-/* In the gated child: wait for the release, then become the workload. Never returns. */
+/* fchdir to d and check that "." is the directory d was opened as (device and inode). */
+static int enter_dir(const struct phase_dir *d)
+{
+	struct stat st;
+
+	if (fchdir(d->fd) != 0 || stat(".", &st) != 0)
+		return -1;
+	if (st.st_dev != d->dev || st.st_ino != d->ino) {
+		errno = ESTALE;
+		return -1;
+	}
+	return 0;
+}
+
+/* The account the workload runs as (run -u), looked up by the parent before the fork. */
+struct run_as {
+	const char *name;
+	uid_t uid;
+	gid_t gid;
+	char home[512];
+};
+
+/* In the child: drop to the user: groups, gid, uid; HOME, USER, LOGNAME. 0, or -1 (errno). */
+static int drop_to(const struct run_as *u)
+{
+	if (initgroups(u->name, u->gid) != 0 || setgid(u->gid) != 0 || setuid(u->uid) != 0)
+		return -1;
+	if (setuid(0) == 0 && u->uid != 0) { /* must not be able to come back */
+		errno = EPERM;
+		return -1;
+	}
+	setenv("HOME", u->home, 1);
+	setenv("USER", u->name, 1);
+	setenv("LOGNAME", u->name, 1);
+	return 0;
+}
+
+/*
+ * In the gated child: become what the workload needs (working directory, user, process group),
+ * wait for the release, then become the workload. Everything before the release is untraced; after
+ * it, a command is one execve of a path resolved beforehand. Never returns.
+ */
 static void child_main(const struct phase_spec *ps, int gate_rd, int gate_wr, struct phase_facts *facts,
-		       pid_t parent)
+		       pid_t parent, const char *exe, const struct run_as *user)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	char b;
 
 	close(gate_wr);
+	if (wg.guard_wr >= 0)
+		close(wg.guard_wr); /* only iowhy's death may close the guard's pipe */
 	sigaction(SIGINT, &dfl, NULL);
 	sigaction(SIGTERM, &dfl, NULL);
 	sigaction(SIGHUP, &dfl, NULL);
-	if (ps->fn)
-		setpgid(0, 0); /* built-in workloads: one group the session can stop as a whole */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (ps->fn || !wg.path[0])
+		setpgid(0, 0); /* one group the session can stop as a whole (run: the cgroup does) */
+	if (ps->cwd && enter_dir(ps->cwd) != 0) {
+		fprintf(stderr, "iowhy: cannot enter the phase's directory: %s\n", strerror(errno));
+		_exit(125);
+	}
+	if (user && drop_to(user) != 0) {
+		fprintf(stderr, "iowhy: cannot become user %s: %s\n", user->name, strerror(errno));
+		_exit(125);
+	}
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* after the uid change, which clears it */
 	if (getppid() != parent)
 		_exit(125);
 	if (ps->comm)
 		prctl(PR_SET_NAME, ps->comm);
 	if (read(gate_rd, &b, 1) != 1)
 		_exit(125); /* iowhy gave up before the release */
-	close(gate_rd);
+	/* gate_rd is O_CLOEXEC: no close of the launcher's to count as the workload's */
 	if (ps->fn) {
 		fflush(NULL);
 		_exit(ps->fn(ps->arg, facts) & 0xff);
 	}
-	execvp(ps->argv[0], ps->argv);
+	if (exe) {
+		execv(exe, ps->argv);
+		if (errno == ENOEXEC)
+			execvp(exe, ps->argv); /* a script without #!: glibc hands it to sh */
+	} else {
+		execvp(ps->argv[0], ps->argv);
+	}
 	if (errno == ENOENT && !strchr(ps->argv[0], '/'))
 		fprintf(stderr, "iowhy: %s: command not found\n", ps->argv[0]);
 	else
 		fprintf(stderr, "iowhy: %s: %s\n", ps->argv[0], strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
+}
+
+/*
+ * The file execvp would run for name (PATH search as execvp does: "" means "."), resolved before
+ * the gate so the workload's only execve is the one that succeeds. NULL if there is none (the child
+ * then runs execvp for its message and status).
+ */
+static const char *resolve_command(const char *name, char *buf, size_t n)
+{
+	const char *path = getenv("PATH");
+	struct stat st;
+
+	if (strchr(name, '/'))
+		return name;
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (const char *p = path;; p += strcspn(p, ":") + 1) {
+		size_t len = strcspn(p, ":");
+		int w = snprintf(buf, n, "%.*s%s%s", (int)len, len ? p : ".", "/", name);
+
+		if (w > 0 && (size_t)w < n && stat(buf, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(buf, X_OK) == 0)
+			return buf;
+		if (!p[len])
+			return NULL;
+	}
 }
 
 /* Wait (briefly) until the child sleeps in the gate's read, so its seeded state is true. */
@@ -296,30 +290,39 @@ static void reap_orphans(void)
 }
 
 struct session {
-	struct tracer tracer;
-	struct io_tracer *io;
+	struct core_probes core;
+	struct io_probes *io;
+	struct sampler *smp;
 	struct phase_ctx pc;
 	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
 	struct timeline *tl;          /* --timeline: the tasks' state slices, else NULL */
 };
 
-/* Stop a phase after Ctrl-C: SIGINT to the workload, SIGKILL after a grace period. */
+/*
+ * Stop a phase after Ctrl-C or SIGTERM: SIGINT to the whole workload (its cgroup, and its process
+ * group), SIGKILL to all of it after a grace period.
+ */
 static void stop_child(const struct phase_spec *ps, pid_t pid, int *signalled, uint64_t *deadline)
 {
-	pid_t target = ps->fn ? -pid : pid;
+	pid_t target = ps->fn || !wg.path[0] ? -pid : pid;
 
 	if (!*signalled) {
 		kill(target, SIGINT);
+		wgroup_signal(&wg, SIGINT);
 		*signalled = 1;
 		*deadline = now_ns() + KILL_GRACE_NS;
 	} else if (*signalled == 1 && now_ns() > *deadline) {
 		kill(target, SIGKILL);
+		wgroup_signal(&wg, SIGKILL);
 		*signalled = 2;
 	}
 }
 
-static int run_phase(struct session *s, const struct phase_spec *ps, int idx, struct phase_result *r)
+static int run_phase(struct session *s, const struct phase_spec *ps, int idx, struct phase_result *r,
+		     const struct run_as *user)
 {
+	char exe_buf[4096];
+	const char *exe = ps->fn ? NULL : resolve_command(ps->argv[0], exe_buf, sizeof(exe_buf));
 	struct phase_ctx *pc = &s->pc;
 	struct rusage ru0, ru1;
 	int gate[2], st = 0, signalled = 0, pidfd;
@@ -331,7 +334,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		fprintf(stderr, "iowhy: pipe: %s\n", strerror(errno));
 		return -1;
 	}
-	tracer_flush(&s->tracer); /* stragglers of the previous phase */
+	core_probes_flush(&s->core); /* stragglers of the previous phase */
 	pc->tag = idx % IOWHY_MAX_PHASES;
 	pc->open = 0;
 	fflush(NULL);
@@ -343,18 +346,21 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		return -1;
 	}
 	if (pid == 0)
-		child_main(ps, gate[0], gate[1], s->shared, parent);
+		child_main(ps, gate[0], gate[1], s->shared, parent, exe, user);
 	close(gate[0]);
-	if (ps->fn)
+	if (ps->fn || !wg.path[0])
 		setpgid(pid, pid);
+	wgroup_add(&wg, pid);
 	wait_gated(pid);
-	if (tracer_add_root(&s->tracer, pid, pc->tag, SYS_read)) {
+	if (core_probes_add_root(&s->core, pid, pc->tag, SYS_read)) {
 		close(gate[1]);
 		waitpid(pid, NULL, 0);
 		return -1;
 	}
 	if (s->io)
-		io_tracer_phase_begin(s->io, pc->tag);
+		io_probes_phase_begin(s->io, pc->tag);
+	if (sampler_active(s->smp))
+		sampler_phase_begin(s->smp, pc->tag);
 	getrusage(RUSAGE_CHILDREN, &ru0);
 	/* rusage will include what the child used before the release (fork, gate): not traced */
 	pre_release = task_cpu_ns(pid);
@@ -375,7 +381,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
 		poll(&p, pidfd >= 0 ? 1 : 0, 20);
-		tracer_drain(&s->tracer);
+		core_probes_drain(&s->core);
 		if (interrupted)
 			stop_child(ps, pid, &signalled, &deadline);
 		if (waitpid(pid, &st, WNOHANG) == pid)
@@ -390,13 +396,15 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	end = now_ns() + (interrupted ? ROOT_DRAIN_NS / 5 : ROOT_DRAIN_NS);
 	do {
 		reap_orphans();
-		tracer_flush(&s->tracer); /* the root is gone: deliver all, the tree's last events too */
+		core_probes_flush(&s->core); /* the root is gone: deliver all, the tree's last events too */
 		if (!pc->model.live)
 			break;
 		usleep(1000);
 	} while (now_ns() < end);
-	if (ps->fn && pc->model.live)
+	if ((ps->fn || !wg.path[0]) && pc->model.live)
 		kill(-pid, SIGKILL);
+	if (interrupted)
+		wgroup_signal(&wg, SIGKILL); /* nothing of an interrupted workload lives on */
 	getrusage(RUSAGE_CHILDREN, &ru1);
 
 	end = pc->model.live ? now_ns() : pc->model.last_dead_ns;
@@ -417,10 +425,13 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	r->rusage_user_ns = tv_ns(ru1.ru_utime) - tv_ns(ru0.ru_utime);
 	r->rusage_sys_ns = tv_ns(ru1.ru_stime) - tv_ns(ru0.ru_stime);
 	r->rusage_sys_ns -= pre_release < r->rusage_sys_ns ? pre_release : r->rusage_sys_ns;
-	tracer_sys_stats(&s->tracer, pc->tag, r->sys);
-	tracer_reset_sys_stats(&s->tracer, pc->tag);
+	core_probes_sys_stats(&s->core, pc->tag, r->sys);
+	core_probes_reset_sys_stats(&s->core, pc->tag);
 	if (s->io)
-		io_tracer_phase_end(s->io, pc->tag, r);
+		io_probes_phase_end(s->io, pc->tag, r);
+	if (sampler_active(s->smp) && (r->samples = sampler_phase_end(s->smp, pc->tag,
+						      ps->argv ? ps->argv[0] : NULL)))
+		cpu_samples_split_phase(r->samples, r);
 	r->facts = *s->shared;
 	return 0;
 }
@@ -435,20 +446,19 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	snprintf(res->command, sizeof(res->command), "%s", command);
 	if (!uname(&u))
 		snprintf(res->kernel, sizeof(res->kernel), "%s", u.release);
-	snprintf(res->probe_mode, sizeof(res->probe_mode), "%s", tracer_mode(&s->tracer));
-	snprintf(res->missing, sizeof(res->missing), "%s", s->tracer.missing);
-	memcpy(res->disk_names, s->tracer.disk_names, sizeof(res->disk_names));
-	if (s->io && io_tracer_missing(s->io)[0]) {
-		if (res->missing[0])
-			strncat(res->missing, ",", sizeof(res->missing) - strlen(res->missing) - 1);
-		strncat(res->missing, io_tracer_missing(s->io),
-			sizeof(res->missing) - strlen(res->missing) - 1);
-	}
-	tracer_counters((struct tracer *)&s->tracer, &c);
-	res->events_lost = c.events_lost + s->tracer.dropped;
+	snprintf(res->probe_mode, sizeof(res->probe_mode), "%s", core_probes_mode(&s->core));
+	memcpy(res->disk_names, s->core.disk_names, sizeof(res->disk_names));
+	core_probes_missing(&s->core, &res->missing);
+	io_probes_missing(s->io, &res->missing);
+	sampler_missing(s->smp, &res->missing);
+	core_probes_times(&s->core, &res->probe_times);
+	io_probes_times(s->io, &res->probe_times);
+	sampler_times(s->smp, &res->probe_times);
+	core_probes_counters((struct core_probes *)&s->core, &c);
+	res->events_lost = c.events_lost + s->core.dropped;
 	res->storage_failed = c.storage_failed;
 	res->nr_folded = c.nr_folded;
-	res->events_total = s->tracer.received;
+	res->events_total = s->core.received;
 }
 
 static void free_results(struct session_result *res)
@@ -457,51 +467,215 @@ static void free_results(struct session_result *res)
 	for (int i = 0; i < res->nphases; i++) {
 		free(res->phases[i].comms);
 		io_result_free(res->phases[i].io);
+		cpu_samples_free(res->phases[i].samples);
 	}
 	free(res->phases);
 }
 
-/* iowhy's exit status: the command's for `run`, else 1 if any phase failed; 130 when interrupted. */
+/*
+ * iowhy's exit status: the command's for `run`, else 1 if any phase failed; 128 + the signal when
+ * interrupted (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
+ */
 static int session_status(const char *tool, const struct session_result *res, int failed)
 {
 	if (interrupted)
-		return 130;
+		return 128 + interrupted;
 	if (failed)
 		return failed;
 	for (int i = 0; i < res->nphases; i++) {
 		const struct phase_result *p = &res->phases[i];
 
-		if (!strcmp(tool, "run") && p->kind == PHASE_WORK)
-			return p->status;
+		if (!strcmp(tool, "run") && p->kind == PHASE_WORK) {
+			if (p->status)  /* with --repeat: the first run that failed */
+				return p->status;
+			continue;
+		}
 		if (p->status)
 			return 1;
 	}
 	return 0;
 }
 
-/* --json FILE must be writable before anything runs: a report lost at the end wastes the run. */
-static int json_path_ok(const char *path)
-{
-	char dir[4096], *slash;
+/* Where the reports go: the files are opened (safely) before anything runs. */
+struct report_files {
+	FILE *text;  /* the text report's stream */
+	FILE *json;  /* --json FILE's stream; NULL without --json or with --json - */
+	FILE *html;  /* --html FILE's stream, else NULL */
+	FILE *timeline; /* --timeline FILE's stream, else NULL */
+};
 
-	if (!path || !strcmp(path, "-"))
-		return 1;
-	if (!access(path, F_OK))
-		return !access(path, W_OK) || (fprintf(stderr, "iowhy: --json %s: %s\n", path,
-							strerror(errno)), 0);
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = 0;
-	else
-		*slash = 0;
-	if (access(dir, W_OK)) {
-		fprintf(stderr, "iowhy: --json %s: cannot create it: %s\n", path, strerror(errno));
-		return 0;
+static void reports_close(struct report_files *rf)
+{
+	if (rf->text && rf->text != stdout && rf->text != stderr)
+		fclose(rf->text);
+	if (rf->json)
+		fclose(rf->json);
+	if (rf->html)
+		fclose(rf->html);
+	if (rf->timeline)
+		fclose(rf->timeline);
+	*rf = (struct report_files){ 0 };
+}
+
+/*
+ * The text report goes to -o FILE; else to stderr for `run` (the command owns stdout and stderr
+ * is where strace, time and perf stat write too) and when the JSON owns stdout (--json -); else
+ * to stdout. 0, or 2 after one line.
+ */
+static int reports_open(const char *tool, const struct common_opts *o, struct report_files *rf)
+{
+	int json_stdout = o->json_path && !strcmp(o->json_path, "-");
+
+	*rf = (struct report_files){ 0 };
+	if (o->json_path && !json_stdout &&
+	    !(rf->json = outfile_open(tool, "--json", o->json_path)))
+		return 2;
+	if ((o->html_path && !(rf->html = outfile_open(tool, "--html", o->html_path))) ||
+	    (o->timeline_path &&
+	     !(rf->timeline = outfile_open(tool, "--timeline", o->timeline_path)))) {
+		reports_close(rf);
+		return 2;
 	}
-	return 1;
+	if (o->text_path)
+		rf->text = outfile_open(tool, "-o", o->text_path);
+	else
+		rf->text = !strcmp(tool, "run") || json_stdout ? stderr : stdout;
+	if (!rf->text) {
+		reports_close(rf);
+		return 2;
+	}
+	return 0;
+}
+
+/* Both reports; 0, or -1 when one could not be written (message printed). */
+static int reports_write(struct report_files *rf, const struct common_opts *o,
+			 const struct session_result *res)
+{
+	struct report_options ro = { .detail = o->detail };
+	int rc = 0;
+
+	report_text(rf->text, res, &ro);
+	if (fflush(rf->text) == EOF || ferror(rf->text)) {
+		fprintf(stderr, "iowhy: cannot write the text report%s%s: %s\n",
+			o->text_path ? " to " : "", o->text_path ? o->text_path : "", strerror(errno));
+		rc = -1;
+	}
+	if (rf->json) {
+		FILE *j = rf->json;
+
+		rf->json = NULL; /* report_json_file closes it */
+		if (report_json_file(j, o->json_path, res))
+			rc = -1;
+	} else if (o->json_path && report_json("-", res)) {
+		rc = -1;
+	}
+	return rc;
+}
+
+/* --folded FILE (and FILE.offcpu), opened as safely as the other reports. 0, or -1 (message). */
+static int write_folded(const char *tool, const char *path, const struct session_result *res)
+{
+	char off_name[4096];
+	FILE *on, *off = NULL;
+
+	if (cpu_report_has_offcpu(res)) {
+		if ((size_t)snprintf(off_name, sizeof(off_name), "%s.offcpu", path) >= sizeof(off_name)) {
+			fprintf(stderr, "iowhy %s: --folded %s: name too long\n", tool, path);
+			return -1;
+		}
+		if (!(off = outfile_open(tool, "--folded", off_name)))
+			return -1;
+	}
+	if (!(on = outfile_open(tool, "--folded", path))) {
+		if (off)
+			fclose(off);
+		return -1;
+	}
+	return cpu_report_folded(on, path, off, off_name, res);
+}
+
+void session_on_teardown(void (*fn)(void *), void *arg)
+{
+	teardown_fn = fn;
+	teardown_arg = arg;
+}
+
+/* Look up the account a phase runs as. 0, or -1 after a one-line message. */
+static int lookup_user(const char *tool, const char *name, struct run_as *u)
+{
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(name);
+	if (!pw) {
+		fprintf(stderr, "iowhy %s: -u %s: %s\n", tool, name,
+			errno ? strerror(errno) : "no such user");
+		return -1;
+	}
+	u->name = name;
+	u->uid = pw->pw_uid;
+	u->gid = pw->pw_gid;
+	snprintf(u->home, sizeof(u->home), "%s", pw->pw_dir ? pw->pw_dir : "/");
+	return 0;
+}
+
+/* Every phase's user exists, and only root can switch to one. 0, or 2 after a message. */
+static int check_users(const char *tool, const struct phase_spec *phases, int nphases)
+{
+	struct run_as u;
+
+	for (int i = 0; i < nphases; i++) {
+		if (!phases[i].user)
+			continue;
+		if (lookup_user(tool, phases[i].user, &u) != 0)
+			return 2;
+		if (geteuid() != 0) {
+			fprintf(stderr, "iowhy %s: -u %s needs root\n", tool, phases[i].user);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* Run a before/after hook in the phase's directory (if it has one), then come back. */
+static int run_hook(const struct phase_spec *ps, int (*call)(const struct phase_spec *, void *),
+		    void *facts)
+{
+	int rc;
+
+	if (ps->cwd && enter_dir(ps->cwd) != 0) {
+		fprintf(stderr, "iowhy: the scratch directory is gone or was replaced (%s); stopping\n",
+			strerror(errno));
+		if (home_fd >= 0 && fchdir(home_fd) != 0)
+			return 1;
+		return 1;
+	}
+	rc = call(ps, facts);
+	if (ps->cwd && home_fd >= 0 && fchdir(home_fd) != 0) {
+		fprintf(stderr, "iowhy: cannot return to the working directory: %s\n", strerror(errno));
+		rc = rc ? rc : 1;
+	}
+	return rc;
+}
+
+static int call_before(const struct phase_spec *ps, void *facts)
+{
+	(void)facts;
+	return ps->before(ps->arg);
+}
+
+static int call_after(const struct phase_spec *ps, void *facts)
+{
+	return ps->after(ps->arg, facts);
+}
+
+/* Close what session_main opened before the probes. */
+static void session_close_group(void)
+{
+	wgroup_close(&wg, interrupted != 0);
+	if (home_fd >= 0)
+		close(home_fd);
+	home_fd = -1;
 }
 
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
@@ -509,28 +683,50 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 {
 	struct session s = { 0 };
 	struct session_result res = { 0 };
+	struct report_files rf;
+	uint64_t detach0;
 	int failed = 0, rc;
+	uint64_t t0;
 
 	if (nphases < 1 || nphases > SESSION_MAX_PHASES) {
 		fprintf(stderr, "iowhy %s: %d runs asked for; a session runs 1 to %d\n", tool, nphases,
 			SESSION_MAX_PHASES);
 		return 2;
 	}
-	if (!json_path_ok(o->json_path))
+	if ((rc = check_users(tool, phases, nphases)))
+		return rc;
+	if (reports_open(tool, o, &rf))
 		return 2;
-	if (o->html_path && !report_path_ok(o->html_path, "--html"))
+	if (o->folded_path && o->no_sample) {
+		fprintf(stderr, "iowhy %s: --folded needs the CPU samples: drop --no-sample\n", tool);
 		return 2;
-	if (o->timeline_path && !report_path_ok(o->timeline_path, "--timeline"))
-		return 2;
+	}
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (tracer_open(&s.tracer, on_event, &s.pc))
-		return 1;
-	if (!o->no_io && io_tracer_open(&s.io, &s.tracer)) {
-		tracer_close(&s.tracer);
+	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (core_probes_open(&s.core, on_event, &s.pc)) {
+		session_close_group();
+		reports_close(&rf);
 		return 1;
 	}
-	tracer_dontfork_mappings();
+	if (!o->no_io && io_probes_open(&s.io, &s.core)) {
+		core_probes_close(&s.core);
+		session_close_group();
+		reports_close(&rf);
+		return 1;
+	}
+	if (!o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz)) {
+		io_probes_close(s.io);
+		core_probes_close(&s.core);
+		session_close_group();
+		reports_close(&rf);
+		return 1;
+	}
+	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
+				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io),
+								 sampler_probe_set(s.smp) }, 3);
+	core_probes_dontfork_mappings();
+	wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	res.phases = calloc(nphases, sizeof(*res.phases));
@@ -539,57 +735,88 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	if (s.shared == MAP_FAILED || !res.phases || (o->timeline_path && !s.tl)) {
 		fprintf(stderr, "iowhy: out of memory\n");
 		timeline_free(s.tl);
-		io_tracer_close(s.io);
-		tracer_close(&s.tracer);
+		if (s.shared != MAP_FAILED)
+			munmap(s.shared, sizeof(*s.shared));
+		free(res.phases);
+		sampler_close(s.smp);
+		io_probes_close(s.io);
+		core_probes_close(&s.core);
+		session_close_group();
+		reports_close(&rf);
 		return 1;
 	}
 	for (int i = 0; i < nphases && !interrupted; i++) {
 		struct phase_spec *ps = &phases[i];
 		struct phase_result *r = &res.phases[res.nphases];
+		struct run_as user;
 
-		if (ps->before && (rc = ps->before(ps->arg))) {
+		t0 = now_ns();
+		rc = ps->before ? run_hook(ps, call_before, NULL) : 0;
+		res.setup_ns += ps->before ? now_ns() - t0 : 0;
+		if (rc) {
 			failed = rc;
+			break;
+		}
+		if (interrupted)
+			break; /* no phase starts after an interrupt */
+		if (ps->user && lookup_user(tool, ps->user, &user) != 0) {
+			failed = 2;
 			break;
 		}
 		snprintf(r->name, sizeof(r->name), "%s", ps->name);
 		snprintf(r->column, sizeof(r->column), "%s", ps->column[0] ? ps->column : ps->name);
 		r->kind = ps->kind;
-		if (run_phase(&s, ps, i, r)) {
+		if (run_phase(&s, ps, i, r, ps->user ? &user : NULL)) {
 			failed = 1;
 			break;
 		}
 		res.nphases++;
-		if (ps->after && !interrupted && ps->after(ps->arg, &r->facts))
+		t0 = now_ns();
+		if (ps->after && !interrupted && run_hook(ps, call_after, &r->facts))
 			failed = 1;
+		res.teardown_ns += ps->after ? now_ns() - t0 : 0;
 	}
 	res.partial = interrupted != 0;
 	fill_header(&res, tool, command, &s);
-	io_tracer_close(s.io);
-	tracer_close(&s.tracer);
+	detach0 = now_ns();
+	sampler_close(s.smp);
+	io_probes_close(s.io);
+	core_probes_close(&s.core);
+	res.probe_times.detach_ns = now_ns() - detach0;
 	munmap(s.shared, sizeof(*s.shared));
+	session_close_group();
+	if (teardown_fn) {
+		t0 = now_ns();
+		teardown_fn(teardown_arg); /* e.g. removing the scratch area: part of the untraced time */
+		res.teardown_ns += now_ns() - t0;
+	}
+	teardown_fn = NULL;
 
 	if (res.nphases) {
-		/* --json -: the JSON owns stdout, the text goes to stderr */
-		FILE *text = o->json_path && !strcmp(o->json_path, "-") ? stderr : stdout;
-
-		struct report_options ro = { .detail = o->detail };
-
 		if (summary_compute(&res))
 			fprintf(stderr, "iowhy: out of memory for the summary: raw numbers only\n");
-		report_text(text, &res, &ro);
-		fflush(text);
-		if (o->json_path && report_json(o->json_path, &res) && !failed)
+		if (reports_write(&rf, o, &res) && !failed)
 			failed = 1;
-		if (o->html_path && report_html(o->html_path, &res, NULL, 0) && !failed)
+		if (o->folded_path && write_folded(tool, o->folded_path, &res) && !failed)
 			failed = 1;
-		if (s.tl && timeline_write_file(o->timeline_path, s.tl, res.command) && !failed)
+		if (rf.html && report_html_stream(rf.html, o->html_path, &res) && !failed)
+			failed = 1;
+		rf.html = NULL; /* closed by report_html_stream */
+		if (rf.timeline && s.tl &&
+		    timeline_write_stream(rf.timeline, o->timeline_path, s.tl, res.command) && !failed)
 			failed = 1;
 		else if (s.tl && timeline_dropped(s.tl))
 			fprintf(stderr, "iowhy: --timeline %s: cut at %llu slices (--timeline-max); %llu "
 				"later slices left out\n", o->timeline_path,
 				(unsigned long long)timeline_slices(s.tl),
 				(unsigned long long)timeline_dropped(s.tl));
+		if (s.tl)
+			rf.timeline = NULL; /* closed by timeline_write_stream */
 	}
+	reports_close(&rf);
+	if (!res.nphases && interrupted)
+		fprintf(stderr, "iowhy %s: interrupted during setup, before any phase: nothing traced\n",
+			tool);
 	rc = session_status(tool, &res, failed);
 	timeline_free(s.tl);
 	free_results(&res);

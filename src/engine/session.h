@@ -17,26 +17,30 @@ struct common_opts {
 	int repeat;              /* --repeat R (default 1) */
 	int drop_caches;         /* --drop-caches */
 	int no_io;               /* --no-io: core probes only (no block/page-cache probes) */
+	unsigned sample_hz;      /* --freq HZ: CPU sampling frequency (default SAMPLER_DEFAULT_HZ) */
+	int no_sample;           /* --no-sample: no CPU sampling */
+	const char *folded_path; /* --folded FILE: the CPU samples in FlameGraph's folded format */
 	const char *text_path;   /* -o FILE: the text report goes there (NULL: the default stream) */
 	int detail;              /* report detail: -1 with -q/--brief, 0 default (fits a screen), 1 with -v */
 };
 
+/* Defaults: dir ".", repeat 1, the rest 0. The parser is options.h's opts_parse. */
 void common_opts_init(struct common_opts *o);
-/*
- * If argv[*i] is a common option, consume it (and its value), advance *i and return 1; return 0 if it
- * is not one; -1 after printing a one-line error (missing value, bad number).
- */
-int common_opt(int argc, char **argv, int *i, struct common_opts *o);
-/* One-line help for the common options. */
-extern const char common_opts_help[];
 
 /*
  * Run the phases under tracing, in order, and report. Returns iowhy's exit status: for `run`, the
- * command's status; 1 if a built-in phase failed; 130 after Ctrl-C (report printed, marked partial).
+ * command's status; 1 if a built-in phase failed; 128 + the signal after SIGINT (130), SIGTERM (143)
+ * or SIGHUP (129): report printed, marked partial.
  * Never exits the process: the caller cleans its scratch area afterwards.
  */
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
 		 const struct common_opts *o);
+
+/*
+ * Run fn(arg) once the phases are over, before the report (untraced; its time is reported as
+ * teardown): e.g. removing the scratch area. For the next session_main only.
+ */
+void session_on_teardown(void (*fn)(void *), void *arg);
 
 /* True once SIGINT/SIGTERM arrived: long workload loops in the parent may check it. */
 int session_interrupted(void);

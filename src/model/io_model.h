@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "io.h"
+#include "probe_status.h"
 
 /* /sys/block/DEV/stat fields (Documentation/block/stat.rst), as a delta over the phase. */
 struct io_sysstat {
@@ -78,7 +79,7 @@ struct io_phase {
 	uint64_t tree_inodes;      /* inodes the tree has dirtied so far (session) */
 	uint64_t tree_dirtied_total, tree_wb_total; /* their bytes dirtied / written back so far */
 	uint64_t tree_removed_total; /* ... and dropped by the tree before writeback (truncate, unlink) */
-	char missing[256];         /* probes of this part that could not attach */
+	struct missing_probes missing; /* probes of this part that are not attached, and why */
 };
 
 struct io_phase *io_phase_new(void);

@@ -9,11 +9,13 @@
 #include "iowhy.h"
 #include "model.h"
 #include "facts.h"
+#include "probe_status.h"
 
 #define REPORT_SCHEMA_VERSION 1
 
 struct io_phase;        /* io_model.h */
 struct session_summary; /* summary.h: computed from the results, above this layer */
+struct cpu_samples;   /* cpu_samples.h */
 
 struct phase_result {
 	char name[48];
@@ -30,6 +32,7 @@ struct phase_result {
 	uint64_t events, out_of_order, unknown_task;
 	struct phase_facts facts;
 	struct io_phase *io;      /* device / page-cache data (io_model.h), NULL when not traced */
+	struct cpu_samples *samples; /* CPU samples (cpu_samples.h), NULL with --no-sample */
 };
 
 struct session_result {
@@ -37,9 +40,11 @@ struct session_result {
 	char command[512];         /* what was run, for the header */
 	char kernel[128];          /* uname -r */
 	char probe_mode[16];       /* "tp_btf" or "raw_tp" */
-	char missing[512];         /* optional probes that could not attach, comma-separated */
+	struct missing_probes missing; /* optional probes that are not attached, and why */
+	struct probe_times probe_times; /* loading, attaching and detaching every probe set */
 	int partial;               /* Ctrl-C or a failure cut the session short */
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
+	uint64_t setup_ns, teardown_ns; /* untraced: before hooks; after hooks and the cleanup */
 	struct phase_result *phases;
 	int nphases;
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* names of the slots of wall.iowait_by_disk */

@@ -230,17 +230,6 @@ static struct json_object *lost_obj(const struct io_lost *l)
 	return o;
 }
 
-static struct json_object *missing_arr(const char *m)
-{
-	struct json_object *a = json_object_new_array();
-	char buf[256], *save = NULL, *tok;
-
-	snprintf(buf, sizeof(buf), "%s", m);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		json_object_array_add(a, json_object_new_string(tok));
-	return a;
-}
-
 void io_report_json(struct json_object *phase_obj, const struct phase_result *pr,
 		    const struct phase_summary *ps)
 {
@@ -258,6 +247,6 @@ void io_report_json(struct json_object *phase_obj, const struct phase_result *pr
 	jput(o, "journal", jbd_arr(p));
 	jput(o, "layers", layers_obj(p, ps));
 	jput(o, "lost", lost_obj(&p->lost));
-	jput(o, "missing", missing_arr(p->missing));
+	jput(o, "missing", jprobe_names(&p->missing));
 	jput(phase_obj, "io", o);
 }

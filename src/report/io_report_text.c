@@ -171,8 +171,12 @@ void io_report_text(FILE *out, const struct phase_result *pr, const struct phase
 			(unsigned long long)p->lost.complete_untracked,
 			(unsigned long long)(io_lost_total(&p->lost) - p->lost.issue_unseen -
 					     p->lost.complete_untracked));
-	if (p->missing[0])
-		fprintf(out, "  probes missing: %s\n", p->missing);
+	if (p->missing.n) {
+		char list[2048];
+
+		fprintf(out, "  probes missing: %s\n",
+			missing_probes_text(&p->missing, list, sizeof(list)));
+	}
 }
 
 /* "  vda  busy 1.20 s of 4.00 s (30.0%); 1,234 requests: read 10.0 MiB, written 117 MiB, the

@@ -65,3 +65,12 @@ struct json_object *jhist(const uint32_t *h, int n)
 		json_object_array_add(a, json_object_new_uint64(h[k]));
 	return a;
 }
+
+struct json_object *jprobe_names(const struct missing_probes *m)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < m->n; i++)
+		json_object_array_add(a, json_object_new_string(m->v[i].name));
+	return a;
+}

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <json-c/json.h>
+#include "probe_status.h"
 
 /* o[key] = v (v may be NULL: JSON null); o takes the reference. */
 void jput(struct json_object *o, const char *key, struct json_object *v);
@@ -23,6 +24,8 @@ void jput_str(struct json_object *o, const char *key, const char *s);
 /* A whole number as an integer, anything else as a double; not finite: NULL (JSON null). */
 struct json_object *jnumber(double v);
 /* Histogram counts up to the last non-zero slot, as an array of unsigned integers. */
+/* The names of the probes that are not attached, as an array of strings. */
+struct json_object *jprobe_names(const struct missing_probes *m);
 struct json_object *jhist(const uint32_t *h, int n);
 
 #endif

@@ -2,80 +2,14 @@
 /* The HTML report: the page, its header, the wall bars beside the explanation, each phase's
  * tables, flame graphs; see report_html.h. The device part of a phase is in html_io.c. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 #include "report_html.h"
 #include "columns.h"
 #include "summary.h"
 #include "syscalls.h"
 #include "hist.h"
 #include "units.h"
-
-/* ---- Opening the file ---- */
-
-FILE *report_file_open(const char *path, const char *what)
-{
-	struct stat st;
-	FILE *f;
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-
-	if (fd < 0) {
-		fprintf(stderr, "iowhy: %s %s: %s\n", what, path,
-			errno == ELOOP ? "is a symbolic link (not followed)" : strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "iowhy: %s %s: not a regular file\n", what, path);
-		close(fd);
-		return NULL;
-	}
-	if (ftruncate(fd, 0) || fcntl(fd, F_SETFL, 0)) {
-		fprintf(stderr, "iowhy: %s %s: %s\n", what, path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		fprintf(stderr, "iowhy: %s %s: %s\n", what, path, strerror(errno));
-		close(fd);
-	}
-	return f;
-}
-
-int report_path_ok(const char *path, const char *what)
-{
-	char dir[4096], *slash;
-	struct stat st;
-
-	if (!lstat(path, &st)) {
-		if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
-			fprintf(stderr, "iowhy: %s %s: %s\n", what, path, S_ISLNK(st.st_mode) ?
-				"is a symbolic link (not followed)" : "not a regular file");
-			return 0;
-		}
-		if (access(path, W_OK)) {
-			fprintf(stderr, "iowhy: %s %s: %s\n", what, path, strerror(errno));
-			return 0;
-		}
-		return 1;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = 0;
-	else
-		*slash = 0;
-	if (access(dir, W_OK)) {
-		fprintf(stderr, "iowhy: %s %s: cannot create it: %s\n", what, path, strerror(errno));
-		return 0;
-	}
-	return 1;
-}
 
 /* ---- Small writers ---- */
 
@@ -268,9 +202,14 @@ static void header(FILE *out, const struct session_result *s)
 		fprintf(out, "<p class=\"warn\">%s syscalls with numbers &gt;= %d were counted "
 			     "together in the row %s.</p>\n", fmt_count(a, sizeof(a), s->nr_folded),
 			IOWHY_NR_SLOTS, syscall_name(IOWHY_NR_SLOTS - 1));
-	fputs("<p class=\"meta\">missing optional probes (not traced): ", out);
-	html_text(out, s->missing[0] ? s->missing : "none");
-	fputs("</p>\n", out);
+	{
+		char list[2048];
+
+		fputs("<p class=\"meta\">missing optional probes (not traced): ", out);
+		html_text(out, s->missing.n ? missing_probes_text(&s->missing, list, sizeof(list)) :
+			  "none");
+		fputs("</p>\n", out);
+	}
 	if (s->partial)
 		fputs("<p class=\"warn\">PARTIAL (interrupted): the session was cut short; the numbers "
 		      "cover only what ran.</p>\n", out);
@@ -789,22 +728,21 @@ void report_html_write(FILE *out, const struct session_result *s, const struct h
 	fprintf(out, "<script>\n%s</script>\n</body></html>\n", done_script);
 }
 
-int report_html(const char *path, const struct session_result *s, const struct html_flame *flames,
-		int nflames)
+int report_html_stream(FILE *f, const char *name, const struct session_result *s)
 {
-	FILE *f = report_file_open(path, "--html");
-	int err = 0;
+	struct html_flame flames[2];
+	int n = html_flames_of(s, flames), err = 0;
 
-	if (!f)
-		return -1;
 	errno = 0;
-	report_html_write(f, s, flames, nflames);
+	report_html_write(f, s, flames, n);
+	for (int i = 0; i < n; i++)
+		flame_free((struct flame *)flames[i].flame);
 	if (ferror(f) || fflush(f))
 		err = errno ? errno : EIO;
 	if (fclose(f) && !err)
 		err = errno ? errno : EIO;
 	if (err) {
-		fprintf(stderr, "iowhy: --html %s: %s\n", path, strerror(err));
+		fprintf(stderr, "iowhy: --html %s: %s\n", name, strerror(err));
 		return -1;
 	}
 	return 0;

@@ -24,17 +24,12 @@ struct html_flame {
 /* The page, to out. */
 void report_html_write(FILE *out, const struct session_result *s, const struct html_flame *flames,
 		       int nflames);
-/* The page, to path: created or truncated as a regular file, never through a symbolic link.
- * Returns 0, or -1 with a one-line message on stderr. */
-int report_html(const char *path, const struct session_result *s, const struct html_flame *flames,
-		int nflames);
-/* Open path for writing a report (the same rules); `what` names the option in messages
- * ("--html"). Returns the stream, or NULL with a one-line message. */
-FILE *report_file_open(const char *path, const char *what);
-/* Whether path could be written before anything runs (a report lost at the end wastes the run):
- * an existing path must be a writable regular file (not a link), a new one a writable directory's.
- * Returns 1, or 0 with a one-line message. */
-int report_path_ok(const char *path, const char *what);
+/* The page with the flame graphs of the session's samples, to f (opened safely by the caller),
+ * which is closed here; `name` is for messages. Returns 0, or -1 with a message on stderr. */
+int report_html_stream(FILE *f, const char *name, const struct session_result *s);
+/* Flame graphs of the session's CPU samples and uninterruptible sleeps (html_flames.c): out[0..2)
+ * filled, returns how many (0: no samples). The caller frees each out[i].flame. */
+int html_flames_of(const struct session_result *s, struct html_flame *out);
 
 /* ---- shared by the HTML writers (report_html.c, html_io.c) ---- */
 

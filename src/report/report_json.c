@@ -5,6 +5,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "io_report.h"
+#include "cpu_report.h"
 #include "report.h"
 #include "columns.h"
 #include "json_put.h"
@@ -25,30 +26,25 @@ static struct json_object *events_obj(const struct session_result *s)
 	return o;
 }
 
-/* "a, b,c" -> ["a","b","c"] */
-static struct json_object *missing_arr(const char *missing)
+/* The probes: what setting them up and tearing them down cost, and why each missing one is. */
+static struct json_object *probes_obj(const struct session_result *s)
 {
-	struct json_object *a = json_object_new_array();
-	char item[sizeof(((struct session_result *)0)->missing)];
-	const char *p = missing;
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
 
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		size_t start = strspn(p, " ");
+	jput_u64(o, "load_ns", s->probe_times.load_ns);
+	jput_u64(o, "attach_ns", s->probe_times.attach_ns);
+	jput_u64(o, "detach_ns", s->probe_times.detach_ns);
+	for (unsigned i = 0; i < s->missing.n; i++) {
+		const struct missing_probe *p = &s->missing.v[i];
+		struct json_object *m = json_object_new_object();
 
-		if (start < len) {
-			size_t end = len;
-
-			while (end > start && p[end - 1] == ' ')
-				end--;
-			snprintf(item, sizeof(item), "%.*s", (int)(end - start), p + start);
-			json_object_array_add(a, json_object_new_string(item));
-		}
-		p += len;
-		if (*p == ',')
-			p++;
+		jput_str(m, "name", p->name);
+		jput_str(m, "reason", probe_state_code(p->why));
+		jput_str(m, "error", p->err ? strerror(p->err) : "");
+		json_object_array_add(a, m);
 	}
-	return a;
+	jput(o, "missing", a);
+	return o;
 }
 
 /* ---- One phase ---- */
@@ -223,6 +219,7 @@ static struct json_object *phase_obj(const struct phase_result *p, const char (*
 	jput(o, "syscalls", syscalls_arr(p));
 	if (p->io && ps)
 		io_report_json(o, p, ps);
+	cpu_report_json(o, p);
 	return o;
 }
 
@@ -315,8 +312,11 @@ static struct json_object *session_obj(const struct session_result *s)
 	jput_str(o, "kernel", s->kernel);
 	jput_str(o, "probe_mode", s->probe_mode);
 	jput_bool(o, "partial", s->partial);
+	jput_u64(o, "setup_ns", s->setup_ns);       /* untraced, before the phases */
+	jput_u64(o, "teardown_ns", s->teardown_ns); /* untraced, after them: checks and removal */
 	jput(o, "events", events_obj(s));
-	jput(o, "missing_probes", missing_arr(s->missing));
+	jput(o, "missing_probes", jprobe_names(&s->missing));
+	jput(o, "probes", probes_obj(s));
 	for (int i = 0; i < s->nphases; i++)
 		json_object_array_add(phases, phase_obj(&s->phases[i], s->disk_names,
 							sum ? &sum->phases[i] : NULL));
@@ -330,16 +330,12 @@ static struct json_object *session_obj(const struct session_result *s)
 
 /* ---- Output ---- */
 
-static int write_text(const char *path, const char *text)
+/* Write text to f (named `name` in messages); closes f unless it is stdout. */
+static int write_text(FILE *f, const char *name, const char *text)
 {
-	int to_stdout = strcmp(path, "-") == 0;
-	FILE *f = to_stdout ? stdout : fopen(path, "w");
+	int to_stdout = f == stdout;
 	int err = 0;
 
-	if (!f) {
-		fprintf(stderr, "iowhy: cannot write JSON report '%s': %s\n", path, strerror(errno));
-		return -1;
-	}
 	errno = 0;
 	if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
 		err = errno ? errno : EIO;
@@ -348,13 +344,13 @@ static int write_text(const char *path, const char *text)
 	if (!to_stdout && fclose(f) == EOF && !err)
 		err = errno ? errno : EIO;
 	if (err) {
-		fprintf(stderr, "iowhy: cannot write JSON report '%s': %s\n", path, strerror(err));
+		fprintf(stderr, "iowhy: cannot write JSON report '%s': %s\n", name, strerror(err));
 		return -1;
 	}
 	return 0;
 }
 
-int report_json(const char *path, const struct session_result *s)
+int report_json_file(FILE *f, const char *name, const struct session_result *s)
 {
 	struct json_object *root = session_obj(s);
 	const char *text;
@@ -362,6 +358,8 @@ int report_json(const char *path, const struct session_result *s)
 
 	if (!root) {
 		fprintf(stderr, "iowhy: cannot build JSON report: out of memory\n");
+		if (f != stdout)
+			fclose(f);
 		return -1;
 	}
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
@@ -369,9 +367,22 @@ int report_json(const char *path, const struct session_result *s)
 	if (!text) {
 		fprintf(stderr, "iowhy: cannot build JSON report: out of memory\n");
 		json_object_put(root);
+		if (f != stdout)
+			fclose(f);
 		return -1;
 	}
-	ret = write_text(path, text);
+	ret = write_text(f, name, text);
 	json_object_put(root);
 	return ret;
+}
+
+int report_json(const char *path, const struct session_result *s)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "iowhy: cannot write JSON report '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	return report_json_file(f, path, s);
 }

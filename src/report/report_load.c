@@ -39,9 +39,28 @@ static size_t alen(struct json_object *a)
 
 /* ---- Header ---- */
 
+/* The probe state a JSON reason names (probe_state_code's inverse); PROBE_ABSENT if none. */
+static enum probe_state state_of(const char *code)
+{
+	for (int st = PROBE_WANTED; st <= PROBE_ATTACH_FAILED; st++)
+		if (!strcmp(probe_state_code((enum probe_state)st), code))
+			return (enum probe_state)st;
+	return PROBE_ABSENT;
+}
+
+/* The errno whose strerror() is text (the JSON keeps the text); 0 for "" or an unknown text. */
+static int errno_of(const char *text)
+{
+	for (int e = 1; text[0] && e < 200; e++)
+		if (!strcmp(strerror(e), text))
+			return e;
+	return 0;
+}
+
 static void load_header(struct json_object *r, struct session_result *s)
 {
-	struct json_object *ev = member(r, "events"), *miss = member(r, "missing_probes");
+	struct json_object *ev = member(r, "events"), *probes = member(r, "probes");
+	struct json_object *miss = member(probes, "missing");
 
 	snprintf(s->command, sizeof(s->command), "%s", str(r, "command"));
 	snprintf(s->kernel, sizeof(s->kernel), "%s", str(r, "kernel"));
@@ -51,11 +70,16 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->events_lost = u64(ev, "lost");
 	s->storage_failed = u64(ev, "storage_failed");
 	s->nr_folded = u64(ev, "nr_folded");
+	s->setup_ns = u64(r, "setup_ns");
+	s->teardown_ns = u64(r, "teardown_ns");
+	s->probe_times.load_ns = u64(probes, "load_ns");
+	s->probe_times.attach_ns = u64(probes, "attach_ns");
+	s->probe_times.detach_ns = u64(probes, "detach_ns");
 	for (size_t i = 0; i < alen(miss); i++) {
-		size_t len = strlen(s->missing);
+		struct json_object *m = json_object_array_get_idx(miss, i);
 
-		snprintf(s->missing + len, sizeof(s->missing) - len, "%s%s", len ? "," : "",
-			 json_object_get_string(json_object_array_get_idx(miss, i)));
+		missing_probes_add(&s->missing, str(m, "name"), state_of(str(m, "reason")),
+				   errno_of(str(m, "error")));
 	}
 }
 
@@ -192,7 +216,7 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 	p->unknown_task = u64(tr, "unknown_task");
 	p->tasks_left = u64(tr, "tasks_left");
 	load_syscalls(ph, p);
-	if (member(ph, "io") && !(p->io = report_load_io(member(ph, "io"))))
+	if (member(ph, "io") && !(p->io = report_load_io(member(ph, "io"), &s->missing)))
 		return -1;
 	return load_comms(ph, p);
 }

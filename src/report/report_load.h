@@ -24,7 +24,7 @@ void report_load_free(struct session_result *s);
  * memory), and its layer table and notes into the phase's summary. */
 struct json_object;
 struct phase_summary;
-struct io_phase *report_load_io(struct json_object *io);
+struct io_phase *report_load_io(struct json_object *io, const struct missing_probes *session);
 void report_load_layers(struct json_object *io, struct phase_summary *ps);
 
 #endif

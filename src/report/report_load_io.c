@@ -211,7 +211,7 @@ static void load_lost(struct json_object *o, struct io_phase *p)
 	l->commit_unmatched = u64(o, "commit_unmatched");
 }
 
-struct io_phase *report_load_io(struct json_object *io)
+struct io_phase *report_load_io(struct json_object *io, const struct missing_probes *sm)
 {
 	struct json_object *miss = member(io, "missing"), *lay = member(io, "layers");
 	struct io_phase *p;
@@ -234,11 +234,17 @@ struct io_phase *report_load_io(struct json_object *io)
 	p->sys_read_bytes = u64(lay, "sys_read_bytes");
 	p->sys_writes = u64(lay, "sys_writes");
 	p->sys_reads = u64(lay, "sys_reads");
-	for (size_t i = 0; i < alen(miss); i++) {
-		size_t len = strlen(p->missing);
+	for (size_t i = 0; i < alen(miss); i++) { /* names only: why, from the session's list */
+		const char *name = json_object_get_string(json_object_array_get_idx(miss, i));
+		enum probe_state why = PROBE_ABSENT;
+		int err = 0;
 
-		snprintf(p->missing + len, sizeof(p->missing) - len, "%s%s", len ? "," : "",
-			 json_object_get_string(json_object_array_get_idx(miss, i)));
+		for (unsigned k = 0; sm && k < sm->n; k++)
+			if (!strcmp(sm->v[k].name, name)) {
+				why = sm->v[k].why;
+				err = sm->v[k].err;
+			}
+		missing_probes_add(&p->missing, name, why, err);
 	}
 	return p;
 }

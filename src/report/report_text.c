@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "io_report.h"
+#include "cpu_report.h"
 #include "report.h"
 #include "columns.h"
 #include "summary.h"
@@ -202,11 +203,22 @@ static void print_header(FILE *out, const struct session_result *s)
 		fmt_count(events, sizeof(events), s->events_total),
 		fmt_count(lost, sizeof(lost), s->events_lost));
 	print_warnings(out, s);
-	if (s->missing[0])
-		fprintf(out, "missing optional probes (not traced): %s\n", s->missing);
+	if (s->missing.n) {
+		char list[2048];
+
+		fprintf(out, "missing optional probes (not traced): %s\n",
+			missing_probes_text(&s->missing, list, sizeof(list)));
+	}
 	if (s->partial)
 		fprintf(out, "*** PARTIAL (interrupted): the session was cut short; the numbers cover "
 			     "only what ran ***\n");
+	if (s->setup_ns || s->teardown_ns) {
+		char a[32], b[32];
+
+		fprintf(out, "untraced: setup %s before the phases, teardown %s after them "
+			     "(checks, removal)\n", fmt_ns(a, sizeof(a), s->setup_ns),
+			fmt_ns(b, sizeof(b), s->teardown_ns));
+	}
 }
 
 /* ---- Side by side ---- */
@@ -725,6 +737,7 @@ static void print_phase(FILE *out, const struct phase_result *p, const char (*di
 	print_syscalls(out, p);
 	if (p->io && ps)
 		io_report_text(out, p, ps);
+	cpu_report_text(out, p);
 }
 
 /* One explanation line, word-wrapped at EXPLAIN_WIDTH with an indented continuation. */

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "timeline.h"
-#include "report_html.h"
 #include "syscalls.h"
 #include "text.h"
 
@@ -339,13 +338,11 @@ uint64_t timeline_write(FILE *out, const struct timeline *tl, const char *comman
 	return ev + tl->n + nc;
 }
 
-int timeline_write_file(const char *path, const struct timeline *tl, const char *command)
+int timeline_write_stream(FILE *f, const char *path, const struct timeline *tl,
+			  const char *command)
 {
-	FILE *f = report_file_open(path, "--timeline");
 	int err = 0;
 
-	if (!f)
-		return -1;
 	errno = 0;
 	timeline_write(f, tl, command);
 	if (ferror(f) || fflush(f))

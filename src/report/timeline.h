@@ -30,7 +30,9 @@ uint64_t timeline_slices(const struct timeline *tl);
 uint64_t timeline_dropped(const struct timeline *tl);
 /* The trace-event JSON; `command` goes into otherData. Returns the events written. */
 uint64_t timeline_write(FILE *out, const struct timeline *tl, const char *command);
-/* To path (a regular file, never through a link). Returns 0, or -1 with a message on stderr. */
-int timeline_write_file(const char *path, const struct timeline *tl, const char *command);
+/* To f (opened safely by the caller), which is closed here; `name` is for messages. Returns 0, or
+ * -1 with a message on stderr. */
+int timeline_write_stream(FILE *f, const char *name, const struct timeline *tl,
+			  const char *command);
 
 #endif

@@ -21,59 +21,71 @@ static const char *const source_names[] = { "zero", "random", NULL };
 
 struct bf_run {
 	struct bigfile_job job;
-	char *flush_dir;            /* the scratch area to syncfs, NULL with --no-sync */
+	const char *flush_dir;            /* the scratch area to syncfs, NULL with --no-sync */
 };
 
 
 static const char bigfile_usage[] =
 	"usage: iowhy bigfile --size S [--method dd|fallocate|truncate[,...]] [--bs B[,B...]]\n"
-	"                     [--source zero|random] [--sync | --no-sync]\n"
+	"                     [--source zero|random] [--sync | --no-sync] [options]\n"
 	"  dd: one write() of B bytes per block (default 1M); fallocate: posix_fallocate;\n"
 	"  truncate: a sparse ftruncate. Each run ends with a flush phase (syncfs) unless --no-sync;\n"
 	"  the flush phase shows dd's view (bytes / write loop) next to write loop + flush.\n";
+
+enum { BF_O_SIZE = 256, BF_O_BS, BF_O_SOURCE, BF_O_METHOD, BF_O_SYNC, BF_O_NOSYNC };
+
+static const struct opt_def bigfile_opt_defs[] = {
+	{ "size", BF_O_SIZE, "S", "size of the file (required): 64M, 2G; at most 1 TiB" },
+	{ "method", BF_O_METHOD, "LIST", "dd, fallocate, truncate: comma-separated (default dd)" },
+	{ "bs", BF_O_BS, "LIST", "dd's block sizes, comma-separated (default 1M)" },
+	{ "source", BF_O_SOURCE, "zero|random", "what dd writes (default zero)" },
+	{ "sync", BF_O_SYNC, NULL, "a flush phase (syncfs) after each run (the default)" },
+	{ "no-sync", BF_O_NOSYNC, NULL, "no flush phase" },
+	{ NULL, 0, NULL, NULL },
+};
+
 /* ---- options ---- */
 
-static int bf_option(int argc, char **argv, int *i, struct bigfile_opts *o, int *bs_given,
-		     int *src_given)
+struct bf_parse_ctx {
+	struct bigfile_opts *o;
+	int bs_given, src_given;
+};
+
+/* bigfile's own options: 0, or -1 after a one-line message. */
+static int bf_handle(void *ctx, int key, const char *v)
 {
-	const char *v;
-	int r, k;
+	struct bf_parse_ctx *c = ctx;
+	struct bigfile_opts *o = c->o;
 
-	if ((r = wl_opt("bigfile", argc, argv, i, "--size", &v)) != 0)
-		return r < 0 || wl_size("bigfile", "--size", v, SIZE_MAX_ACCEPTED, &o->size) < 0 ? -1 : 1;
-	if ((r = wl_opt("bigfile", argc, argv, i, "--bs", &v)) != 0) {
-		*bs_given = 1;
-		return r < 0 || (o->nbs = wl_sizes("bigfile", "--bs", v, 1ull << 30, o->bs)) < 0 ? -1 : 1;
+	switch (key) {
+	case BF_O_SIZE:
+		return wl_size("bigfile", "--size", v, SIZE_MAX_ACCEPTED, &o->size) < 0 ? -1 : 0;
+	case BF_O_BS:
+		c->bs_given = 1;
+		return (o->nbs = wl_sizes("bigfile", "--bs", v, 1ull << 30, o->bs)) < 0 ? -1 : 0;
+	case BF_O_SOURCE:
+		c->src_given = 1;
+		return (o->random = wl_choice("bigfile", "--source", v, source_names)) < 0 ? -1 : 0;
+	case BF_O_METHOD:
+		o->nmethods = wl_choice_list("bigfile", "--method", v, method_names, o->methods,
+					     BF_NMETHODS);
+		return o->nmethods < 0 ? -1 : 0;
+	case BF_O_SYNC:
+	case BF_O_NOSYNC:
+		o->sync = key == BF_O_SYNC;
+		return 0;
 	}
-	if ((r = wl_opt("bigfile", argc, argv, i, "--source", &v)) != 0) {
-		*src_given = 1;
-		return r < 0 || (o->random = wl_choice("bigfile", "--source", v, source_names)) < 0 ? -1 : 1;
-	}
-	if ((r = wl_opt("bigfile", argc, argv, i, "--method", &v)) != 0) {
-		char item[32];
-
-		if (r < 0)
-			return -1;
-		o->nmethods = 0;
-		for (const char *p = v; *p; p += *p == ',') {
-			size_t len = strcspn(p, ",");
-
-			snprintf(item, sizeof(item), "%.*s", (int)len, p);
-			p += len;
-			if ((k = wl_choice("bigfile", "--method", item, method_names)) < 0 ||
-			    o->nmethods == BF_NMETHODS)
-				return -1;
-			o->methods[o->nmethods++] = k;
-		}
-		return o->nmethods ? 1 : -1;
-	}
-	if (wl_flag(argv, *i, "--sync") || wl_flag(argv, *i, "--no-sync")) {
-		o->sync = wl_flag(argv, *i, "--sync");
-		*i += 1;
-		return 1;
-	}
-	return wl_common(argc, argv, i, &o->co);
+	return 0;
 }
+
+const struct cmd_def bigfile_cmd = {
+	.name = "bigfile",
+	.usage = bigfile_usage,
+	.opts = bigfile_opt_defs,
+	.common = CO_ALL,
+	.operand = OPERAND_NONE,
+	.handle = bf_handle,
+};
 
 static int has_method(const struct bigfile_opts *o, int m)
 {
@@ -85,28 +97,21 @@ static int has_method(const struct bigfile_opts *o, int m)
 
 int bigfile_parse(int argc, char **argv, struct bigfile_opts *o)
 {
-	int bs_given = 0, src_given = 0;
+	struct bf_parse_ctx c = { .o = o };
+	int rc;
 
 	memset(o, 0, sizeof(*o));
-	common_opts_init(&o->co);
 	o->methods[0] = BF_DD;
 	o->nmethods = 1;
 	o->bs[0] = 1 << 20;
 	o->nbs = 1;
 	o->sync = 1;
-	for (int i = 1; i < argc;) {
-		if (wl_is_help(argv[i]))
-			return 1;
-		int r = bf_option(argc, argv, &i, o, &bs_given, &src_given);
-
-		if (r < 0)
-			return 2;
-		if (r == 0)
-			return wl_usage_error("bigfile", "unexpected argument '%s'", argv[i]);
-	}
+	rc = opts_parse(&bigfile_cmd, argc, argv, &o->co, &c, NULL);
+	if (rc)
+		return rc;
 	if (!o->size)
 		return wl_usage_error("bigfile", "--size is required (e.g. --size 2G)");
-	if ((bs_given || src_given) && !has_method(o, BF_DD))
+	if ((c.bs_given || c.src_given) && !has_method(o, BF_DD))
 		return wl_usage_error("bigfile", "--bs and --source apply to --method dd only");
 	return 0;
 }
@@ -218,7 +223,7 @@ static int bf_after_write(void *arg, struct phase_facts *f)
 
 static int bf_flush_fn(void *arg, struct phase_facts *f)
 {
-	return flush_fn(((struct bf_run *)arg)->flush_dir, f);
+	return flush_fn((void *)((struct bf_run *)arg)->flush_dir, f);
 }
 
 /* The flush phase closes the run: dd's view against write + flush. */
@@ -272,8 +277,7 @@ static void add_run(struct wl_plan *p, struct bf_run *r, const char *col, int re
 	ph->after = bf_after_flush;
 }
 
-static int plan_runs(const struct bigfile_opts *o, struct scratch *s, struct wl_plan *p,
-		     struct bf_run *runs)
+static int plan_runs(const struct bigfile_opts *o, struct wl_plan *p, struct bf_run *runs)
 {
 	int n = 0, wanted = 0;
 
@@ -287,13 +291,13 @@ static int plan_runs(const struct bigfile_opts *o, struct scratch *s, struct wl_
 			for (int rep = 1; rep <= o->co.repeat; rep++, n++) {
 				struct bf_run *r = &runs[n];
 
-				snprintf(r->job.path, sizeof(r->job.path), "%s/bigfile", s->path);
+				snprintf(r->job.path, sizeof(r->job.path), "bigfile");
 				r->job.size = o->size;
 				r->job.bs = o->bs[b];
 				r->job.method = o->methods[m];
 				r->job.random = o->random;
 				r->job.co = &o->co;
-				r->flush_dir = o->sync ? s->path : NULL;
+				r->flush_dir = o->sync ? "." : NULL; /* the scratch area */
 				wanted += o->sync ? 2 : 1;
 				add_run(p, r, col, rep, o->co.repeat);
 			}
@@ -325,7 +329,7 @@ int cmd_bigfile(int argc, char **argv)
 	int rc = bigfile_parse(argc, argv, &o);
 
 	if (rc)
-		return wl_help(rc, bigfile_usage);
+		return wl_exit_status(rc);
 	if ((rc = space_check(&o)) != 0)
 		return rc;
 	p = calloc(1, sizeof(*p));
@@ -339,7 +343,7 @@ int cmd_bigfile(int argc, char **argv)
 	p->comm = "iowhy-bigfile";
 	if (wl_scratch(&s, &o.co) < 0) {
 		rc = 1;
-	} else if ((rc = plan_runs(&o, &s, p, runs)) != 0) {
+	} else if ((rc = plan_runs(&o, p, runs)) != 0) {
 		scratch_remove(&s);
 	} else {
 		rc = wl_session("bigfile", argc, argv, p, &o.co, &s);

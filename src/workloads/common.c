@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "iowhy.h"
+#include "clock.h"
 #include "units.h"
 #include "common.h"
 #include "writer.h"
@@ -46,54 +47,9 @@ int wl_fail(const char *tool, const char *fmt, ...)
 	return -1;
 }
 
-int wl_opt(const char *tool, int argc, char **argv, int *i, const char *name, const char **val)
+int wl_exit_status(int parse_rc)
 {
-	const char *a = argv[*i];
-	size_t len = strlen(name);
-
-	if (strncmp(a, name, len) != 0)
-		return 0;
-	if (a[len] == '=') {
-		*val = a + len + 1;
-		*i += 1;
-		return 1;
-	}
-	if (a[len] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		wl_fail(tool, "%s needs a value", name);
-		return -1;
-	}
-	*val = argv[*i + 1];
-	*i += 2;
-	return 1;
-}
-
-int wl_common(int argc, char **argv, int *i, struct common_opts *o)
-{
-	int r = common_opt(argc, argv, i, o);
-
-	if (r > 0)
-		*i += 1;
-	return r;
-}
-
-int wl_help(int rc, const char *usage)
-{
-	if (rc != 1)
-		return rc;
-	printf("%s%s", usage, common_opts_help);
-	return 0;
-}
-
-int wl_is_help(const char *a)
-{
-	return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0;
-}
-
-int wl_flag(char **argv, int i, const char *name)
-{
-	return strcmp(argv[i], name) == 0;
+	return parse_rc == 1 ? 0 : parse_rc;
 }
 
 int wl_sizes(const char *tool, const char *opt, const char *val, uint64_t max, uint64_t *out)
@@ -154,6 +110,32 @@ int wl_choice(const char *tool, const char *opt, const char *val, const char *co
 		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", k ? ", " : "", names[k]);
 	}
 	return wl_fail(tool, "%s: '%s' is not one of %s", opt, val, all);
+}
+
+int wl_choice_list(const char *tool, const char *opt, const char *val, const char *const *names,
+		   int *out, int max)
+{
+	char item[32];
+	int n = 0, k;
+
+	for (const char *p = val;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 0)
+			return wl_fail(tool, "%s '%s': an empty name in the list", opt, val);
+		snprintf(item, sizeof(item), "%.*s", (int)len, p);
+		if ((k = wl_choice(tool, opt, item, names)) < 0)
+			return -1;
+		for (int j = 0; j < n; j++)
+			if (out[j] == k)
+				return wl_fail(tool, "%s: '%s' given more than once", opt, names[k]);
+		if (n == max)
+			return wl_fail(tool, "%s: at most %d values", opt, max);
+		out[n++] = k;
+		p += len;
+		if (!*p)
+			return n;
+	}
 }
 
 char *wl_size_label(char *buf, size_t n, uint64_t v)
@@ -220,6 +202,12 @@ int wl_scratch(struct scratch *s, const struct common_opts *o)
 	return scratch_create(s, o->dir ? o->dir : ".");
 }
 
+/* The session's teardown: the scratch area goes before the report, its time counted. */
+static void remove_scratch(void *s)
+{
+	scratch_remove(s);
+}
+
 int wl_session(const char *tool, int argc, char **argv, struct wl_plan *p,
 	       const struct common_opts *o, struct scratch *s)
 {
@@ -227,6 +215,12 @@ int wl_session(const char *tool, int argc, char **argv, struct wl_plan *p,
 	int status;
 
 	wl_cmdline(argc, argv, cmd, sizeof(cmd));
+	if (s) {
+		/* the phases run in the scratch area, naming their files relative to it */
+		for (int k = 0; k < p->n; k++)
+			p->ph[k].cwd = &s->dir;
+		session_on_teardown(remove_scratch, s);
+	}
 	status = session_main(tool, cmd, p->ph, p->n, o);
 	if (s)
 		scratch_remove(s);
@@ -256,10 +250,7 @@ void wl_maybe_drop(const char *tool, const struct common_opts *o)
 
 uint64_t wl_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return now_ns();
 }
 
 double wl_secs(uint64_t ns)
@@ -312,13 +303,14 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 
 	if (!buf)
 		return -1;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
 		free(buf);
 		return wl_fail(tool, "create %s: %s", path, strerror(errno));
 	}
 	prng_seed(&g, seed);
-	for (uint64_t done = 0; done < size && rc == 0;) {
+	/* untraced setup: a Ctrl-C stops it (session_interrupted), and no phase starts after it */
+	for (uint64_t done = 0; done < size && rc == 0 && !session_interrupted();) {
 		size_t n = size - done < chunk ? (size_t)(size - done) : chunk;
 
 		prng_fill(&g, buf, n);
@@ -326,6 +318,8 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 			rc = wl_fail(tool, "write %s: %s", path, strerror(errno));
 		done += n;
 	}
+	if (session_interrupted())
+		rc = -1;
 	if (rc == 0 && fsync(fd) < 0)
 		rc = wl_fail(tool, "fsync %s: %s", path, strerror(errno));
 	close(fd);
@@ -344,6 +338,71 @@ int64_t wl_file_size(const char *tool, const char *path)
 	if (st.st_size == 0)
 		return wl_fail(tool, "%s: empty file", path);
 	return st.st_size;
+}
+
+int wl_abs_path(const char *tool, const char *opt, const char *in, char *out, size_t n)
+{
+	char cwd[4096];
+	int len;
+
+	if (in[0] == '/')
+		len = snprintf(out, n, "%s", in);
+	else if (getcwd(cwd, sizeof(cwd)))
+		len = snprintf(out, n, "%s/%s", strcmp(cwd, "/") ? cwd : "", in);
+	else
+		return wl_fail(tool, "%s %s: cannot tell the current directory: %s", opt, in,
+			       strerror(errno));
+	if (len < 0 || (size_t)len >= n)
+		return wl_fail(tool, "%s %s: %s", opt, in, strerror(ENAMETOOLONG));
+	return 0;
+}
+
+/* The user root acts for: SUDO_UID when root runs under sudo, else root itself. */
+static uid_t acting_user(void)
+{
+	const char *s = getenv("SUDO_UID");
+	char *end;
+	unsigned long v;
+
+	if (geteuid() != 0 || !s || !*s)
+		return geteuid();
+	v = strtoul(s, &end, 10);
+	return *end ? geteuid() : (uid_t)v;
+}
+
+int wl_trusted_parent(const char *tool, const char *opt, const char *path)
+{
+	char dir[4096], real[4096], *slash;
+	uid_t me = acting_user();
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (!realpath(dir, real))
+		return wl_usage_error(tool, "%s %s: %s: %s", opt, path, dir, strerror(errno));
+	for (;;) {
+		if (stat(real, &st) != 0)
+			return wl_usage_error(tool, "%s %s: %s: %s", opt, path, real, strerror(errno));
+		if ((st.st_uid != 0 && st.st_uid != me) ||
+		    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
+			return wl_usage_error(tool, "%s %s: %s can be changed by %s, who could redirect "
+					      "root's writes; use a %s only root or you can write above",
+					      opt, path, real, st.st_uid != 0 && st.st_uid != me ?
+					      "its owner" : "other users", opt);
+		if (!strcmp(real, "/"))
+			return 0;
+		slash = strrchr(real, '/');
+		if (slash == real)
+			real[1] = '\0';
+		else
+			*slash = '\0';
+	}
 }
 
 uint64_t wl_free_bytes(const char *dir)
@@ -490,25 +549,6 @@ void wl_facts_lat(struct phase_facts *f, const struct wl_lat *l)
 	facts_set(f, "lat_max_ns", "latency max", "ns", (double)l->max_ns);
 }
 
-int wl_parse(const char *tool, int argc, char **argv, wl_option_fn fn, void *ctx, const char **file)
-{
-	for (int i = 1; i < argc;) {
-		int r;
-
-		if (wl_is_help(argv[i]))
-			return 1;
-		r = fn(argc, argv, &i, ctx);
-		if (r < 0)
-			return 2;
-		if (r == 1)
-			continue;
-		if (argv[i][0] == '-' || !file || *file)
-			return wl_usage_error(tool, "unexpected argument '%s'", argv[i]);
-		*file = argv[i++];
-	}
-	return 0;
-}
-
 int wl_input_before(const char *tool, const char *user_file, char *path, int *made, uint64_t size,
 		    uint64_t seed, const struct common_opts *co)
 {
@@ -532,6 +572,6 @@ int wl_input_path(const char *user_file, const char *name, const struct common_o
 	if (wl_scratch(s, co))
 		return -1;
 	*sp = s;
-	snprintf(path, n, "%s/%s", s->path, name);
+	snprintf(path, n, "%s", name); /* relative: the phases run in the scratch area */
 	return 0;
 }

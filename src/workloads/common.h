@@ -13,6 +13,7 @@
 #include "prng.h"
 #include "scratch.h"
 #include "session.h"
+#include "options.h"
 
 #define WL_MAX_VALUES 16   /* values in one sweep list */
 #define WL_ALIGN 4096      /* buffer alignment (O_DIRECT) */
@@ -25,19 +26,8 @@ int wl_usage_error(const char *tool, const char *fmt, ...) __attribute__((format
 /* Print "iowhy TOOL: MSG" on stderr and return -1. */
 int wl_fail(const char *tool, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/*
- * If argv[*i] is option `name` ("--bs 4k" or "--bs=4k"), set *val to its value, advance *i past it
- * and return 1. 0 if argv[*i] is another option; -1 (message printed) when the value is missing.
- */
-int wl_opt(const char *tool, int argc, char **argv, int *i, const char *name, const char **val);
-/* common_opt() that, like wl_opt, leaves *i past what it used: 1, 0 (not common) or -1. */
-int wl_common(int argc, char **argv, int *i, struct common_opts *o);
-/* After xxx_parse: 1 (help asked) prints usage and the common options, returns 0; else rc. */
-int wl_help(int rc, const char *usage);
-/* True for -h / --help. */
-int wl_is_help(const char *a);
-/* Same for a flag without a value ("--direct"). */
-int wl_flag(char **argv, int i, const char *name);
+/* The exit status for an xxx_parse result (options.h): 0 after --help/--version, else rc. */
+int wl_exit_status(int parse_rc);
 
 /* Size list ("4k,1M") into out[]; returns the count, or -1 after printing "iowhy TOOL: OPT: why". */
 int wl_sizes(const char *tool, const char *opt, const char *val, uint64_t max, uint64_t *out);
@@ -47,6 +37,10 @@ int wl_size(const char *tool, const char *opt, const char *val, uint64_t max, ui
 int wl_counts(const char *tool, const char *opt, const char *val, uint64_t max, uint64_t *out);
 /* Index of `val` in the NULL-terminated `names`, or -1 after printing the choices. */
 int wl_choice(const char *tool, const char *opt, const char *val, const char *const *names);
+/* Comma-separated choices ("process,inproc"), each at most once, into out[] (at most max): the
+ * count, or -1 after one line (unknown, empty or repeated name). */
+int wl_choice_list(const char *tool, const char *opt, const char *val, const char *const *names,
+		   int *out, int max);
 
 /* Short label of a size for column names: 512, 1k, 10k, 1M, 2G. */
 char *wl_size_label(char *buf, size_t n, uint64_t v);
@@ -95,6 +89,17 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 int64_t wl_file_size(const char *tool, const char *path);
 /* Bytes available to an unprivileged writer on the filesystem holding `dir`. */
 uint64_t wl_free_bytes(const char *dir);
+/*
+ * A path the user named, made absolute against the current directory (the phases run in the
+ * scratch area, where a relative name would mean something else). 0, or -1 after a message.
+ */
+int wl_abs_path(const char *tool, const char *opt, const char *in, char *out, size_t n);
+/*
+ * Before iowhy (root) creates `path` and writes in it by name: every directory above it must be
+ * writable only by root or by the user who ran sudo (SUDO_UID), or be sticky, so nobody else can
+ * swap a name on the way. 0, or 2 after a one-line message saying which directory and what to do.
+ */
+int wl_trusted_parent(const char *tool, const char *opt, const char *path);
 int wl_pread_all(int fd, void *buf, size_t n, uint64_t off);
 
 /* Standard facts: bytes, app_seconds and the rate they give. */
@@ -134,16 +139,6 @@ int wl_lat_slot(uint64_t ns);
 /* Facts lat_avg_ns, lat_p50_ns, lat_p99_ns, lat_p999_ns, lat_max_ns. */
 void wl_facts_lat(struct phase_facts *f, const struct wl_lat *l);
 
-/*
- * An option parser: consume argv[*i] (and its value), advance *i and return 1; 0 if argv[*i] is not
- * one of its options; -1 after printing a one-line error.
- */
-typedef int (*wl_option_fn)(int argc, char **argv, int *i, void *opts);
-/*
- * Walk argv[1..] through fn. A non-option becomes *file when file is given and still unset; any
- * other leftover is an error. Returns 0, 1 for --help, 2 after a one-line error.
- */
-int wl_parse(const char *tool, int argc, char **argv, wl_option_fn fn, void *opts, const char **file);
 /* `before` hook of a workload on an input file: make it (PRNG data, once) when the user named none,
  * then drop the caches if asked. Returns 0, or 1 after a one-line error. */
 int wl_input_before(const char *tool, const char *user_file, char *path, int *made, uint64_t size,

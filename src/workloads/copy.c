@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "safe_tree.h"
 #include "units.h"
 #include "storage.h"
 #include "writer.h"
@@ -29,8 +30,7 @@ static const char *const mode_names[] = { "process", "inproc", NULL };
 
 static const char copy_usage[] =
 	"usage: iowhy copy [--files N] [--size S] [--tree DEPTH] [--from DIR] [--to DIR]\n"
-	"                  [--jobs J[,J...]] [--mode process|inproc[,...]]\n"
-	"       iowhy delete [--files N] [--size S] [--tree DEPTH] [--jobs J[,J...]] [--mode ...]\n"
+	"                  [--jobs J[,J...]] [--mode process|inproc[,...]] [options]\n"
 	"  process: one cp / rm process per file, J at once; inproc: J threads (copy_file_range,\n"
 	"  unlink). Copies are checked byte for byte against the source; --from copies an existing\n"
 	"  tree (read only), --to keeps the copies there (must not exist).\n";
@@ -89,7 +89,7 @@ static int tree_dirs(struct wl_tree *t, int depth)
 
 static int make_file(const char *path, uint64_t size, char *buf, struct prng *g)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 	int rc = 0;
 
 	if (fd < 0)
@@ -122,12 +122,13 @@ static int tree_create(const struct wl_tree *t, const char *root, uint64_t seed)
 	int rc = buf ? 0 : -1;
 
 	prng_seed(&g, seed);
-	for (uint64_t k = 0; rc == 0 && k < t->ndirs; k++) {
+	/* untraced setup: a Ctrl-C stops it (session_interrupted), and no phase starts after it */
+	for (uint64_t k = 0; rc == 0 && k < t->ndirs && !(rc = -session_interrupted()); k++) {
 		snprintf(path, sizeof(path), "%s/%s", root, t->dirs[k]);
 		if (mkdir(path, 0755) < 0)
 			rc = wl_fail("copy", "mkdir %s: %s", path, strerror(errno));
 	}
-	for (uint64_t k = 0; rc == 0 && k < t->nfiles; k++) {
+	for (uint64_t k = 0; rc == 0 && k < t->nfiles && !(rc = -session_interrupted()); k++) {
 		snprintf(path, sizeof(path), "%s/%s", root, t->files[k]);
 		if (make_file(path, t->sizes[k], buf, &g) < 0)
 			rc = wl_fail("copy", "write %s: %s", path, strerror(errno));
@@ -208,7 +209,8 @@ int wl_tree_scan(struct wl_tree *t, const char *root)
 
 static int same_contents(const char *a, const char *b, char *ba, char *bb, size_t n)
 {
-	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY), same = fa >= 0 && fb >= 0;
+	int fa = open(a, O_RDONLY | O_NOFOLLOW), fb = open(b, O_RDONLY | O_NOFOLLOW);
+	int same = fa >= 0 && fb >= 0;
 
 	while (same) {
 		ssize_t ra = read(fa, ba, n), rb = read(fb, bb, n);
@@ -240,17 +242,18 @@ uint64_t wl_tree_identical(const struct wl_tree *t, const char *src, const char 
 	return same;
 }
 
-static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/*
+ * Remove a tree this workload made in the scratch area: `name` is one component relative to the
+ * working directory (the area). The same removal as the scratch area's (safe_tree.c): nothing
+ * followed, no mount point entered, nothing outside touched.
+ */
+static void rm_tree(const char *name)
 {
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
+	struct tree_errors err = { 0 };
 
-static void rm_tree(const char *root)
-{
-	nftw(root, rm_one, 32, FTW_DEPTH | FTW_PHYS);
+	if (tree_remove_at(AT_FDCWD, name, &err))
+		fprintf(stderr, "iowhy: could not remove %lu entr%s of %s (%s)\n", err.failed,
+			err.failed == 1 ? "y" : "ies", name, err.first);
 }
 
 /* ---- the traced work: one process per file ---- */
@@ -292,13 +295,15 @@ static uint64_t run_processes(const struct copy_job *j, int is_delete)
 		return j->tree->nfiles;
 	while (next < j->tree->nfiles || running > 0) {
 		while (running < j->jobs && next < j->tree->nfiles) {
-			char *argv[4] = { (char *)tool, a, b, NULL };
+			/* cp -P: a source that became a symlink is copied as a link, never followed */
+			char *argv[5] = { (char *)tool, "-P", a, b, NULL };
 
 			snprintf(a, sizeof(a), "%s/%s", is_delete ? j->dst : j->src, j->tree->files[next]);
 			snprintf(b, sizeof(b), "%s/%s", j->dst, j->tree->files[next]);
 			if (is_delete) {
 				argv[1] = "-f";
 				argv[2] = a;
+				argv[3] = NULL;
 			}
 			next++;
 			if (spawn(argv) < 0)
@@ -338,12 +343,21 @@ static int copy_rw(int in, int out, uint64_t left)
 	return 0;
 }
 
+/*
+ * Copy one file. The source is opened O_NOFOLLOW (a symlink planted after the scan is refused, not
+ * read through) and must be a regular file; the copy is created fresh (O_EXCL|O_NOFOLLOW) with the
+ * source's permission bits, never more (the umask can only take away).
+ */
 static int copy_one(const char *src, const char *dst, uint64_t size)
 {
-	int in = open(src, O_RDONLY), out = -1, rc = -1;
+	int in = open(src, O_RDONLY | O_NOFOLLOW | O_NOCTTY), out = -1, rc = -1;
 	uint64_t left = size;
+	struct stat st;
 
-	if (in < 0 || (out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+	if (in < 0 || fstat(in, &st) < 0 || !S_ISREG(st.st_mode))
+		goto out;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, st.st_mode & 0777);
+	if (out < 0)
 		goto out;
 	while (left > 0) {
 		ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t)left, 0);
@@ -477,54 +491,92 @@ int delete_fn(void *arg, struct phase_facts *f)
 
 /* ---- options ---- */
 
-static int modes_opt(const char *tool, const char *v, struct copy_opts *o)
+enum { CP_O_FILES = 256, CP_O_SIZE, CP_O_JOBS, CP_O_MODE, CP_O_TREE, CP_O_FROM, CP_O_TO };
+
+#define TREE_OPTS \
+	{ "files", CP_O_FILES, "N", "number of files (default 1000)" }, \
+	{ "size", CP_O_SIZE, "S", "bytes per file (default 64k)" }, \
+	{ "tree", CP_O_TREE, "DEPTH", "directory levels, 0 to 6, fan-out 4 (default 0)" }, \
+	{ "jobs", CP_O_JOBS, "LIST", "processes or threads at once, comma-separated (default 1)" }, \
+	{ "mode", CP_O_MODE, "LIST", "process (cp/rm per file), inproc (threads): comma-separated" }
+
+static const struct opt_def copy_opt_defs[] = {
+	TREE_OPTS,
+	{ "from", CP_O_FROM, "DIR", "copy this existing tree (read only) instead of a made one" },
+	{ "to", CP_O_TO, "DIR", "keep the copies in DIR (must not exist)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct opt_def delete_opt_defs[] = {
+	TREE_OPTS,
+	{ NULL, 0, NULL, NULL },
+};
+
+struct copy_parse_ctx {
+	struct copy_opts *o;
+	const char *tool;
+	int sized;          /* --files, --size or --tree given */
+};
+
+/* copy's and delete's own options: 0, or -1 after a one-line message. */
+static int copy_handle(void *ctx, int key, const char *v)
 {
-	char item[32];
-	int k;
-
-	o->nmodes = 0;
-	for (const char *p = v; *p; p += *p == ',') {
-		size_t len = strcspn(p, ",");
-
-		snprintf(item, sizeof(item), "%.*s", (int)len, p);
-		p += len;
-		if ((k = wl_choice(tool, "--mode", item, mode_names)) < 0 || o->nmodes == 2)
-			return -1;
-		o->modes[o->nmodes++] = k;
-	}
-	return o->nmodes ? 1 : -1;
-}
-
-static int copy_option(const char *tool, int argc, char **argv, int *i, struct copy_opts *o,
-		       int is_delete)
-{
-	const char *v;
+	struct copy_parse_ctx *c = ctx;
+	struct copy_opts *o = c->o;
 	char err[160];
-	int r;
 
-	if ((r = wl_opt(tool, argc, argv, i, "--files", &v)) != 0)
-		return r < 0 || wl_counts(tool, "--files", v, 10000000, &o->files) != 1 ? -1 : 1;
-	if ((r = wl_opt(tool, argc, argv, i, "--size", &v)) != 0)
-		return r < 0 || wl_size(tool, "--size", v, 1ull << 30, &o->size) < 0 ? -1 : 1;
-	if ((r = wl_opt(tool, argc, argv, i, "--jobs", &v)) != 0)
-		return r < 0 || (o->njobs = wl_counts(tool, "--jobs", v, 1024, o->jobs)) < 0 ? -1 : 1;
-	if ((r = wl_opt(tool, argc, argv, i, "--mode", &v)) != 0)
-		return r < 0 ? -1 : modes_opt(tool, v, o);
-	if ((r = wl_opt(tool, argc, argv, i, "--tree", &v)) != 0) {
-		if (r > 0 && (parse_count(v, 6, &o->tree, err, sizeof(err)) < 0))
-			return wl_fail(tool, "--tree: %s (0 to 6)", err);
-		return r;
-	}
-	if (!is_delete && (r = wl_opt(tool, argc, argv, i, "--from", &v)) != 0) {
+	c->sized |= key == CP_O_FILES || key == CP_O_SIZE || key == CP_O_TREE;
+	switch (key) {
+	case CP_O_FILES:
+		return wl_counts(c->tool, "--files", v, 10000000, &o->files) != 1 ? -1 : 0;
+	case CP_O_SIZE:
+		return wl_size(c->tool, "--size", v, 1ull << 30, &o->size) < 0 ? -1 : 0;
+	case CP_O_JOBS:
+		return (o->njobs = wl_counts(c->tool, "--jobs", v, 1024, o->jobs)) < 0 ? -1 : 0;
+	case CP_O_MODE:
+		return (o->nmodes = wl_choice_list(c->tool, "--mode", v, mode_names, o->modes, 2)) < 0
+			       ? -1 : 0;
+	case CP_O_TREE:
+		if (!strcmp(v, "0")) {
+			o->tree = 0;
+			return 0;
+		}
+		if (parse_count(v, 6, &o->tree, err, sizeof(err)) < 0)
+			return wl_fail(c->tool, "--tree: %s (0 to 6)", err);
+		return 0;
+	case CP_O_FROM:
 		o->from = v;
-		return r;
-	}
-	if (!is_delete && (r = wl_opt(tool, argc, argv, i, "--to", &v)) != 0) {
+		return 0;
+	case CP_O_TO:
 		o->to = v;
-		return r;
+		return 0;
 	}
-	return wl_common(argc, argv, i, &o->co);
+	return 0;
 }
+
+static const char delete_usage[] =
+	"usage: iowhy delete [--files N] [--size S] [--tree DEPTH] [--jobs J[,J...]]\n"
+	"                    [--mode process|inproc[,...]] [options]\n"
+	"  Makes a tree of N files of S bytes (untraced), then deletes it, traced:\n"
+	"  process: one rm process per file, J at once; inproc: J threads calling unlink.\n";
+
+const struct cmd_def copy_cmd = {
+	.name = "copy",
+	.usage = copy_usage,
+	.opts = copy_opt_defs,
+	.common = CO_ALL,
+	.operand = OPERAND_NONE,
+	.handle = copy_handle,
+};
+
+const struct cmd_def delete_cmd = {
+	.name = "delete",
+	.usage = delete_usage,
+	.opts = delete_opt_defs,
+	.common = CO_ALL,
+	.operand = OPERAND_NONE,
+	.handle = copy_handle,
+};
 
 static int copy_validate(const char *tool, struct copy_opts *o, int is_delete, int sized)
 {
@@ -552,29 +604,19 @@ static int copy_validate(const char *tool, struct copy_opts *o, int is_delete, i
 int copy_parse(int argc, char **argv, struct copy_opts *o, int is_delete)
 {
 	const char *tool = is_delete ? "delete" : "copy";
-	int sized = 0;
+	struct copy_parse_ctx c = { .o = o, .tool = tool };
+	int rc;
 
 	memset(o, 0, sizeof(*o));
-	common_opts_init(&o->co);
 	o->files = 1000;
 	o->size = 64 * 1024;
 	o->jobs[0] = 1;
 	o->njobs = 1;
 	o->nmodes = 1;
-	for (int i = 1; i < argc;) {
-		if (wl_is_help(argv[i]))
-			return 1;
-		int r;
-
-		sized |= !strncmp(argv[i], "--files", 7) || !strncmp(argv[i], "--size", 6) ||
-			 !strncmp(argv[i], "--tree", 6);
-		r = copy_option(tool, argc, argv, &i, o, is_delete);
-		if (r < 0)
-			return 2;
-		if (r == 0)
-			return wl_usage_error(tool, "unexpected argument '%s'", argv[i]);
-	}
-	return copy_validate(tool, o, is_delete, sized);
+	rc = opts_parse(is_delete ? &delete_cmd : &copy_cmd, argc, argv, &o->co, &c, NULL);
+	if (rc)
+		return rc;
+	return copy_validate(tool, o, is_delete, c.sized);
 }
 
 /* ---- parent-side hooks and the commands ---- */
@@ -650,18 +692,18 @@ static int delete_after(void *arg, struct phase_facts *f)
 	return 1;
 }
 
-static void run_paths(struct copy_run *r, const struct scratch *s, const struct copy_opts *o, int n)
+/* Paths of run n: in the scratch area by a relative name (the phases run there), or in --to. */
+static void run_paths(struct copy_run *r, const struct copy_opts *o, int n)
 {
 	if (o->to)
 		snprintf(r->job.dst, sizeof(r->job.dst), "%s/run%d", o->to, n + 1);
 	else
-		snprintf(r->job.dst, sizeof(r->job.dst), "%s/%s%d", s->path, r->sh->is_delete ? "del" : "dst",
-			 n + 1);
+		snprintf(r->job.dst, sizeof(r->job.dst), "%s%d", r->sh->is_delete ? "del" : "dst", n + 1);
 	snprintf(r->job.src, sizeof(r->job.src), "%s", r->sh->src);
 }
 
-static int plan_copy(const struct copy_opts *o, struct copy_shared *sh, const struct scratch *s,
-		     struct copy_run *runs, struct wl_plan *p)
+static int plan_copy(const struct copy_opts *o, struct copy_shared *sh, struct copy_run *runs,
+		     struct wl_plan *p)
 {
 	int n = 0;
 
@@ -680,7 +722,7 @@ static int plan_copy(const struct copy_opts *o, struct copy_shared *sh, const st
 				r->job.mode = o->modes[m];
 				r->job.jobs = (int)o->jobs[k];
 				r->job.tool = sh->is_delete ? "delete" : "copy";
-				run_paths(r, s, o, n);
+				run_paths(r, o, n);
 				if (!ph)
 					continue;
 				ph->before = sh->is_delete ? delete_before : copy_before;
@@ -699,10 +741,19 @@ static int cmd_tree(int argc, char **argv, int is_delete)
 	struct scratch s;
 	struct wl_plan *p = NULL;
 	struct copy_run *runs = NULL;
+	char from[4096], to[4096];
 	int rc = copy_parse(argc, argv, &o, is_delete);
 
 	if (rc)
-		return wl_help(rc, copy_usage);
+		return wl_exit_status(rc);
+	/* the phases run in the scratch area: the user's paths must not be relative to it */
+	if (o.from && wl_abs_path(tool, "--from", o.from, from, sizeof(from)) != 0)
+		return 2;
+	if (o.to && (wl_abs_path(tool, "--to", o.to, to, sizeof(to)) != 0 ||
+		     wl_trusted_parent(tool, "--to", to) != 0))
+		return 2;
+	o.from = o.from ? from : NULL;
+	o.to = o.to ? to : NULL;
 	if (o.to && mkdir(o.to, 0755) < 0)
 		return wl_usage_error(tool, "--to %s: %s", o.to, strerror(errno));
 	p = calloc(1, sizeof(*p));
@@ -710,11 +761,10 @@ static int cmd_tree(int argc, char **argv, int is_delete)
 	if (!p || !runs || wl_scratch(&s, &o.co) < 0) {
 		rc = 1;
 	} else {
-		snprintf(sh.src, sizeof(sh.src), "%s", o.from ? o.from : s.path);
-		if (!o.from)
-			snprintf(sh.src, sizeof(sh.src), "%s/src", s.path);
+		/* relative to the scratch area, where the phases run */
+		snprintf(sh.src, sizeof(sh.src), "%s", o.from ? o.from : "src");
 		p->comm = is_delete ? "iowhy-delete" : "iowhy-copy";
-		rc = plan_copy(&o, &sh, &s, runs, p);
+		rc = plan_copy(&o, &sh, runs, p);
 		if (rc == 0)
 			rc = wl_session(tool, argc, argv, p, &o.co, &s);
 		else

@@ -20,7 +20,7 @@ static const char *const col_names[FB_NCOLS] = { "seq read", "rand read", "seq w
 
 
 static const char fsbench_usage[] =
-	"usage: iowhy fsbench [--size S] [--bs-seq B] [--bs-rand B] [--ops K] [--direct]\n"
+	"usage: iowhy fsbench [--size S] [--bs-seq B] [--bs-rand B] [--ops K] [--direct] [options]\n"
 	"  Sequential read, random read, sequential write, random write on one file of S bytes\n"
 	"  (default 256M): MiB/s, IOPS and latency percentiles, one column each. Writes end with\n"
 	"  fdatasync inside the timing.\n";
@@ -81,43 +81,56 @@ int seqwrite_fn(void *arg, struct phase_facts *f)
 
 /* ---- options ---- */
 
-static int fb_option(int argc, char **argv, int *i, struct fsbench_opts *o)
-{
-	const char *v;
-	int r;
+enum { FB_O_SIZE = 256, FB_O_BS_SEQ, FB_O_BS_RAND, FB_O_OPS, FB_O_DIRECT };
 
-	if ((r = wl_opt("fsbench", argc, argv, i, "--size", &v)) != 0)
-		return r < 0 || wl_size("fsbench", "--size", v, SIZE_MAX_ACCEPTED, &o->size) < 0 ? -1 : 1;
-	if ((r = wl_opt("fsbench", argc, argv, i, "--bs-seq", &v)) != 0)
-		return r < 0 || wl_size("fsbench", "--bs-seq", v, 1ull << 30, &o->bs_seq) < 0 ? -1 : 1;
-	if ((r = wl_opt("fsbench", argc, argv, i, "--bs-rand", &v)) != 0)
-		return r < 0 || wl_size("fsbench", "--bs-rand", v, 64ull << 20, &o->bs_rand) < 0 ? -1 : 1;
-	if ((r = wl_opt("fsbench", argc, argv, i, "--ops", &v)) != 0)
-		return r < 0 || wl_counts("fsbench", "--ops", v, 1ull << 40, &o->ops) != 1 ? -1 : 1;
-	if (wl_flag(argv, *i, "--direct")) {
+static const struct opt_def fsbench_opt_defs[] = {
+	{ "size", FB_O_SIZE, "S", "size of the test file (default 256M)" },
+	{ "bs-seq", FB_O_BS_SEQ, "B", "block size of the sequential columns (default 1M)" },
+	{ "bs-rand", FB_O_BS_RAND, "B", "block size of the random columns (default 4k)" },
+	{ "ops", FB_O_OPS, "K", "operations of each random column (default: S / B, at most 65536)" },
+	{ "direct", FB_O_DIRECT, NULL, "O_DIRECT (block sizes multiples of 512)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+/* fsbench's own options: 0, or -1 after a one-line message. */
+static int fb_handle(void *ctx, int key, const char *v)
+{
+	struct fsbench_opts *o = ctx;
+
+	switch (key) {
+	case FB_O_SIZE:
+		return wl_size("fsbench", "--size", v, SIZE_MAX_ACCEPTED, &o->size) < 0 ? -1 : 0;
+	case FB_O_BS_SEQ:
+		return wl_size("fsbench", "--bs-seq", v, 1ull << 30, &o->bs_seq) < 0 ? -1 : 0;
+	case FB_O_BS_RAND:
+		return wl_size("fsbench", "--bs-rand", v, 64ull << 20, &o->bs_rand) < 0 ? -1 : 0;
+	case FB_O_OPS:
+		return wl_counts("fsbench", "--ops", v, 1ull << 40, &o->ops) != 1 ? -1 : 0;
+	case FB_O_DIRECT:
 		o->direct = 1;
-		*i += 1;
-		return 1;
+		return 0;
 	}
-	return wl_common(argc, argv, i, &o->co);
+	return 0;
 }
 
-/* fb_option for wl_parse */
-static int fb_option_cb(int argc, char **argv, int *i, void *o)
-{
-	return fb_option(argc, argv, i, (struct fsbench_opts *)o);
-}
+const struct cmd_def fsbench_cmd = {
+	.name = "fsbench",
+	.usage = fsbench_usage,
+	.opts = fsbench_opt_defs,
+	.common = CO_ALL,
+	.operand = OPERAND_NONE,
+	.handle = fb_handle,
+};
 
 int fsbench_parse(int argc, char **argv, struct fsbench_opts *o)
 {
 	int rc;
 
 	memset(o, 0, sizeof(*o));
-	common_opts_init(&o->co);
 	o->size = 256ull << 20;
 	o->bs_seq = 1 << 20;
 	o->bs_rand = 4096;
-	rc = wl_parse("fsbench", argc, argv, fb_option_cb, o, NULL);
+	rc = opts_parse(&fsbench_cmd, argc, argv, &o->co, o, NULL);
 	if (rc)
 		return rc;
 	if (o->direct && (o->bs_seq % 512 || o->bs_rand % 512))
@@ -203,7 +216,7 @@ int cmd_fsbench(int argc, char **argv)
 	int rc = fsbench_parse(argc, argv, &o), n = 0;
 
 	if (rc)
-		return wl_help(rc, fsbench_usage);
+		return wl_exit_status(rc);
 	if ((rc = wl_plan_check("fsbench", FB_NCOLS * o.co.repeat)) != 0)
 		return rc;
 	p = calloc(1, sizeof(*p));
@@ -213,7 +226,7 @@ int cmd_fsbench(int argc, char **argv)
 		free(runs);
 		return 1;
 	}
-	snprintf(sh.path, sizeof(sh.path), "%s/fsbench", s.path);
+	snprintf(sh.path, sizeof(sh.path), "fsbench"); /* relative: the phases run in the area */
 	p->comm = "iowhy-fsbench";
 	for (int c = 0; c < FB_NCOLS; c++) {
 		for (int rep = 1; rep <= o.co.repeat; rep++, n++) {

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "gen.h"
+#include "options.h"
 #include "units.h"
 #include "writer.h"
 
@@ -48,12 +49,17 @@ static const char gen_usage[] =
 	"          loop does\n"
 	"  split   one file of N x SIZE split into N files of SIZE, then removed\n"
 	"          (dd + split -n)\n"
-	"  direct  one process creates and writes the N files: the floor\n"
-	"Options:\n"
-	"  --strategy LIST  comma-separated, each at most once, run in that order\n"
-	"  --size SIZE      bytes per file: 512, 1k, 10k, 1M (k = 1024); at most 1 GiB\n"
-	"  --count N        number of files, at most 10,000,000; SIZE x N at most 64 GiB\n"
-	"  --sync           after each run, a flush phase: syncfs() on the filesystem, timed\n";
+	"  direct  one process creates and writes the N files: the floor\n";
+
+enum { GEN_O_STRATEGY = 256, GEN_O_SIZE, GEN_O_COUNT, GEN_O_SYNC };
+
+static const struct opt_def gen_opt_defs[] = {
+	{ "strategy", GEN_O_STRATEGY, "LIST", "loop, split, direct: comma-separated, each once, in order" },
+	{ "size", GEN_O_SIZE, "SIZE", "bytes per file: 512, 1k, 10k, 1M (k = 1024); at most 1 GiB" },
+	{ "count", GEN_O_COUNT, "N", "number of files, at most 10,000,000; SIZE x N at most 64 GiB" },
+	{ "sync", GEN_O_SYNC, NULL, "after each run, a flush phase: syncfs() on the filesystem, timed" },
+	{ NULL, 0, NULL, NULL },
+};
 
 static double now_seconds(void)
 {
@@ -122,52 +128,6 @@ static int parse_strategies(const char *list, struct gen_opts *o, char *err, siz
 	}
 }
 
-/* "--name VALUE" or "--name=VALUE": the value (*i left on the last argument used), else NULL. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-	size_t len = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, len) != 0)
-		return NULL;
-	if (a[len] == '=')
-		return a + len + 1;
-	if (a[len] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-/* gen's own options with a value: 1 if argv[*i] is one (consumed with its value), 0 if not, -1. */
-static int gen_valued_opt(int argc, char **argv, int *i, struct gen_opts *o, int *have_size,
-			  int *have_count, char *err, size_t n)
-{
-	char why[256] = "";
-	int missing = 0;
-	const char *v;
-
-	if ((v = option_value(argc, argv, i, "--strategy", &missing)))
-		return parse_strategies(v, o, err, n) == 0 ? 1 : -1;
-	if (!missing && (v = option_value(argc, argv, i, "--size", &missing))) {
-		if (parse_size(v, GEN_SIZE_MAX, &o->size, why, sizeof(why)) != 0)
-			return parse_error(err, n, "--size: %s", why);
-		*have_size = 1;
-		return 1;
-	}
-	if (!missing && (v = option_value(argc, argv, i, "--count", &missing))) {
-		if (parse_count(v, GEN_COUNT_MAX, &o->count, why, sizeof(why)) != 0)
-			return parse_error(err, n, "--count: %s", why);
-		*have_count = 1;
-		return 1;
-	}
-	if (missing)
-		return parse_error(err, n, "%s needs a value", argv[*i]);
-	return 0;
-}
-
 /* The session runs at most SESSION_MAX_PHASES phases. */
 static int check_phase_count(const struct gen_opts *o, char *err, size_t n)
 {
@@ -202,40 +162,64 @@ static int check_required(const struct gen_opts *o, int have_size, int have_coun
 	return check_phase_count(o, err, n);
 }
 
-/* Every option handler, common_opt() included, leaves i on the last argument it used. */
-int gen_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t n)
+/* What gen's option handler fills: the options and which of the required ones were given. */
+struct gen_parse_ctx {
+	struct gen_opts *o;
+	int have_size, have_count;
+};
+
+/* gen's own options: 0, or -1 after a one-line message. */
+static int gen_handle(void *ctx, int key, const char *v)
 {
-	int have_size = 0, have_count = 0;
+	struct gen_parse_ctx *c = ctx;
+	char err[320], why[256] = "";
+	int rc = 0;
+
+	switch (key) {
+	case GEN_O_STRATEGY:
+		rc = parse_strategies(v, c->o, err, sizeof(err));
+		break;
+	case GEN_O_SIZE:
+		if (parse_size(v, GEN_SIZE_MAX, &c->o->size, why, sizeof(why)) != 0)
+			rc = parse_error(err, sizeof(err), "--size: %s", why);
+		c->have_size = 1;
+		break;
+	case GEN_O_COUNT:
+		if (parse_count(v, GEN_COUNT_MAX, &c->o->count, why, sizeof(why)) != 0)
+			rc = parse_error(err, sizeof(err), "--count: %s", why);
+		c->have_count = 1;
+		break;
+	case GEN_O_SYNC:
+		c->o->sync = 1;
+		break;
+	}
+	if (rc)
+		fprintf(stderr, "iowhy gen: %s\n", err);
+	return rc;
+}
+
+const struct cmd_def gen_cmd = {
+	.name = "gen",
+	.usage = gen_usage,
+	.opts = gen_opt_defs,
+	.common = CO_ALL,
+	.operand = OPERAND_NONE,
+	.handle = gen_handle,
+};
+
+int gen_parse(int argc, char **argv, struct gen_opts *o)
+{
+	struct gen_parse_ctx c = { .o = o };
+	char err[512];
+	int rc;
 
 	memset(o, 0, sizeof(*o));
-	common_opts_init(&o->common);
-	if (n)
-		err[0] = '\0';
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int rc;
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-			return 1;
-		if (strcmp(a, "--sync") == 0) {
-			o->sync = 1;
-			continue;
-		}
-		rc = gen_valued_opt(argc, argv, &i, o, &have_size, &have_count, err, n);
-		if (rc < 0)
-			return -1;
-		if (rc > 0)
-			continue;
-		rc = common_opt(argc, argv, &i, &o->common);
-		if (rc < 0)
-			return -1; /* common_opt printed why */
-		if (rc > 0)
-			continue;
-		if (a[0] == '-')
-			return parse_error(err, n, "unknown option '%s' (see iowhy gen --help)", a);
-		return parse_error(err, n, "unexpected argument '%s' (see iowhy gen --help)", a);
-	}
-	return check_required(o, have_size, have_count, err, n);
+	rc = opts_parse(&gen_cmd, argc, argv, &o->common, &c, NULL);
+	if (rc)
+		return rc;
+	if (check_required(o, c.have_size, c.have_count, err, sizeof(err)))
+		return opts_usage_error("gen", "%s", err);
+	return 0;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -728,8 +712,10 @@ static int work_before(void *arg)
 {
 	struct gen_work *w = arg;
 
-	if (scratch_subdir(w->scratch, w->name, w->dir, sizeof(w->dir)) != 0)
+	/* the phases run in the scratch area (phase_spec.cwd): the run's directory is a plain name */
+	if (scratch_mkdir(w->scratch, w->name) != 0)
 		return 1;
+	snprintf(w->dir, sizeof(w->dir), "%s", w->name);
 	if (w->drop_caches && drop_caches() != 0)
 		return 1;
 	return 0;
@@ -774,6 +760,7 @@ static void add_phase(struct phase_spec *p, struct gen_work *w, enum phase_kind 
 	snprintf(p->column, sizeof(p->column), "%s", strategy_desc[w->strategy].name);
 	p->kind = kind;
 	p->arg = w;
+	p->cwd = &w->scratch->dir;
 	if (kind == PHASE_FLUSH) {
 		p->comm = "iowhy-sync";
 		p->fn = flush_fn;
@@ -858,6 +845,12 @@ static int report_verification(const struct gen_work *work, int nwork, int statu
 	return failed ? 1 : 0;
 }
 
+/* The session's teardown: the scratch area goes before the report, its time counted. */
+static void remove_scratch(void *s)
+{
+	scratch_remove(s);
+}
+
 int cmd_gen(int argc, char **argv)
 {
 	struct gen_work work[GEN_MAX_RUNS];
@@ -868,16 +861,9 @@ int cmd_gen(int argc, char **argv)
 	struct gen_opts o;
 	int rc, nphases, nwork;
 
-	rc = gen_parse(argc, argv, &o, err, sizeof(err));
-	if (rc == 1) {
-		printf("%s%s", gen_usage, common_opts_help);
-		return 0;
-	}
-	if (rc != 0) {
-		if (err[0])
-			fprintf(stderr, "iowhy gen: %s\n", err);
-		return 2;
-	}
+	rc = gen_parse(argc, argv, &o);
+	if (rc)
+		return rc == 1 ? 0 : rc;
 	if (has_strategy(&o, GEN_LOOP)) {
 		if (gen_find_program("dd", dd, sizeof(dd)) == 0)
 			dd_path = dd;
@@ -894,6 +880,7 @@ int cmd_gen(int argc, char **argv)
 	}
 	nphases = build_phases(&o, &scratch, dd_path, work, &nwork, phases);
 	join_command(argc, argv, command, sizeof(command));
+	session_on_teardown(remove_scratch, &scratch);
 	rc = session_main("gen", command, phases, nphases, &o.common);
 	rc = report_verification(work, nwork, rc);
 	scratch_remove(&scratch);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "session.h"
+#include "options.h"
 #include "phase.h"
 #include "prng.h"
 #include "scratch.h"
@@ -39,10 +40,12 @@ struct gen_opts {
 };
 
 /*
- * Parse `gen` arguments (argv[0] is "gen"). Returns 0 when o is ready, 1 when -h/--help was given,
- * -1 on a usage error with the reason in err (err is empty when common_opt already printed it).
+ * Parse `gen` arguments (argv[0] is "gen"): 0 when o is ready, 1 when --help or --version was
+ * printed, 2 after a one-line message on stderr (options.h's convention).
  */
-int gen_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t n);
+int gen_parse(int argc, char **argv, struct gen_opts *o);
+/* gen's options table (tests walk it). */
+extern const struct cmd_def gen_cmd;
 
 const char *gen_strategy_name(enum gen_strategy s);
 

@@ -21,7 +21,7 @@ static const char *const op_names[] = { "read", "write", NULL };
 
 static const char rand_usage[] =
 	"usage: iowhy rand [FILE | --size S] [--bs B[,B...]] [--op read|write] [--workers N[,N...]]\n"
-	"                  [--ops K | --time T] [--direct]\n"
+	"                  [--ops K | --time T] [--direct] [options]\n"
 	"  N threads pread/pwrite B bytes (default 4k) at random B-aligned offsets: K operations in\n"
 	"  total (default: the file's size / B) or for T (500ms, 10s). --op write needs --size.\n";
 /* ---- the traced work ---- */
@@ -177,34 +177,57 @@ int rand_fn(void *arg, struct phase_facts *f)
 
 /* ---- options ---- */
 
-static int rand_option(int argc, char **argv, int *i, struct rand_opts *o)
-{
-	const char *v;
-	char err[160];
-	int r;
+enum { RN_O_SIZE = 256, RN_O_BS, RN_O_WORKERS, RN_O_OP, RN_O_OPS, RN_O_TIME, RN_O_DIRECT };
 
-	if ((r = wl_opt("rand", argc, argv, i, "--size", &v)) != 0)
-		return r < 0 || wl_size("rand", "--size", v, SIZE_MAX_ACCEPTED, &o->size) < 0 ? -1 : 1;
-	if ((r = wl_opt("rand", argc, argv, i, "--bs", &v)) != 0)
-		return r < 0 || (o->nbs = wl_sizes("rand", "--bs", v, 64ull << 20, o->bs)) < 0 ? -1 : 1;
-	if ((r = wl_opt("rand", argc, argv, i, "--workers", &v)) != 0)
-		return r < 0 || (o->nworkers = wl_counts("rand", "--workers", v, 256, o->workers)) < 0 ? -1 : 1;
-	if ((r = wl_opt("rand", argc, argv, i, "--op", &v)) != 0)
-		return r < 0 || (o->op = wl_choice("rand", "--op", v, op_names)) < 0 ? -1 : 1;
-	if ((r = wl_opt("rand", argc, argv, i, "--ops", &v)) != 0)
-		return r < 0 || wl_counts("rand", "--ops", v, 1ull << 40, &o->ops) != 1 ? -1 : 1;
-	if ((r = wl_opt("rand", argc, argv, i, "--time", &v)) != 0) {
-		if (r > 0 && parse_duration(v, &o->time_ns, err, sizeof(err)) < 0)
-			wl_fail("rand", "--time: %s", err);
-		return r < 0 || o->time_ns == 0 ? -1 : 1;
-	}
-	if (wl_flag(argv, *i, "--direct")) {
+static const struct opt_def rand_opt_defs[] = {
+	{ "size", RN_O_SIZE, "S", "use a file of S random bytes iowhy makes (instead of FILE)" },
+	{ "bs", RN_O_BS, "LIST", "I/O sizes, comma-separated, one column each (default 4k)" },
+	{ "op", RN_O_OP, "read|write", "pread or pwrite (write needs --size; default read)" },
+	{ "workers", RN_O_WORKERS, "LIST", "threads at once, comma-separated (default 1)" },
+	{ "ops", RN_O_OPS, "K", "operations in total (default: the file's size / B)" },
+	{ "time", RN_O_TIME, "T", "run for T instead (500ms, 10s, 1m)" },
+	{ "direct", RN_O_DIRECT, NULL, "O_DIRECT (sizes multiples of 512)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+/* rand's own options: 0, or -1 after a one-line message. */
+static int rand_handle(void *ctx, int key, const char *v)
+{
+	struct rand_opts *o = ctx;
+	char err[160];
+
+	switch (key) {
+	case RN_O_SIZE:
+		return wl_size("rand", "--size", v, SIZE_MAX_ACCEPTED, &o->size) < 0 ? -1 : 0;
+	case RN_O_BS:
+		return (o->nbs = wl_sizes("rand", "--bs", v, 64ull << 20, o->bs)) < 0 ? -1 : 0;
+	case RN_O_WORKERS:
+		return (o->nworkers = wl_counts("rand", "--workers", v, 256, o->workers)) < 0 ? -1 : 0;
+	case RN_O_OP:
+		return (o->op = wl_choice("rand", "--op", v, op_names)) < 0 ? -1 : 0;
+	case RN_O_OPS:
+		return wl_counts("rand", "--ops", v, 1ull << 40, &o->ops) != 1 ? -1 : 0;
+	case RN_O_TIME:
+		if (parse_duration(v, &o->time_ns, err, sizeof(err)) < 0)
+			return wl_fail("rand", "--time: %s", err);
+		if (o->time_ns == 0)
+			return wl_fail("rand", "--time: '%s' is no time at all", v);
+		return 0;
+	case RN_O_DIRECT:
 		o->direct = 1;
-		*i += 1;
-		return 1;
+		return 0;
 	}
-	return wl_common(argc, argv, i, &o->co);
+	return 0;
 }
+
+const struct cmd_def rand_cmd = {
+	.name = "rand",
+	.usage = rand_usage,
+	.opts = rand_opt_defs,
+	.common = CO_ALL,
+	.operand = OPERAND_FILE,
+	.handle = rand_handle,
+};
 
 static int rand_validate(struct rand_opts *o)
 {
@@ -233,25 +256,19 @@ static int rand_validate(struct rand_opts *o)
 	return 0;
 }
 
-/* rand_option for wl_parse */
-static int rand_opt(int argc, char **argv, int *i, void *o)
-{
-	return rand_option(argc, argv, i, (struct rand_opts *)o);
-}
-
 int rand_parse(int argc, char **argv, struct rand_opts *o)
 {
-	int rc;
+	int rc, file;
 
 	memset(o, 0, sizeof(*o));
-	common_opts_init(&o->co);
 	o->bs[0] = 4096;
 	o->nbs = 1;
 	o->workers[0] = 1;
 	o->nworkers = 1;
-	rc = wl_parse("rand", argc, argv, rand_opt, o, &o->file);
+	rc = opts_parse(&rand_cmd, argc, argv, &o->co, o, &file);
 	if (rc)
 		return rc;
+	o->file = file ? argv[file] : NULL;
 	return rand_validate(o);
 }
 
@@ -329,7 +346,7 @@ int cmd_rand(int argc, char **argv)
 	int rc = rand_parse(argc, argv, &o);
 
 	if (rc)
-		return wl_help(rc, rand_usage);
+		return wl_exit_status(rc);
 	p = calloc(1, sizeof(*p));
 	runs = calloc((size_t)(o.nbs * o.nworkers * o.co.repeat), sizeof(*runs));
 	if (!p || !runs || wl_input_path(o.file, "randfile", &o.co, &s, &sp, sh.path, sizeof(sh.path)))

@@ -23,7 +23,7 @@ static const char *const hash_names[] = { "none", "md5", "crc32", NULL };
 
 static const char read_usage[] =
 	"usage: iowhy read [FILE | --size S] [--bs B[,B...]] [--direct] [--hash none|md5|crc32]\n"
-	"                  [--threads N]\n"
+	"                  [--threads N] [options]\n"
 	"  Reads FILE (never modified) or a file of S random bytes iowhy makes, with B-byte reads\n"
 	"  (default 1M); --direct uses O_DIRECT (B a multiple of 512); --threads splits the file\n"
 	"  into N ranges; --hash md5 (libcrypto) or crc32 (zlib) is checked against a second read.\n";
@@ -276,31 +276,50 @@ int read_fn(void *arg, struct phase_facts *f)
 
 /* ---- options ---- */
 
-static int read_option(int argc, char **argv, int *i, struct read_opts *o)
-{
-	const char *v;
-	uint64_t n;
-	int r;
+enum { RD_O_SIZE = 256, RD_O_BS, RD_O_HASH, RD_O_THREADS, RD_O_DIRECT };
 
-	if ((r = wl_opt("read", argc, argv, i, "--size", &v)) != 0)
-		return r < 0 || wl_size("read", "--size", v, SIZE_MAX_ACCEPTED, &o->size) < 0 ? -1 : 1;
-	if ((r = wl_opt("read", argc, argv, i, "--bs", &v)) != 0)
-		return r < 0 || (o->nbs = wl_sizes("read", "--bs", v, 1ull << 30, o->bs)) < 0 ? -1 : 1;
-	if ((r = wl_opt("read", argc, argv, i, "--hash", &v)) != 0)
-		return r < 0 || (o->hash = wl_choice("read", "--hash", v, hash_names)) < 0 ? -1 : 1;
-	if ((r = wl_opt("read", argc, argv, i, "--threads", &v)) != 0) {
-		if (r < 0 || wl_counts("read", "--threads", v, 256, &n) != 1)
+static const struct opt_def read_opt_defs[] = {
+	{ "size", RD_O_SIZE, "S", "read a file of S random bytes iowhy makes (instead of FILE)" },
+	{ "bs", RD_O_BS, "LIST", "read sizes, comma-separated, one column each (default 1M)" },
+	{ "direct", RD_O_DIRECT, NULL, "O_DIRECT reads (sizes multiples of 512)" },
+	{ "hash", RD_O_HASH, "none|md5|crc32", "hash what is read, checked against a second read" },
+	{ "threads", RD_O_THREADS, "N", "N threads, each on its own range of the file (default 1)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+/* read's own options: 0, or -1 after a one-line message. */
+static int read_handle(void *ctx, int key, const char *v)
+{
+	struct read_opts *o = ctx;
+	uint64_t n;
+
+	switch (key) {
+	case RD_O_SIZE:
+		return wl_size("read", "--size", v, SIZE_MAX_ACCEPTED, &o->size) < 0 ? -1 : 0;
+	case RD_O_BS:
+		return (o->nbs = wl_sizes("read", "--bs", v, 1ull << 30, o->bs)) < 0 ? -1 : 0;
+	case RD_O_HASH:
+		return (o->hash = wl_choice("read", "--hash", v, hash_names)) < 0 ? -1 : 0;
+	case RD_O_THREADS:
+		if (wl_counts("read", "--threads", v, 256, &n) != 1)
 			return -1;
 		o->threads = (int)n;
-		return 1;
-	}
-	if (wl_flag(argv, *i, "--direct")) {
+		return 0;
+	case RD_O_DIRECT:
 		o->direct = 1;
-		*i += 1;
-		return 1;
+		return 0;
 	}
-	return wl_common(argc, argv, i, &o->co);
+	return 0;
 }
+
+const struct cmd_def read_cmd = {
+	.name = "read",
+	.usage = read_usage,
+	.opts = read_opt_defs,
+	.common = CO_ALL,
+	.operand = OPERAND_FILE,
+	.handle = read_handle,
+};
 
 static int read_validate(struct read_opts *o)
 {
@@ -319,24 +338,18 @@ static int read_validate(struct read_opts *o)
 	return 0;
 }
 
-/* read_option for wl_parse */
-static int read_opt(int argc, char **argv, int *i, void *o)
-{
-	return read_option(argc, argv, i, (struct read_opts *)o);
-}
-
 int read_parse(int argc, char **argv, struct read_opts *o)
 {
-	int rc;
+	int rc, file;
 
 	memset(o, 0, sizeof(*o));
-	common_opts_init(&o->co);
 	o->bs[0] = 1 << 20;
 	o->nbs = 1;
 	o->threads = 1;
-	rc = wl_parse("read", argc, argv, read_opt, o, &o->file);
+	rc = opts_parse(&read_cmd, argc, argv, &o->co, o, &file);
 	if (rc)
 		return rc;
+	o->file = file ? argv[file] : NULL;
 	return read_validate(o);
 }
 
@@ -422,7 +435,7 @@ int cmd_read(int argc, char **argv)
 	int rc = read_parse(argc, argv, &o);
 
 	if (rc)
-		return wl_help(rc, read_usage);
+		return wl_exit_status(rc);
 	p = calloc(1, sizeof(*p));
 	runs = calloc((size_t)(o.nbs * o.co.repeat), sizeof(*runs));
 	if (!p || !runs || wl_input_path(o.file, "readfile", &o.co, &s, &sp, sh.path, sizeof(sh.path)))

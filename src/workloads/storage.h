@@ -2,7 +2,8 @@
 /*
  * The storage workloads: bigfile, read, rand, fsbench, tar, copy, delete.
  *
- * Each command parses its options (xxx_parse: 0; 1 for --help; 2 after a one-line message), builds its phases
+ * Each command parses its options (xxx_parse: options.h's 0 / 1 for --help or --version / 2 after a
+ * one-line message), builds its phases
  * and runs them in a session (cmd_xxx). The work each traced child does is a plain function over a
  * job struct (xxx_fn), callable directly, which the unit tests do.
  */
@@ -21,6 +22,10 @@ int cmd_fsbench(int argc, char **argv);
 int cmd_tar(int argc, char **argv);
 int cmd_copy(int argc, char **argv);
 int cmd_delete(int argc, char **argv);
+
+/* Their option tables (options.h), for the parser's tests. */
+extern const struct cmd_def bigfile_cmd, read_cmd, rand_cmd, fsbench_cmd, tar_cmd, copy_cmd,
+	delete_cmd;
 
 /* ---- bigfile ---- */
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -27,6 +28,7 @@
 
 static const char tar_usage[] =
 	"usage: iowhy tar [--members M] [--member-size S] [--readers R] [--gzip] [--archive PATH]\n"
+	"                 [options]\n"
 	"  Builds a ustar archive of M members of S bytes (libarchive), then R readers walk the\n"
 	"  headers and pread their members' byte ranges (member k to reader k mod R); --gzip streams\n"
 	"  a .tar.gz through zlib instead. --archive keeps the archive at PATH (must not exist).\n";
@@ -76,7 +78,7 @@ int tar_build(struct tar_set *t, uint64_t seed)
 	struct archive *a = archive_write_new();
 	char *buf = wl_buf("tar", TAR_CHUNK);
 	struct prng g;
-	int rc = 0;
+	int rc = 0, fd = -1;
 
 	t->crc = calloc((size_t)t->members, sizeof(*t->crc));
 	if (!a || !buf || !t->crc) {
@@ -87,13 +89,19 @@ int tar_build(struct tar_set *t, uint64_t seed)
 	archive_write_set_format_ustar(a);
 	if (t->gzip)
 		archive_write_add_filter_gzip(a);
-	if (archive_write_open_filename(a, t->path) != ARCHIVE_OK)
+	/* O_EXCL|O_NOFOLLOW: never through a link planted at the name, never over a file */
+	fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		rc = wl_fail("tar", "create %s: %s", t->path, strerror(errno));
+	else if (archive_write_open_fd(a, fd) != ARCHIVE_OK)
 		rc = wl_fail("tar", "create %s: %s", t->path, archive_error_string(a));
 	for (uint64_t k = 0; rc == 0 && k < t->members; k++)
 		rc = add_member(a, t, k, buf, &g);
 	if (archive_write_close(a) != ARCHIVE_OK && rc == 0)
 		rc = wl_fail("tar", "%s: %s", t->path, archive_error_string(a));
 	archive_write_free(a);
+	if (fd >= 0)
+		close(fd);
 	free(buf);
 	return rc ? rc : sync_path(t->path);
 }
@@ -315,50 +323,65 @@ int tar_fn(void *arg, struct phase_facts *f)
 
 /* ---- options ---- */
 
-static int tar_option(int argc, char **argv, int *i, struct tar_opts *o)
-{
-	const char *v;
-	int r;
+enum { TAR_O_MEMBERS = 256, TAR_O_MEMBER_SIZE, TAR_O_READERS, TAR_O_ARCHIVE, TAR_O_GZIP };
 
-	if ((r = wl_opt("tar", argc, argv, i, "--members", &v)) != 0)
-		return r < 0 || wl_counts("tar", "--members", v, 1000000, &o->members) != 1 ? -1 : 1;
-	if ((r = wl_opt("tar", argc, argv, i, "--member-size", &v)) != 0)
-		return r < 0 || wl_size("tar", "--member-size", v, 1ull << 32, &o->member_size) < 0 ? -1 : 1;
-	if ((r = wl_opt("tar", argc, argv, i, "--readers", &v)) != 0)
-		return r < 0 || wl_counts("tar", "--readers", v, 256, &o->readers) != 1 ? -1 : 1;
-	if ((r = wl_opt("tar", argc, argv, i, "--archive", &v)) != 0) {
+static const struct opt_def tar_opt_defs[] = {
+	{ "members", TAR_O_MEMBERS, "M", "members in the archive (default 100)" },
+	{ "member-size", TAR_O_MEMBER_SIZE, "S", "bytes per member (default 64k)" },
+	{ "readers", TAR_O_READERS, "R", "readers walking the archive at once (default 4)" },
+	{ "gzip", TAR_O_GZIP, NULL, "a .tar.gz, read through zlib" },
+	{ "archive", TAR_O_ARCHIVE, "PATH", "build the archive at PATH and keep it (must not exist)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+/* tar's own options: 0, or -1 after a one-line message. */
+static int tar_handle(void *ctx, int key, const char *v)
+{
+	struct tar_opts *o = ctx;
+
+	switch (key) {
+	case TAR_O_MEMBERS:
+		return wl_counts("tar", "--members", v, 1000000, &o->members) != 1 ? -1 : 0;
+	case TAR_O_MEMBER_SIZE:
+		return wl_size("tar", "--member-size", v, 1ull << 32, &o->member_size) < 0 ? -1 : 0;
+	case TAR_O_READERS:
+		return wl_counts("tar", "--readers", v, 256, &o->readers) != 1 ? -1 : 0;
+	case TAR_O_ARCHIVE:
 		o->archive = v;
-		return r;
-	}
-	if (wl_flag(argv, *i, "--gzip")) {
+		return 0;
+	case TAR_O_GZIP:
 		o->gzip = 1;
-		*i += 1;
-		return 1;
+		return 0;
 	}
-	return wl_common(argc, argv, i, &o->co);
+	return 0;
 }
 
-/* tar_option for wl_parse */
-static int tar_option_cb(int argc, char **argv, int *i, void *o)
-{
-	return tar_option(argc, argv, i, (struct tar_opts *)o);
-}
+const struct cmd_def tar_cmd = {
+	.name = "tar",
+	.usage = tar_usage,
+	.opts = tar_opt_defs,
+	.common = CO_ALL,
+	.operand = OPERAND_NONE,
+	.handle = tar_handle,
+};
 
 int tar_parse(int argc, char **argv, struct tar_opts *o)
 {
+	struct stat st;
 	uint64_t need;
 	int rc;
 
 	memset(o, 0, sizeof(*o));
-	common_opts_init(&o->co);
 	o->members = 100;
 	o->member_size = 64 * 1024;
 	o->readers = 4;
-	rc = wl_parse("tar", argc, argv, tar_option_cb, o, NULL);
+	rc = opts_parse(&tar_cmd, argc, argv, &o->co, o, NULL);
 	if (rc)
 		return rc;
-	if (o->archive && access(o->archive, F_OK) == 0)
-		return wl_usage_error("tar", "--archive %s exists; iowhy does not overwrite files", o->archive);
+	/* lstat: a dangling symbolic link exists too (and would send the archive elsewhere) */
+	if (o->archive && lstat(o->archive, &st) == 0)
+		return wl_usage_error("tar", "--archive %s exists%s; iowhy does not overwrite files",
+				      o->archive, S_ISLNK(st.st_mode) ? " (a symbolic link)" : "");
 	need = o->members * (TAR_BLOCK + padded(o->member_size));
 	if (need > SIZE_MAX_ACCEPTED)
 		return wl_usage_error("tar", "an archive of %llu bytes is too large",
@@ -430,7 +453,7 @@ int cmd_tar(int argc, char **argv)
 	int rc = tar_parse(argc, argv, &o);
 
 	if (rc)
-		return wl_help(rc, tar_usage);
+		return wl_exit_status(rc);
 	t = (struct tar_set){ .members = o.members, .member_size = o.member_size, .gzip = o.gzip,
 			      .readers = (int)o.readers };
 	p = calloc(1, sizeof(*p));
@@ -441,7 +464,8 @@ int cmd_tar(int argc, char **argv)
 		snprintf(t.path, sizeof(t.path), "%s", o.archive);
 	} else if (wl_scratch(&s, &o.co) == 0) {
 		sp = &s;
-		snprintf(t.path, sizeof(t.path), "%s/archive.tar%s", s.path, o.gzip ? ".gz" : "");
+		/* relative: the phases run in the scratch area */
+		snprintf(t.path, sizeof(t.path), "archive.tar%s", o.gzip ? ".gz" : "");
 	} else {
 		rc = 1;
 	}

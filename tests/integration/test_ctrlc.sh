@@ -14,3 +14,7 @@ check "scratch area removed" test -z "$(ls "$TMPROOT" | grep '^iowhy-')"
 sleep 0.2
 check "no BPF program held by the stopped iowhy ($pid)" test "$(bpftool prog show 2>/dev/null | grep -c "iowhy($pid)")" = 0
 check "no writer left running" test -z "$(pgrep -f "$TMPROOT/iowhy-")"
+# The writers name their files relative to the scratch area (their working directory), so their
+# command lines no longer hold $TMPROOT: look for any process still working in it.
+check "no process left working in the scratch area" \
+	test -z "$(for c in /proc/[0-9]*/cwd; do readlink "$c"; done 2>/dev/null | grep "^$TMPROOT/iowhy-")"

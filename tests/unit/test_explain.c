@@ -566,7 +566,7 @@ static void test_text_report(void **state)
 	char *r;
 
 	f->s.events_lost = 3;
-	snprintf(f->s.missing, sizeof(f->s.missing), "sched_wakeup_new");
+	missing_probes_add(&f->s.missing, "sched_wakeup_new", PROBE_ABSENT, 0);
 	loop_phase(f, "loop", 100);
 	flush_phase(f, "loop/flush", "loop", 1300 * MS, 100 * MS);
 	split_phase(f);

@@ -121,7 +121,8 @@ static int setup(void **state)
 	snprintf(f->s.command, sizeof(f->s.command), "gen --strategy direct \"x\\y\" --count 1000");
 	snprintf(f->s.kernel, sizeof(f->s.kernel), "6.1.0-test");
 	snprintf(f->s.probe_mode, sizeof(f->s.probe_mode), "tp_btf");
-	snprintf(f->s.missing, sizeof(f->s.missing), "sched_wakeup_new, block_rq_issue");
+	missing_probes_add(&f->s.missing, "sched_wakeup_new", PROBE_ABSENT, 0);
+	missing_probes_add(&f->s.missing, "block_rq_issue", PROBE_SKIPPED, 0);
 	f->s.partial = 1;
 	f->s.events_total = 200000;
 	f->s.events_lost = 3;
@@ -338,7 +339,7 @@ static void test_empty_session(void **state)
 	struct json_object *r;
 
 	f->s.nphases = 0;
-	f->s.missing[0] = '\0';
+	f->s.missing.n = 0;
 	f->s.tool = NULL;
 	r = write_and_parse(f);
 	assert_string_equal(str(r, "tool"), "");

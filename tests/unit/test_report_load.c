@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
 #include <cmocka.h>
 #include <linux/types.h>
 #include "report.h"
@@ -138,7 +139,10 @@ static int setup(void **state)
 	snprintf(f->s.command, sizeof(f->s.command), "iowhy gen --strategy a,b --sync");
 	snprintf(f->s.kernel, sizeof(f->s.kernel), "6.1.0-test");
 	snprintf(f->s.probe_mode, sizeof(f->s.probe_mode), "raw_tp");
-	snprintf(f->s.missing, sizeof(f->s.missing), "block_rq_issue,jbd2_run_stats");
+	missing_probes_add(&f->s.missing, "block_rq_issue", PROBE_ABSENT, 0);
+	missing_probes_add(&f->s.missing, "jbd2_run_stats", PROBE_ATTACH_FAILED, EPERM);
+	f->s.setup_ns = 12 * MS;
+	f->s.teardown_ns = 3 * MS;
 	f->s.events_total = 15000;
 	f->s.events_lost = 12;
 	f->s.phases = f->ph;
@@ -223,7 +227,10 @@ static void test_text_same(void **state)
 		free(a);
 		free(b);
 	}
-	assert_string_equal(r.missing, f->s.missing);
+	assert_int_equal(r.missing.n, 2);
+	assert_int_equal(r.missing.v[1].why, PROBE_ATTACH_FAILED);
+	assert_int_equal(r.missing.v[1].err, EPERM);
+	assert_int_equal(r.setup_ns, 12 * MS);
 	assert_int_equal(r.phases[0].sys[syscall_nr("write")].ret_sum, 4096000);
 	report_load_free(&r);
 }

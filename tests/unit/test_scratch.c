@@ -420,6 +420,64 @@ static void test_does_not_cross_mounts(void **state)
 	assert_int_equal(rmdir(s.path), 0);
 }
 
+/*
+ * A bind mount of a directory of the same file system inside the area (same st_dev: FTW_MOUNT
+ * did not see it, and emptied it): not entered, its files survive, the removal says so.
+ */
+static void test_does_not_empty_bind_mount(void **state)
+{
+	struct fixture *f = *state;
+	char mnt[PATH_MAX], outside[PATH_MAX], inside[PATH_MAX], kept[PATH_MAX], msg[1024];
+	struct scratch s;
+
+	join(outside, f->parent, "outside");
+	assert_int_equal(mkdir(outside, 0755), 0);
+	join(kept, outside, "precious");
+	touch(kept, "keep");
+	assert_int_equal(scratch_create(&s, f->parent), 0);
+	assert_int_equal(scratch_subdir(&s, "bind", mnt, sizeof(mnt)), 0);
+	if (mount(outside, mnt, NULL, MS_BIND, NULL) != 0) {
+		scratch_remove(&s);
+		skip(); /* mounting needs root */
+	}
+	join(inside, mnt, "precious");
+	assert_true(exists(inside)); /* the same file, seen through the mount */
+	capture_stderr(msg, sizeof(msg), call_remove, &s);
+	assert_true(exists(kept));
+	assert_non_null(strstr(msg, "could not remove"));
+	assert_int_equal(umount(mnt), 0);
+	assert_int_equal(rmdir(mnt), 0);
+	assert_int_equal(rmdir(s.path), 0);
+	assert_true(exists(kept));
+}
+
+/* The area is private (0700, ours) and held open: renaming it away does not lose it. */
+static void test_area_private_and_held(void **state)
+{
+	struct fixture *f = *state;
+	char moved[PATH_MAX];
+	struct scratch s;
+	struct stat st;
+	int fd;
+
+	assert_int_equal(scratch_create(&s, f->parent), 0);
+	assert_int_equal(stat(s.path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	assert_int_equal(st.st_uid, geteuid());
+	assert_true(s.dir.fd > 2);
+	assert_int_equal(st.st_ino, s.dir.ino);
+	/* someone renames it: files made through the fd still land in it, and it is still removed */
+	join(moved, f->parent, "renamed-away");
+	assert_int_equal(rename(s.path, moved), 0);
+	fd = openat(s.dir.fd, "file", O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(scratch_mkdir(&s, "sub"), 0);
+	scratch_remove(&s);
+	assert_false(exists(moved));
+	assert_false(exists(s.path));
+}
+
 #define SCRATCH_TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -435,6 +493,8 @@ int main(void)
 		SCRATCH_TEST(test_refuses_bad_paths),
 		SCRATCH_TEST(test_refuses_root_in_chroot),
 		SCRATCH_TEST(test_does_not_cross_mounts),
+		SCRATCH_TEST(test_does_not_empty_bind_mount),
+		SCRATCH_TEST(test_area_private_and_held),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iowhy CPU sampler: a perf_event program on the software cpu-clock event of every CPU. It keeps
+ * only samples of tree tasks (this CPU's running copy, kept by the core's sched_switch probe, says
+ * whether the current task is one) and counts them in the kernel, per (phase, mode, in-syscall,
+ * syscall, comm, kernel stack, user stack). User space reads and clears a phase's counts at its
+ * end.
+ *
+ * Exec: the file every tree task exec'd (path, device, inode), so user space can find the ELF
+ * files whose build ids the user stacks hold.
+ *
+ * Off-CPU: at the switch-out of a tree task into uninterruptible sleep its kernel stack is taken,
+ * and at its next switch-in the time asleep is added to that stack (per phase and comm).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "iowhy.h"
+#include "sample.h"
+#include "tree.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, IOWHY_SAMPLE_KEYS);
+	__type(key, struct iowhy_sample_key);
+	__type(value, __u64);
+} samples SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, IOWHY_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, IOWHY_KSTACK_DEPTH * sizeof(__u64));
+} kstacks SEC(".maps");
+
+/* User stacks as (build id, file offset) frames: they resolve after the process is gone. */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, IOWHY_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, IOWHY_USTACK_DEPTH * sizeof(struct bpf_stack_build_id));
+	__uint(map_flags, BPF_F_STACK_BUILD_ID);
+} ustacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IOWHY_MAX_PHASES);
+	__type(key, __u32);
+	__type(value, struct iowhy_sample_counters);
+} sample_counters SEC(".maps");
+
+/* Samples whose CPU's running copy did not name the current task (running since before attach). */
+__u64 unknown_task = 0;
+
+/* Kernel mode, from the interrupted registers (the context allows 8-byte loads only). */
+static __always_inline int kernel_mode(struct bpf_perf_event_data *ctx)
+{
+#if defined(__TARGET_ARCH_x86)
+	return (*(volatile __u64 *)&ctx->regs.cs & 3) == 0;
+#elif defined(__TARGET_ARCH_arm64)
+	return (*(volatile __u64 *)&ctx->regs.pstate & 0xf) != 0;
+#else
+	return PT_REGS_IP(&ctx->regs) >= 0x8000000000000000ull;
+#endif
+}
+
+SEC("perf_event")
+int on_sample(struct bpf_perf_event_data *ctx)
+{
+	struct iowhy_sample_key key = {};
+	struct iowhy_sample_counters *c;
+	struct iowhy_cpu *s = cpu_slot();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), tag;
+	__u64 one = 1, *n;
+
+	if (!s || !tid)
+		return 0;
+	if (s->tid != tid) {
+		__sync_fetch_and_add(&unknown_task, 1);
+		return 0;
+	}
+	if (!s->tree)
+		return 0;
+	tag = s->t.phase % IOWHY_MAX_PHASES;
+	c = bpf_map_lookup_elem(&sample_counters, &tag);
+	if (!c)
+		return 0;
+	c->samples++;
+	key.phase = s->t.phase;
+	key.nr = s->t.nr;
+	if (key.nr != IOWHY_NR_NONE)
+		key.flags |= IOWHY_SF_SYSCALL;
+	key.kstack = -1;
+	if (kernel_mode(ctx)) {
+		key.flags |= IOWHY_SF_KERNEL;
+		key.kstack = bpf_get_stackid(ctx, &kstacks, 0);
+		if (key.kstack < 0) {
+			c->kstack_lost++;
+			key.kstack = -1;
+		}
+	}
+	key.ustack = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);
+	if (key.ustack < 0) {
+		c->ustack_lost++;
+		key.ustack = -1;
+	}
+	bpf_get_current_comm(key.comm, sizeof(key.comm));
+	n = bpf_map_lookup_elem(&samples, &key);
+	if (n) {
+		__sync_fetch_and_add(n, 1);
+		return 0;
+	}
+	if (bpf_map_update_elem(&samples, &key, &one, BPF_NOEXIST)) {
+		n = bpf_map_lookup_elem(&samples, &key);
+		if (n)
+			__sync_fetch_and_add(n, 1);
+		else
+			c->key_lost++;
+	}
+	return 0;
+}
+
+/* ---- off-CPU ---- */
+
+#define TASK_UNINTERRUPTIBLE_ 0x2
+#define TASK_NOLOAD_ 0x400
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, IOWHY_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, IOWHY_KSTACK_DEPTH * sizeof(__u64));
+} offstacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, IOWHY_OFF_PENDING);
+	__type(key, __u32);
+	__type(value, struct iowhy_off_pending);
+} off_pending SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, IOWHY_OFF_KEYS);
+	__type(key, struct iowhy_off_key);
+	__type(value, struct iowhy_off_val);
+} offcpu SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IOWHY_MAX_PHASES);
+	__type(key, __u32);
+	__type(value, struct iowhy_off_counters);
+} off_counters SEC(".maps");
+
+/* Sleeps being timed (entries in off_pending): while none is, a switch-in needs no lookup. */
+__s64 off_pending_n = 0;
+
+/* prev (current) goes to sleep: if it is a tree task entering D (not TASK_IDLE), stamp it with
+ * its kernel stack. next comes back: if it was stamped, add the time asleep to its stack. */
+static __always_inline void off_switch(void *ctx, struct task_struct *prev,
+				       struct task_struct *next, unsigned int prev_state)
+{
+	struct iowhy_off_pending *w;
+	struct iowhy_task *c;
+	__u32 ptid, ntid;
+	__u64 now = 0;
+
+	ptid = BPF_CORE_READ(prev, pid);
+	if (ptid && (prev_state & TASK_UNINTERRUPTIBLE_) && !(prev_state & TASK_NOLOAD_) &&
+	    (c = task_of(prev, ptid))) {
+		struct iowhy_off_pending p = {};
+		struct iowhy_off_counters *k;
+		__u32 tag = c->phase % IOWHY_MAX_PHASES;
+
+		k = bpf_map_lookup_elem(&off_counters, &tag);
+		p.key.phase = c->phase;
+		p.key.kstack = bpf_get_stackid(ctx, &offstacks, 0);
+		if (p.key.kstack < 0) {
+			p.key.kstack = -1;
+			if (k)
+				k->stack_lost++;
+		}
+		bpf_get_current_comm(p.key.comm, sizeof(p.key.comm));
+		now = bpf_ktime_get_ns();
+		p.ts = now;
+		if (k)
+			k->sleeps++;
+		if (bpf_map_update_elem(&off_pending, &ptid, &p, BPF_NOEXIST) == 0)
+			__sync_fetch_and_add(&off_pending_n, 1);
+		else if (bpf_map_update_elem(&off_pending, &ptid, &p, BPF_EXIST) && k)
+			k->pending_lost++;
+	}
+	if (*(volatile __s64 *)&off_pending_n <= 0)
+		return;
+	ntid = BPF_CORE_READ(next, pid);
+	if (!ntid)
+		return;
+	w = bpf_map_lookup_elem(&off_pending, &ntid);
+	if (w) {
+		struct iowhy_off_val one = {}, *v;
+
+		if (!now)
+			now = bpf_ktime_get_ns();
+		v = bpf_map_lookup_elem(&offcpu, &w->key);
+		if (v) {
+			__sync_fetch_and_add(&v->count, 1);
+			__sync_fetch_and_add(&v->ns, now - w->ts);
+		} else {
+			one.count = 1;
+			one.ns = now - w->ts;
+			if (bpf_map_update_elem(&offcpu, &w->key, &one, BPF_NOEXIST)) {
+				__u32 tag = w->key.phase % IOWHY_MAX_PHASES;
+				struct iowhy_off_counters *k;
+
+				k = bpf_map_lookup_elem(&off_counters, &tag);
+				if (k)
+					k->key_lost++;
+			}
+		}
+		if (!bpf_map_delete_elem(&off_pending, &ntid))
+			__sync_fetch_and_add(&off_pending_n, -1);
+	}
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(off_btf_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	off_switch(ctx, prev, next, prev_state);
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(off_raw_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	off_switch(ctx, prev, next, prev_state);
+	return 0;
+}
+
+/* ---- exec'd files ---- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, IOWHY_EXEC_FILES);
+	__type(key, struct iowhy_exec_key);
+	__type(value, __u64);
+} exec_files SEC(".maps");
+
+/* The file a tree task just exec'd (for a script: its interpreter, as bprm->interp names it). */
+static __always_inline void exec_file(struct task_struct *p, struct linux_binprm *bprm)
+{
+	struct iowhy_exec_key k = {};
+	__u32 tid = BPF_CORE_READ(p, pid);
+	__u64 one = 1, *n;
+
+	if (!task_of(p, tid))
+		return;
+	bpf_probe_read_kernel_str(k.path, sizeof(k.path), BPF_CORE_READ(bprm, interp));
+	k.ino = BPF_CORE_READ(bprm, file, f_inode, i_ino);
+	k.dev = BPF_CORE_READ(bprm, file, f_inode, i_sb, s_dev);
+	n = bpf_map_lookup_elem(&exec_files, &k);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		bpf_map_update_elem(&exec_files, &k, &one, BPF_NOEXIST);
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(exec_btf, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	exec_file(p, bprm);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(exec_raw, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	exec_file(p, bprm);
+	return 0;
+}

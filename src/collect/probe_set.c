@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Probe sets: declare, skip, check, load, attach, detach; see probe_set.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include <bpf/btf.h>
+#include "probe_set.h"
+#include "clock.h"
+
+int probe_set_init(struct probe_set *s, const char *what, const struct probe_spec *specs, int n)
+{
+	memset(s, 0, sizeof(*s));
+	s->what = what;
+	if (n < 0 || n > PROBE_SET_MAX)
+		return -1;
+	for (int i = 0; i < n; i++)
+		s->p[i].spec = &specs[i];
+	s->n = n;
+	return 0;
+}
+
+int probe_skip_listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (list && *list) {
+		size_t len = strcspn(list, ","), b = 0, e = len;
+
+		while (b < e && (list[b] == ' ' || list[b] == '\t'))
+			b++;
+		while (e > b && (list[e - 1] == ' ' || list[e - 1] == '\t'))
+			e--;
+		if (n && e - b == n && !strncmp(list + b, name, n))
+			return 1;
+		list += len + (list[len] == ',');
+	}
+	return 0;
+}
+
+int probe_skip_warn_unknown(const char *skip_list, const struct probe_set *const *sets, int n)
+{
+	const char *p = skip_list;
+	int unknown = 0;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ","), b = strspn(p, " \t"), e = len;
+		char name[PROBE_NAME_LEN];
+		int known = 0;
+
+		while (e > b && (p[e - 1] == ' ' || p[e - 1] == '\t'))
+			e--;
+		if (e > b) {
+			snprintf(name, sizeof(name), "%.*s", (int)(e - b), p + b);
+			for (int i = 0; i < n && !known; i++)
+				known = sets[i] && probe_set_find(sets[i], name) >= 0;
+			if (!known) {
+				fprintf(stderr, "iowhy: warning: IOWHY_SKIP_PROBES names %s, but no "
+					"probe of this session stands on it (names are "
+					"category:event, e.g. block:block_rq_issue)\n", name);
+				unknown++;
+			}
+		}
+		p += len + (p[len] == ',');
+	}
+	return unknown;
+}
+
+int probe_tracepoint_exists(const struct btf *vmlinux, const char *name)
+{
+	const char *event = strchr(name, ':');
+	char type[PROBE_NAME_LEN + 16];
+
+	snprintf(type, sizeof(type), "btf_trace_%s", event ? event + 1 : name);
+	return vmlinux && btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0;
+}
+
+/* One line for a required probe that will not be attached. */
+static void say_required(const struct probe *p)
+{
+	if (p->err)
+		fprintf(stderr, "iowhy: cannot attach the required tracepoint %s: %s: %s\n",
+			p->spec->name, probe_state_text(p->state), strerror(p->err));
+	else
+		fprintf(stderr, "iowhy: cannot attach the required tracepoint %s: %s\n",
+			p->spec->name, probe_state_text(p->state));
+}
+
+int probe_set_prepare(struct probe_set *s, const char *skip_list, const struct btf *vmlinux)
+{
+	for (int i = 0; i < s->n; i++) {
+		struct probe *p = &s->p[i];
+
+		if (probe_skip_listed(skip_list, p->spec->name))
+			p->state = PROBE_SKIPPED;
+		else if (vmlinux && !(p->spec->flags & PROBE_NOT_TRACEPOINT) &&
+			 !probe_tracepoint_exists(vmlinux, p->spec->name))
+			p->state = PROBE_ABSENT;
+		else
+			continue;
+		if (p->spec->flags & PROBE_REQUIRED) {
+			say_required(p);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int probe_set_prepare_kernel(struct probe_set *s)
+{
+	uint64_t t0 = now_ns();
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	int rc = probe_set_prepare(s, getenv("IOWHY_SKIP_PROBES"), vmlinux);
+
+	btf__free(vmlinux);
+	s->load_ns += now_ns() - t0;
+	return rc;
+}
+
+/* The program of probe p in obj for the set's flavour, or NULL. */
+static struct bpf_program *prog_of(const struct probe_set *s, const struct probe *p,
+				   struct bpf_object *obj)
+{
+	const char *name = p->spec->prog[s->flavour];
+
+	return name ? bpf_object__find_program_by_name(obj, name) : NULL;
+}
+
+/* Open a fresh object and load the wanted probes (only probe `only` if >= 0), nothing else.
+ * Returns the skeleton, or NULL with errno set. */
+static void *load_with(struct probe_set *s, const struct probe_loader *l, int only)
+{
+	void *skel = l->open(l->ctx);
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	int err;
+
+	if (!skel)
+		return NULL;
+	obj = l->object(skel);
+	bpf_object__for_each_program(prog, obj)
+		bpf_program__set_autoload(prog, false);
+	for (int i = 0; i < s->n; i++) {
+		struct probe *p = &s->p[i];
+
+		if (p->state != PROBE_WANTED || (only >= 0 && only != i))
+			continue;
+		prog = prog_of(s, p, obj);
+		if (prog)
+			bpf_program__set_autoload(prog, true);
+	}
+	err = l->load(skel);
+	if (err) {
+		l->destroy(skel);
+		errno = err < 0 ? -err : err;
+		return NULL;
+	}
+	return skel;
+}
+
+/* Try each wanted probe alone and mark those that do not load. Returns 0, or -1 when a required
+ * one does not. */
+static int find_load_failures(struct probe_set *s, const struct probe_loader *l)
+{
+	for (int i = 0; i < s->n; i++) {
+		struct probe *p = &s->p[i];
+		void *trial;
+
+		if (p->state != PROBE_WANTED)
+			continue;
+		trial = p->spec->prog[s->flavour] ? load_with(s, l, i) : NULL;
+		if (trial) {
+			l->destroy(trial);
+			continue;
+		}
+		p->state = PROBE_LOAD_FAILED;
+		p->err = p->spec->prog[s->flavour] ? errno : EOPNOTSUPP;
+		if (p->spec->flags & PROBE_REQUIRED)
+			return -1;
+	}
+	return 0;
+}
+
+void *probe_set_load(struct probe_set *s, enum probe_flavour flavour, const struct probe_loader *l)
+{
+	uint64_t t0 = now_ns();
+	void *skel;
+	int err = 0;
+
+	s->flavour = flavour;
+	for (int i = 0; i < s->n; i++) {
+		if (s->p[i].state == PROBE_LOAD_FAILED) {
+			s->p[i].state = PROBE_WANTED;
+			s->p[i].err = 0;
+		}
+	}
+	skel = load_with(s, l, -1);
+	if (!skel) {
+		if (!find_load_failures(s, l))
+			skel = load_with(s, l, -1);
+		err = errno;
+	}
+	for (int i = 0; skel && i < s->n; i++)
+		if (s->p[i].state == PROBE_WANTED)
+			s->p[i].prog = prog_of(s, &s->p[i], l->object(skel));
+	s->load_ns += now_ns() - t0;
+	errno = err;
+	return skel;
+}
+
+int probe_set_attach(struct probe_set *s)
+{
+	uint64_t t0 = now_ns();
+	int rc = 0;
+
+	for (int i = 0; i < s->n && !rc; i++) {
+		struct probe *p = &s->p[i];
+
+		if (p->state != PROBE_WANTED)
+			continue;
+		p->link = p->prog ? bpf_program__attach(p->prog) : NULL;
+		if (p->link) {
+			p->state = PROBE_ATTACHED;
+			continue;
+		}
+		p->state = PROBE_ATTACH_FAILED;
+		p->err = p->prog ? errno : ENOENT;
+		if (p->spec->flags & PROBE_REQUIRED) {
+			say_required(p);
+			rc = -1;
+		}
+	}
+	s->attach_ns += now_ns() - t0;
+	return rc;
+}
+
+void probe_set_mark(struct probe_set *s, int i, enum probe_state state, int err)
+{
+	if (i < 0 || i >= s->n)
+		return;
+	s->p[i].state = state;
+	s->p[i].err = err;
+}
+
+void probe_set_detach(struct probe_set *s)
+{
+	uint64_t t0 = now_ns();
+
+	for (int i = s->n - 1; i >= 0; i--) {
+		bpf_link__destroy(s->p[i].link);
+		s->p[i].link = NULL;
+	}
+	s->detach_ns += now_ns() - t0;
+}
+
+int probe_set_find(const struct probe_set *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->p[i].spec->name, name))
+			return i;
+	return -1;
+}
+
+int probe_set_attached(const struct probe_set *s, const char *name)
+{
+	int i = probe_set_find(s, name);
+
+	return i >= 0 && s->p[i].state == PROBE_ATTACHED;
+}
+
+int probe_set_count(const struct probe_set *s, enum probe_state st)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n; i++)
+		n += s->p[i].state == st;
+	return n;
+}
+
+int probe_set_missing(const struct probe_set *s, struct missing_probes *out)
+{
+	for (int i = 0; i < s->n; i++) {
+		const struct probe *p = &s->p[i];
+
+		if (p->state != PROBE_ATTACHED &&
+		    missing_probes_add(out, p->spec->name, p->state, p->err))
+			return -1;
+	}
+	return 0;
+}

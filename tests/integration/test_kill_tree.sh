@@ -1,0 +1,35 @@
+# Interrupting or killing iowhy (SIGINT, SIGTERM, SIGKILL) leaves none of the workload's processes
+# running (issue 10, item 3): not the command, not its children, not a child that left the
+# process group (setsid). SIGINT exits 130, SIGTERM 143; after SIGKILL the guard kills the tree.
+need_root
+pids=$TMPROOT/pids
+alive() { # alive PIDFILE: the pids in the file that still run (zombies do not count)
+	local p st
+	for p in $(cat "$1" 2>/dev/null); do
+		st=$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) || continue
+		[ "$st" = Z ] || echo "$p"
+	done
+}
+for sig in INT TERM KILL; do
+	: >"$pids.$sig"
+	# bash runs dd (a child in the group) and a sleep that leaves the group and the session
+	$IOWHY run --no-io -- bash -c '
+		dd if=/dev/zero of=/dev/null bs=4k count=100000000000 status=none & echo $! >>"$1"
+		setsid sleep 1000 & echo $! >>"$1"
+		echo $$ >>"$1"; wait' _ "$pids.$sig" >"$TMPROOT/out.$sig" 2>&1 &
+	iowhy=$!
+	for _ in $(seq 1 100); do [ "$(wc -l <"$pids.$sig")" -ge 3 ] && break; sleep 0.1; done
+	check "SIG$sig: the workload started its 3 processes" test "$(wc -l <"$pids.$sig")" = 3
+	sleep 0.5
+	kill -"$sig" $iowhy
+	wait $iowhy; rc=$?
+	want=$((128 + $(kill -l "$sig")))
+	check "SIG$sig: iowhy exits $want (got $rc)" test "$rc" = "$want"
+	left=
+	for _ in $(seq 1 50); do left=$(alive "$pids.$sig"); [ -z "$left" ] && break; sleep 0.1; done
+	check "SIG$sig: no workload process survives (left: ${left:-none})" test -z "$left"
+	for p in $left; do kill -9 "$p" 2>/dev/null; done
+	cg=$(ls -d /sys/fs/cgroup/unified/iowhy-$iowhy /sys/fs/cgroup/iowhy-$iowhy 2>/dev/null)
+	check "SIG$sig: the workload's cgroup is gone (${cg:-gone})" test -z "$cg"
+done
+check "SIGINT: a partial report was printed" grep -q "PARTIAL" "$TMPROOT/out.INT"

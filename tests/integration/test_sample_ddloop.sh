@@ -1,0 +1,31 @@
+# A shell loop of dd processes (the seed script's shape): the kernel share of the tree's CPU, with
+# the samples' correction, agrees with getrusage's sys/(user+sys) of the same run within 8 points,
+# and page faults (exec'd programs faulting in their pages) appear with a share.
+# Each dd makes 5,000 read+write pairs so that every process runs for several scheduler ticks:
+# getrusage splits a process's CPU time by the ticks that found it in user or kernel mode, and
+# gives all of it to user time when no tick did (kernel/sched/cputime.c, cputime_adjust), so a
+# loop of 2 ms processes on a 250 Hz kernel is no witness for the split (docs/SAMPLING.md).
+need_root
+j=$TMPROOT/r.json
+$IOWHY run --no-io --json "$j" -- sh -c \
+	'for i in $(seq 100); do dd if=/dev/zero of=/dev/null bs=512 count=5000 2>/dev/null; done' \
+	>"$TMPROOT/out" || fail "iowhy run exited $?"
+cs=".phases[0].cpu_samples"
+n=$(comm_field "$j" 0 dd execs)
+check "100 dd execs seen (got $n)" test "$n" = 100
+samples=$(jqr "$j" "$cs.samples")
+check "CPU samples were taken ($samples)" fcmp "${samples:-0} >= 200"
+share=$(jqr "$j" "$cs.kernel_share")
+ru=$(jqr "$j" ".phases[0].cpu_check | .rusage_sys_ns / (.rusage_user_ns + .rusage_sys_ns)")
+check "kernel share $share within 0.08 of getrusage's $ru" fcmp "($share - $ru) <= 0.08 && ($ru - $share) <= 0.08"
+pf=$(jqr "$j" "$cs.tree_user_split.page_fault.samples")
+pfns=$(jqr "$j" "$cs.tree_user_split.page_fault.ns")
+check "page faults have samples ($pf) and a share ($pfns ns)" fcmp "$pf > 0 && $pfns > 0"
+check "the text report shows the page-fault share" grep -qE '^ +page faults +[0-9.]+ [mµn]?s +[0-9]+%' "$TMPROOT/out"
+check "the text report says what dd's page faults were" grep -qE '^ +its page faults, [0-9.]+ [mµn]?s: .*(file mapping|copy-on-write|anonymous memory)' "$TMPROOT/out"
+dk=$(jqr "$j" "[$cs.by_comm[] | select(.comm == \"dd\") | .fault_kinds[]] | add // 0")
+check "dd's page-fault samples are sorted by kind ($dk of the tree's $pf)" fcmp "$dk > 0 && $dk <= $pf"
+check "the samples' explanation gives dd's page faults a share" grep -qE "Page faults were [0-9]+% of dd's time outside syscalls" "$TMPROOT/out"
+check "and the JSON has it" grep -q "Page faults were" <<<"$(jqr "$j" "$cs.explanation")"
+check "the text report names the read syscall's kernel code" grep -q 'kernel CPU in read: .*read_zero' "$TMPROOT/out"
+check_phase_invariants "$j" 0

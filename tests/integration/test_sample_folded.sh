@@ -1,0 +1,40 @@
+# --folded FILE: FlameGraph folded stacks of the CPU samples (and FILE.offcpu: of the
+# uninterruptible sleeps, in µs). Every line is "frames count" with no
+# space inside the frames, the counts add up to the samples the JSON reports as recorded, kernel
+# frames carry _[k], and with two phases (--sync) every line starts with its phase's name.
+need_root
+[ "$(stat -f -c %T "$TMPROOT")" != tmpfs ] || skip "O_DIRECT needs a disk file system under $TMPROOT"
+j=$TMPROOT/r.json
+f=$TMPROOT/stacks.folded
+$IOWHY run --no-io --sync "$TMPROOT" --folded "$f" --json "$j" -- \
+	sh -c "\"$CALIB\" getppid 300000; \"$CALIB\" touch 32; \
+	       dd if=/dev/zero of='$TMPROOT/d' bs=1M count=4 oflag=direct status=none" >/dev/null ||
+	fail "iowhy run exited $?"
+check "the folded file exists and is not empty" test -s "$f"
+bad=$(grep -cvE '^[^ ]+ [0-9]+$' "$f")
+check "every line matches '^[^ ]+ [0-9]+\$' ($bad do not)" test "$bad" = 0
+sum=$(awk '{ s += $NF } END { print s + 0 }' "$f")
+rec=$(jqr "$j" '[.phases[].cpu_samples.recorded] | add')
+check "the counts add up to the recorded samples ($sum vs $rec)" test "$sum" = "$rec"
+check "calib's getppid shows with kernel frames" grep -qE '^run;calib;.*__x64_sys_getppid_\[k\]' "$f"
+phases=$(jqr "$j" '[.phases[].name] | join("|")')
+other=$(grep -cvE "^($phases);" "$f")
+check "every line starts with a phase name ($phases): $other do not" test "$other" = 0
+# the off-CPU file: same format, µs asleep adding up to the JSON's (each line rounded)
+o=$f.offcpu
+check "the off-CPU file exists and is not empty" test -s "$o"
+bad=$(grep -cvE '^[^ ]+ [0-9]+$' "$o")
+check "every off-CPU line matches the format ($bad do not)" test "$bad" = 0
+us=$(awk '{ s += $NF } END { print s + 0 }' "$o")
+lines=$(wc -l <"$o")
+ns=$(jqr "$j" '[.phases[].offcpu.ns] | add')
+check "off-CPU µs ($us) add up to the JSON's $ns ns (± $lines µs of rounding)" \
+	fcmp "$us * 1000 - $ns <= $lines * 1000 && $ns - $us * 1000 <= $lines * 1000"
+check "dd's direct write waits are in it" grep -qE '^run;dd;.*iomap_dio_rw_\[k\]' "$o"
+# errors: no samples to write, and a file that cannot be created
+$IOWHY run --no-io --no-sample --folded "$TMPROOT/x" -- true >/dev/null 2>"$TMPROOT/err"
+check "--folded with --no-sample is bad input (exit $?)" grep -q -- '--folded' "$TMPROOT/err"
+$IOWHY run --no-io --folded /nonexistent/dir/x -- true >/dev/null 2>"$TMPROOT/err2"
+rc=$?
+check "an unwritable --folded file fails the run (exit $rc)" test "$rc" != 0
+check "with one line saying so" grep -q -- '--folded /nonexistent/dir/x' "$TMPROOT/err2"

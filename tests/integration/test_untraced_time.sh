@@ -1,0 +1,17 @@
+# Where the whole command's time went (issue 10, item 14): the untraced setup (making the tree)
+# and teardown (checking, removing the scratch area) are reported on one line of the text and in
+# the JSON; with the phases' walls they fit in the command's own elapsed time.
+need_root
+j=$TMPROOT/d.json
+t0=$(date +%s%N)
+$IOWHY delete --no-io --files 2000 --size 1k --dir "$TMPROOT" --json "$j" >"$TMPROOT/out" 2>&1 \
+	|| fail "delete exited $?"
+elapsed=$(( $(date +%s%N) - t0 ))
+setup=$(jqr "$j" .setup_ns) teardown=$(jqr "$j" .teardown_ns)
+walls=$(jqr "$j" '[.phases[].wall_ns] | add')
+check "JSON: setup_ns > 0 (making 2000 files: $setup ns)" fcmp "$setup > 0"
+check "JSON: teardown_ns > 0 (checks and removal: $teardown ns)" fcmp "$teardown > 0"
+check "setup + phases + teardown ($setup + $walls + $teardown ns) <= the command's $elapsed ns" \
+	fcmp "$setup + $walls + $teardown <= $elapsed"
+check "text: one line with both" test "$(grep -c '^untraced: setup .* before the phases, teardown .* after them' \
+	"$TMPROOT/out")" = 1
