@@ -68,12 +68,33 @@ check_page() {
 
 # 1. Three strategies with sync: six phases, three columns.
 "$IOWHY" gen --strategy loop,split,direct --size 10k --count 200 --sync --dir "$TMPROOT" \
-	--json "$TMPROOT/gen.json" --html "$TMPROOT/gen.html" >"$TMPROOT/gen.txt" 2>&1
+	--json "$TMPROOT/gen.json" --html "$TMPROOT/gen.html" --folded "$TMPROOT/gen.folded" \
+	>"$TMPROOT/gen.txt" 2>&1
 check "gen with --html exits 0" test $? = 0
 check "gen: six phases in the JSON" test "$(jqr "$TMPROOT/gen.json" '.phases | length')" = 6
 check "gen: six bars (three columns, work and flush)" \
 	test "$(grep -c 'class="barframe"' "$TMPROOT/gen.html")" = 6
 check_page gen "$TMPROOT/gen.html" "$TMPROOT/gen.json"
+# the page's on-CPU flame graph: the --folded stacks of the same run, one frame per distinct one
+uniq_frames() {
+	awk '{ sub(/[ \t]+[0-9]+$/, ""); n = split($0, f, ";"); p = "";
+		for (i = 1; i <= n; i++) { p = p ";" f[i]; seen[p] = 1 } } END { print length(seen) }' "$1"
+}
+if [ -s "$TMPROOT/gen.folded" ]; then
+	fg=$(sed -n '/<svg class="flame" id="flame-0"/,/<\/svg>/p' "$TMPROOT/gen.html")
+	fdrawn=$(grep -c '<g class="f"' <<<"$fg")
+	fomit=$(grep -o 'data-omitted="[0-9]*"' <<<"$fg" | head -1 | grep -o '[0-9]*')
+	fwant=$(uniq_frames "$TMPROOT/gen.folded")
+	echo "  gen: on-CPU flame graph: $fdrawn frames drawn, $fomit left out, $fwant in --folded"
+	check "gen: the page's flame graph has one frame per distinct frame of --folded" \
+		test "$((fdrawn + ${fomit:-0}))" = "$fwant"
+	check "gen: its script set it up in the browser" \
+		grep -q 'id="flame-0"[^>]*data-ready="1"' "$TMPROOT/gen.dom"
+else
+	skip_note="no CPU samples (sampling off?): the page has no flame graph"
+	echo "  $skip_note"
+	check "gen: no samples, no flame graph section" bash -c "! grep -q 'id=\"flames\"' '$TMPROOT/gen.html'"
+fi
 chrome --screenshot="$TMPROOT/gen.png" --window-size=1280,900 "file://$TMPROOT/gen.html" \
 	>/dev/null 2>&1
 check "gen: a screenshot at 1280 px" test -s "$TMPROOT/gen.png"
