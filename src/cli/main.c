@@ -4,6 +4,7 @@
 #include <string.h>
 #include "commands.h"
 #include "gen.h"
+#include "hunt.h"
 #include "storage.h"
 #include "writer.h"
 
@@ -25,6 +26,7 @@ static const struct command commands[] = {
 	{ "tar", cmd_tar, "tar byte-range reads: --members M --member-size S --readers R [--gzip]" },
 	{ "copy", cmd_copy, "copy a tree: --files N --size S --jobs LIST --mode process|inproc" },
 	{ "delete", cmd_delete, "delete a tree: --files N --size S --jobs LIST --mode process|inproc" },
+	{ "hunt", cmd_hunt, "read-only bottleneck hunt: PATH|DEVICE members alone, together" },
 };
 
 static void usage(FILE *f)

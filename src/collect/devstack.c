@@ -69,7 +69,7 @@ static int exists(const char *path)
 
 static const char *root_of(const struct ds_env *env)
 {
-	return env->root && strcmp(env->root, "/") ? env->root : "";
+	return env && env->root && strcmp(env->root, "/") ? env->root : "";
 }
 
 /* "MAJ:MIN" in a sysfs dev file equals maj:min. */
@@ -107,7 +107,8 @@ int devstack_name_of(const struct ds_env *env, unsigned int maj, unsigned int mi
 		    dev_file_is(path, maj, min))
 			found = fmt(name, len, "%s", d);
 		/* partitions are subdirectories with a "partition" file */
-		if (found < 0 && !fmt(path, sizeof(path), "%s/%s", dir, d) && (sub = opendir(path))) {
+		if (found < 0 && !fmt(path, sizeof(path), "%s/%s", dir, d) &&
+		    (sub = opendir(path))) {
 			while (found < 0 && (e = readdir(sub))) {
 				char p[PATH_MAX * 3];
 
@@ -183,30 +184,45 @@ static int parse_mountinfo_line(char *line, struct mnt_entry *m)
 	return 0;
 }
 
+/* PATH is MP or below it. */
+static int under(const char *path, const char *mp)
+{
+	size_t l = strlen(mp);
+
+	return !strncmp(path, mp, l) && (path[l] == '/' || path[l] == '\0' || !strcmp(mp, "/"));
+}
+
 /*
- * The mount of device maj:min. With several (bind mounts), the one whose mount point is the
- * longest prefix of PATH (when given). 0, or -1 if the device is not mounted.
+ * The mount of device maj:min; with several (bind mounts), the one whose mount point is the
+ * longest prefix of PATH (when given). When no entry has that device (btrfs gives each subvolume
+ * an anonymous device of its own, not the one in mountinfo), the mount whose mount point is the
+ * longest prefix of PATH. 0, or -1 if there is none.
  */
 static int find_mount(const struct ds_env *env, unsigned int maj, unsigned int min,
 		      const char *path, struct mnt_entry *out)
 {
 	FILE *f = fopen(env->mountinfo ? env->mountinfo : "/proc/self/mountinfo", "re");
 	char line[PATH_MAX * 3];
-	size_t best = 0;
+	size_t best = 0, best_any = 0;
+	struct mnt_entry any;
 	int found = -1;
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		struct mnt_entry m;
-		size_t l, score;
+		size_t score;
 
-		if (parse_mountinfo_line(line, &m) || m.major != maj || m.minor != min)
+		if (parse_mountinfo_line(line, &m))
 			continue;
 		/* score: 1 + length of the mount point when it is a prefix of PATH, else 0 */
-		l = strlen(m.mountpoint);
-		score = path && !strncmp(path, m.mountpoint, l) &&
-			(path[l] == '/' || path[l] == '\0' || l == 1) ? l + 1 : 0;
+		score = path && under(path, m.mountpoint) ? strlen(m.mountpoint) + 1 : 0;
+		if (score > best_any) {
+			any = m;
+			best_any = score;
+		}
+		if (m.major != maj || m.minor != min)
+			continue;
 		if (found < 0 || score > best) {
 			*out = m;
 			best = score;
@@ -214,6 +230,10 @@ static int find_mount(const struct ds_env *env, unsigned int maj, unsigned int m
 		}
 	}
 	fclose(f);
+	if (found < 0 && best_any > 0) {
+		*out = any;
+		found = 0;
+	}
 	return found;
 }
 
@@ -287,9 +307,10 @@ static int block_node(const struct ds_env *env, struct devstack *ds, const char 
 static int btrfs_node(const struct ds_env *env, struct devstack *ds, const char *dir,
 		      const char *name, int depth);
 
-/* The node for whatever holds device maj:min: a block device, btrfs, or another file system. */
+/* The node for whatever holds PATH on device maj:min: a block device, btrfs, or another file
+ * system. */
 static int node_for_dev(const struct ds_env *env, struct devstack *ds, unsigned int maj,
-			unsigned int min, int depth)
+			unsigned int min, const char *path, int depth)
 {
 	char name[64], dir[PATH_MAX];
 	struct mnt_entry m;
@@ -297,7 +318,7 @@ static int node_for_dev(const struct ds_env *env, struct devstack *ds, unsigned 
 
 	if (devstack_name_of(env, maj, min, name, sizeof(name)) == 0)
 		return block_node(env, ds, name, depth);
-	if (find_mount(env, maj, min, NULL, &m))
+	if (find_mount(env, maj, min, path, &m))
 		return -1;
 	snprintf(name, sizeof(name), "%.20s:%.42s", m.fstype, m.mountpoint);
 	if (!strcmp(m.fstype, "btrfs") && !strncmp(m.source, "/dev/", 5) &&
@@ -378,7 +399,8 @@ static int block_node(const struct ds_env *env, struct devstack *ds, const char 
 			if (del && del[10] == '\0')
 				*del = '\0';
 			if (env->stat_dev(node->backing, &maj, &min) == 0)
-				add_kid(ds, idx, node_for_dev(env, ds, maj, min, depth + 1));
+				add_kid(ds, idx, node_for_dev(env, ds, maj, min, node->backing,
+								depth + 1));
 		}
 	}
 	/* dm, md and other stacking drivers list what they sit on in slaves/ */

@@ -4,11 +4,17 @@
 
 int knee_find(const double *depth, const double *iops, const double *lat_us, int n)
 {
-	for (int k = 1; k < n; k++) {
-		if (depth[k] <= depth[k - 1] || iops[k - 1] <= 0 || lat_us[k - 1] <= 0)
+	/* the first depth that no deeper depth beats by KNEE_MAX_GAIN, while the next one's
+	 * latency is KNEE_MIN_LAT times its own (a dip on a busy machine is not a knee) */
+	for (int k = 0; k + 1 < n; k++) {
+		double later = 0;
+
+		if (iops[k] <= 0 || lat_us[k] <= 0 || depth[k + 1] <= depth[k])
 			continue;
-		if (iops[k] < KNEE_MAX_GAIN * iops[k - 1] && lat_us[k] >= KNEE_MIN_LAT * lat_us[k - 1])
-			return k - 1;
+		for (int j = k + 1; j < n; j++)
+			later = iops[j] > later ? iops[j] : later;
+		if (later < KNEE_MAX_GAIN * iops[k] && lat_us[k + 1] >= KNEE_MIN_LAT * lat_us[k])
+			return k;
 	}
 	return -1;
 }

@@ -204,8 +204,8 @@ static void rule_ceiling(const struct vd_input *in, int i, struct vd_out *o)
 	if (!flat_ceiling(m, &lo, &hi, &growth))
 		return;
 	v = add(o, VD_THROTTLED, m->name,
-		"%s has a flat ceiling: %.1f-%.1f MiB/s from depth %.0f to %.0f while latency grows "
-		"%.0fx; a rate limit below it (no blk-throttle configured for this cgroup)",
+		"%s has a flat ceiling: %.1f-%.1f MiB/s from depth %.0f to %.0f while latency "
+		"grows %.0fx; a rate limit below it (no blk-throttle configured for this cgroup)",
 		m->name, lo, hi, m->depth[0], m->depth[m->ndepth - 1], growth);
 	input(v, "min_mib_s", lo);
 	input(v, "max_mib_s", hi);
@@ -300,14 +300,15 @@ static void rule_waits(const struct vd_input *in, struct vd_out *o)
 		return;
 	if (in->dirty_pause_s > 0 && in->dirty_pause_s >= VD_WAIT_SHARE * in->wall_s) {
 		v = add(o, VD_WRITEBACK, "writeback",
-			"writeback bound: balance_dirty_pages paused the work %.2f s (%.0f%% of the "
-			"wall)", in->dirty_pause_s, 100 * in->dirty_pause_s / in->wall_s);
+			"writeback bound: balance_dirty_pages paused the work %.2f s "
+			"(%.0f%% of the wall)", in->dirty_pause_s, 100 * in->dirty_pause_s / in->wall_s);
 		input(v, "dirty_pause_s", in->dirty_pause_s);
 		input(v, "wall_s", in->wall_s);
 	}
 	if (in->journal_wait_s > 0 && in->journal_wait_s >= VD_WAIT_SHARE * in->wall_s) {
 		v = add(o, VD_JOURNAL, "journal",
-			"journal bound: the work waited %.2f s on journal commits (%.0f%% of the wall)",
+			"journal bound: the work waited %.2f s on journal commits "
+			"(%.0f%% of the wall)",
 			in->journal_wait_s, 100 * in->journal_wait_s / in->wall_s);
 		input(v, "journal_wait_s", in->journal_wait_s);
 		input(v, "wall_s", in->wall_s);

@@ -27,8 +27,8 @@ static const struct {
 } fake_devs[] = {
 	{ "/mnt", 7, 0 },        /* ext4 on loop0 */
 	{ "/srv/img", 254, 1 },  /* loop0's backing file on vda1 */
-	{ "/data", 0, 39 },      /* btrfs (anonymous device) */
-	{ "/data/sub", 0, 39 },
+	{ "/data", 0, 40 },      /* btrfs: a subvolume's anonymous device, not mountinfo's 0:39 */
+	{ "/data/sub", 0, 40 },
 	{ "/img0", 254, 0 },     /* the btrfs members' backing files, on vda */
 	{ "/img1", 254, 0 },
 	{ "/img2", 254, 0 },
@@ -245,7 +245,8 @@ static void test_unmappable(void **state)
 	assert_non_null(strstr(err, "sdz"));
 	assert_int_equal(devstack_from_device(&e, "../vda", &ds, err, sizeof(err)), -1);
 	assert_int_equal(devstack_from_device(&e, "loop4", &ds, err, sizeof(err)), 0);
-	assert_string_equal(devstack_format(&ds, line, sizeof(line)), "/dev/loop4 \u2192 tmpfs:/tmp");
+	assert_string_equal(devstack_format(&ds, line, sizeof(line)),
+			    "/dev/loop4 \u2192 tmpfs:/tmp");
 	assert_null(devstack_common_lower(&ds) ? strstr(devstack_common_lower(&ds), "vd") : NULL);
 }
 

@@ -278,12 +278,16 @@ static void test_knee(void **state)
 	static const double lat_grow[] = { 100, 105, 114, 118 };
 	static const double iops_k1[] = { 10000, 10500, 10400, 10300 };
 	static const double lat_k1[] = { 100, 380, 1540, 3100 };
+	static const double iops_dip[] = { 21900, 4400, 9000, 49200 };
+	static const double lat_dip[] = { 46, 897, 1800, 649 };
 
 	(void)state;
 	assert_int_equal(knee_find(depth, iops_k16, lat_k16, 4), 2); /* depth 16 */
 	assert_int_equal(knee_find(depth, iops_grow, lat_grow, 4), -1);
 	assert_int_equal(knee_find(depth, iops_k1, lat_k1, 4), 0); /* depth 1 */
 	assert_int_equal(knee_find(depth, iops_k1, lat_k1, 1), -1);
+	/* a dip at depth 4 on a busy machine, growing again later: no knee yet */
+	assert_int_equal(knee_find(depth, iops_dip, lat_dip, 4), -1);
 }
 
 int main(void)

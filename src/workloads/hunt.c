@@ -1,0 +1,779 @@
+// SPDX-License-Identifier: GPL-2.0
+/* iowhy hunt: member-by-member read sweeps of a storage stack and a verdict (hunt.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <liburing.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/fs.h>
+#include "blkthrottle.h"
+#include "devstack.h"
+#include "hunt.h"
+#include "knee.h"
+#include "verdicts.h"
+
+#define TOOL "hunt"
+#define HUNT_SCHEMA 1
+#define MAX_DEPTHS VD_MAX_DEPTHS
+#define MAX_MEMBERS VD_MAX_MEMBERS
+#define NPATTERNS 2
+#define BLKIO_ROOT "/sys/fs/cgroup/blkio"
+
+/* The two access patterns every member is read with. */
+static const struct pattern {
+	const char *name;  /* JSON key */
+	const char *label; /* table label */
+	unsigned int bs;
+	int seq;
+} patterns[NPATTERNS] = {
+	{ "rand4k", "rand 4k", 4096, 0 },
+	{ "seq1m", "seq 1M", 1 << 20, 1 },
+};
+
+/* One step's numbers for one device. */
+struct cell {
+	double iops, mib_s, lat_us, busy_pct;
+	int done;
+};
+
+struct member {
+	char name[64];
+	const struct ds_node *node;
+	int fd;
+	uint64_t size;
+	uint64_t cursor;  /* sequential reads: next offset */
+	uint64_t writes0; /* writes completed before hunt (/sys/block stat field 5) */
+	struct bt_limits thr;
+	struct cell alone[NPATTERNS][MAX_DEPTHS];
+	struct cell together[NPATTERNS][MAX_DEPTHS]; /* its share of the together steps */
+	/* step accumulators */
+	uint64_t ops, bytes, ticks0;
+	double lat_sum_s;
+};
+
+struct hunt {
+	const char *target;
+	double step_s;
+	int depth[MAX_DEPTHS], ndepth;
+	const char *json_path;
+	int stack_only;
+	struct devstack ds;
+	struct member m[MAX_MEMBERS];
+	int nm;
+	struct cell together[NPATTERNS][MAX_DEPTHS]; /* all members summed (latency: mean) */
+	double top_cpu_pct;
+	int step, nsteps, tty;
+	uint64_t rng;
+};
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* xorshift64 */
+static uint64_t rnd(struct hunt *h)
+{
+	h->rng ^= h->rng << 13;
+	h->rng ^= h->rng >> 7;
+	h->rng ^= h->rng << 17;
+	return h->rng;
+}
+
+/* Field F (1-based) of /sys/block/NAME/stat, or of a partition's stat; 0 if unreadable. */
+static uint64_t dev_stat(const struct member *m, int f)
+{
+	char path[PATH_MAX];
+	unsigned long long v[17] = { 0 };
+	FILE *file;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/stat", m->name);
+	file = fopen(path, "re");
+	if (!file)
+		return 0;
+	n = fscanf(file, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11]);
+	fclose(file);
+	return n >= f ? v[f] : 0;
+}
+
+static int usage(FILE *f, int rc)
+{
+	fprintf(f,
+		"usage: iowhy hunt [--time S] [--depths 1,4,16,32] [--json FILE] [--stack] "
+		"PATH|DEVICE\n"
+		"  Read-only: reads each device under PATH (or DEVICE) alone with O_DIRECT at\n"
+		"  each"
+		" queue depth, random 4k and sequential 1M, then all together; prints the member\n"
+		"  table, the queue-depth knees and a verdict.\n"
+		"  --time S     seconds per step (default 0.5)\n"
+		"  --depths L   queue depths (default 1,4,16,32; at most %d, each 1..256)\n"
+		"  --json FILE  write the table and the verdict as JSON\n"
+		"  --stack      print the device stack and stop\n", MAX_DEPTHS);
+	return rc;
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "iowhy " TOOL ": ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return 2;
+}
+
+/* --depths "1,4,16": increasing whole numbers 1..256. */
+static int parse_depths(struct hunt *h, const char *s)
+{
+	char *end;
+	const char *p = s;
+
+	h->ndepth = 0;
+	while (*p) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v < 1 || v > 256 || h->ndepth >= MAX_DEPTHS ||
+		    (h->ndepth && v <= h->depth[h->ndepth - 1]) || (*end && *end != ','))
+			return bad("--depths: '%s' is not a list of increasing depths 1..256", s);
+		h->depth[h->ndepth++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	return h->ndepth ? 0 : bad("--depths: '%s' is empty", s);
+}
+
+/* Parse the command line; 0, 1 for --help, or 2 after a message. */
+static int parse(struct hunt *h, int argc, char **argv)
+{
+	h->step_s = 0.5;
+	h->ndepth = 4;
+	h->depth[0] = 1, h->depth[1] = 4, h->depth[2] = 16, h->depth[3] = 32;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		char *end;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return 1;
+		if (!strcmp(a, "--stack")) {
+			h->stack_only = 1;
+		} else if (!strcmp(a, "--time") || !strcmp(a, "--depths") || !strcmp(a, "--json")) {
+			if (i + 1 >= argc)
+				return bad("%s needs a value", a);
+			const char *v = argv[++i];
+
+			if (!strcmp(a, "--json")) {
+				h->json_path = v;
+			} else if (!strcmp(a, "--depths")) {
+				if (parse_depths(h, v))
+					return 2;
+			} else {
+				h->step_s = strtod(v, &end);
+				if (end == v || *end || h->step_s < 0.05 || h->step_s > 60)
+					return bad("--time: '%s' is not 0.05..60 seconds", v);
+			}
+		} else if (a[0] == '-') {
+			return bad("unknown option '%s' (see iowhy hunt --help)", a);
+		} else if (h->target) {
+			return bad("one target only ('%s' is extra)", a);
+		} else {
+			h->target = a;
+		}
+	}
+	if (!h->target)
+		return bad("%s", "which PATH or DEVICE? (see iowhy hunt --help)");
+	return 0;
+}
+
+/* Discover the stack under the target; 0, or 2 after a one-line refusal. */
+static int discover(struct hunt *h)
+{
+	char err[PATH_MAX + 128], name[64];
+	struct stat st;
+
+	if (stat(h->target, &st))
+		return bad("%s: no such file, directory or device", h->target);
+	if (S_ISBLK(st.st_mode)) {
+		if (devstack_name_of(NULL, major(st.st_rdev), minor(st.st_rdev), name,
+				     sizeof(name)) ||
+		    devstack_from_device(NULL, name, &h->ds, err, sizeof(err)))
+			return bad("%s: not a block device sysfs knows", h->target);
+	} else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
+		if (devstack_from_path(NULL, h->target, &h->ds, err, sizeof(err)))
+			return bad("cannot map it: %s", err);
+	} else {
+		return bad("%s is neither a block device nor a file system path", h->target);
+	}
+	return 0;
+}
+
+/* Open every member read-only for O_DIRECT and read its size and throttle limits; 0 or 2. */
+static int open_members(struct hunt *h)
+{
+	char cg[PATH_MAX] = "";
+	int have_cg = blkthrottle_cgroup_of("/proc/self/cgroup", cg, sizeof(cg)) == 0;
+
+	for (int i = 0; i < h->ds.nmembers && h->nm < MAX_MEMBERS; i++) {
+		const struct ds_node *n = &h->ds.nodes[h->ds.members[i]];
+		struct member *m = &h->m[h->nm];
+		char path[PATH_MAX];
+		struct stat st;
+
+		memset(m, 0, sizeof(*m));
+		m->fd = -1;
+		memcpy(m->name, n->name, sizeof(m->name));
+		m->name[sizeof(m->name) - 1] = '\0';
+		m->node = n;
+		snprintf(path, sizeof(path), "/dev/%s", n->name);
+		/* read-only, never through a link; and it must be the device sysfs named */
+		m->fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NOFOLLOW);
+		if (m->fd < 0 || fstat(m->fd, &st) || !S_ISBLK(st.st_mode) ||
+		    major(st.st_rdev) != n->major || minor(st.st_rdev) != n->minor) {
+			if (m->fd >= 0)
+				close(m->fd);
+			return bad("cannot open %s read-only as the member device", path);
+		}
+		if (ioctl(m->fd, BLKGETSIZE64, &m->size) || m->size < (4u << 20)) {
+			close(m->fd);
+			return bad("%s: size unknown or under 4 MiB", path);
+		}
+		if (have_cg)
+			blkthrottle_limits(BLKIO_ROOT, cg, n->major, n->minor, &m->thr);
+		m->writes0 = dev_stat(m, 5);
+		h->nm++;
+	}
+	return h->nm ? 0 : bad("%s: no member devices to read", h->target);
+}
+
+/* One read slot of a step: which member, its buffer, when it was submitted. */
+struct slot {
+	struct member *m;
+	void *buf;
+	double t0;
+};
+
+/* Queue one read for slot S at the member's next offset. */
+static void prep_read(struct hunt *h, struct io_uring *ring, struct slot *s,
+		      const struct pattern *p)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	struct member *m = s->m;
+	uint64_t blocks = m->size / p->bs, off;
+
+	if (p->seq) {
+		off = m->cursor;
+		m->cursor = m->cursor + p->bs + p->bs > m->size ? 0 : m->cursor + p->bs;
+	} else {
+		off = (rnd(h) % blocks) * p->bs;
+	}
+	io_uring_prep_read(sqe, m->fd, s->buf, p->bs, off);
+	io_uring_sqe_set_data(sqe, s);
+	s->t0 = now_s();
+}
+
+/* CPU time of this thread, seconds. */
+static double thread_cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/*
+ * Read members MS[0..n) at DEPTH each with pattern P for h->step_s seconds: every member keeps
+ * DEPTH reads in flight. Only reads completed inside the window count. After it, reads still in
+ * flight are waited for up to a grace period (a throttled device may hold them long); any left
+ * then are abandoned with their buffers (never freed: the kernel may still fill them).
+ * Each member's numbers go to OUT[i]. 0, or -1 after a message.
+ */
+static int run_step(struct hunt *h, struct member **ms, int n, int depth, const struct pattern *p,
+		    struct cell **out)
+{
+	unsigned int nslots = (unsigned int)(n * depth);
+	double t_start, deadline, hard, cpu0, t;
+	struct slot *slots = calloc(nslots, sizeof(*slots));
+	int inflight = 0, err = 0, ret;
+	struct io_uring ring;
+
+	if (!slots)
+		return -1;
+	ret = io_uring_queue_init(nslots < 4 ? 4 : nslots, &ring, 0);
+	if (ret < 0) {
+		fprintf(stderr, "iowhy " TOOL ": io_uring: %s\n", strerror(-ret));
+		free(slots);
+		return -1;
+	}
+	for (unsigned int i = 0; i < nslots; i++) {
+		slots[i].m = ms[i / (unsigned int)depth];
+		if (posix_memalign(&slots[i].buf, 4096, p->bs)) {
+			fprintf(stderr, "iowhy " TOOL ": out of memory\n");
+			err = ENOMEM;
+			nslots = i;
+			break;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		ms[i]->ops = ms[i]->bytes = 0;
+		ms[i]->lat_sum_s = 0;
+		ms[i]->ticks0 = dev_stat(ms[i], 10);
+		ms[i]->cursor = (rnd(h) % (ms[i]->size / p->bs)) * p->bs;
+	}
+	cpu0 = thread_cpu_s();
+	t_start = now_s();
+	deadline = t_start + h->step_s;
+	hard = deadline + (h->step_s * 4 > 2 ? h->step_s * 4 : 2);
+	for (unsigned int i = 0; i < nslots && !err; i++, inflight++)
+		prep_read(h, &ring, &slots[i], p);
+	io_uring_submit(&ring);
+	while (inflight > 0) {
+		struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 50000000 };
+		struct io_uring_cqe *cqe;
+		unsigned int head, seen = 0;
+
+		ret = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
+		t = now_s();
+		if (ret == -ETIME || ret == -EINTR) {
+			if (t > hard)
+				break;
+			continue;
+		}
+		if (ret < 0) {
+			err = -ret;
+			break;
+		}
+		io_uring_for_each_cqe(&ring, head, cqe) {
+			struct slot *s = io_uring_cqe_get_data(cqe);
+
+			seen++;
+			inflight--;
+			if (cqe->res < 0) {
+				err = -cqe->res;
+				continue;
+			}
+			if (t <= deadline) {
+				s->m->ops++;
+				s->m->bytes += (uint64_t)cqe->res;
+				s->m->lat_sum_s += t - s->t0;
+			}
+			if (t < deadline && !stop_flag && !err) {
+				prep_read(h, &ring, s, p);
+				inflight++;
+			}
+		}
+		io_uring_cq_advance(&ring, seen);
+		io_uring_submit(&ring);
+	}
+	t = now_s();
+	{
+		double cpu = 100 * (thread_cpu_s() - cpu0) / (t - t_start);
+
+		if (cpu > h->top_cpu_pct)
+			h->top_cpu_pct = cpu;
+	}
+	for (int i = 0; i < n; i++) {
+		struct member *m = ms[i];
+		double busy_ms = (double)(dev_stat(m, 10) - m->ticks0);
+
+		out[i]->iops = (double)m->ops / h->step_s;
+		out[i]->mib_s = (double)m->bytes / h->step_s / (1024.0 * 1024.0);
+		out[i]->lat_us = m->ops ? 1e6 * m->lat_sum_s / (double)m->ops : 0;
+		out[i]->busy_pct = 100 * busy_ms / (1000 * (t - t_start));
+		out[i]->busy_pct = out[i]->busy_pct > 100 ? 100 : out[i]->busy_pct;
+		out[i]->done = 1;
+	}
+	io_uring_queue_exit(&ring);
+	if (inflight == 0)
+		for (unsigned int i = 0; i < nslots; i++)
+			free(slots[i].buf);
+	free(slots);
+	if (err) {
+		fprintf(stderr, "iowhy " TOOL ": reading %s: %s\n", ms[0]->name, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+/* "\r step 5/40: loop1 rand 4k depth 16" on a terminal. */
+static void progress(struct hunt *h, const char *who, const struct pattern *p, int depth)
+{
+	h->step++;
+	if (h->tty)
+		fprintf(stderr, "\r  step %d/%d: %-10s %-8s depth %-4d", h->step, h->nsteps, who,
+			p->label, depth);
+}
+
+/* All steps: each member alone, then all together, for every pattern and depth. 0 or -1. */
+static int sweep(struct hunt *h)
+{
+	struct member *ms[MAX_MEMBERS];
+	struct cell *out[MAX_MEMBERS];
+
+	h->nsteps = NPATTERNS * h->ndepth * (h->nm + (h->nm > 1));
+	for (int p = 0; p < NPATTERNS; p++)
+		for (int d = 0; d < h->ndepth && !stop_flag; d++) {
+			for (int i = 0; i < h->nm && !stop_flag; i++) {
+				ms[0] = &h->m[i];
+				out[0] = &h->m[i].alone[p][d];
+				progress(h, h->m[i].name, &patterns[p], h->depth[d]);
+				if (run_step(h, ms, 1, h->depth[d], &patterns[p], out))
+					return -1;
+			}
+			if (h->nm < 2 || stop_flag)
+				continue;
+			for (int i = 0; i < h->nm; i++) {
+				ms[i] = &h->m[i];
+				out[i] = &h->m[i].together[p][d];
+			}
+			progress(h, "together", &patterns[p], h->depth[d]);
+			if (run_step(h, ms, h->nm, h->depth[d], &patterns[p], out))
+				return -1;
+			/* the together cell: sums, and the mean latency over all reads */
+			struct cell *c = &h->together[p][d];
+			double ops = 0, lat = 0;
+
+			memset(c, 0, sizeof(*c));
+			for (int i = 0; i < h->nm; i++) {
+				struct cell *x = &h->m[i].together[p][d];
+
+				c->iops += x->iops;
+				c->mib_s += x->mib_s;
+				ops += x->iops;
+				lat += x->iops * x->lat_us;
+				c->busy_pct = x->busy_pct > c->busy_pct ? x->busy_pct : c->busy_pct;
+			}
+			c->lat_us = ops > 0 ? lat / ops : 0;
+			c->done = 1;
+		}
+	if (h->tty)
+		fprintf(stderr, "\r%60s\r", "");
+	return stop_flag ? -1 : 0;
+}
+
+/* The knee of cells C[0..ndepth) as a depth, or 0 if IOPS still grows at the deepest. */
+static int knee_depth(const struct hunt *h, const struct cell *c)
+{
+	double depth[MAX_DEPTHS], iops[MAX_DEPTHS], lat[MAX_DEPTHS];
+	int n = 0, k;
+
+	for (int d = 0; d < h->ndepth && c[d].done; d++, n++) {
+		depth[d] = h->depth[d];
+		iops[d] = c[d].iops;
+		lat[d] = c[d].lat_us;
+	}
+	k = knee_find(depth, iops, lat, n);
+	return k < 0 ? 0 : h->depth[k];
+}
+
+/* The best throughput over the depths, and its index. */
+static double best(const struct hunt *h, const struct cell *c, int *at)
+{
+	double b = 0;
+
+	*at = 0;
+	for (int d = 0; d < h->ndepth; d++)
+		if (c[d].done && c[d].mib_s > b) {
+			b = c[d].mib_s;
+			*at = d;
+		}
+	return b;
+}
+
+/* The verdict input from the sweep: sequential 1M gives latency, throughput and the depth
+ * series; random 4k gives IOPS; the together step with the best sum gives each member's share. */
+static void verdict_input(const struct hunt *h, struct vd_input *in)
+{
+	const char *lower = devstack_common_lower(&h->ds);
+	int seq = 1, rnd4 = 0, tbest = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->nmembers = h->nm;
+	if (lower && h->nm > 1)
+		snprintf(in->shared_lower, sizeof(in->shared_lower), "%s", lower);
+	snprintf(in->top_thread, sizeof(in->top_thread), "iowhy hunt");
+	in->top_thread_cpu_pct = h->top_cpu_pct;
+	if (h->nm > 1)
+		best(h, h->together[seq], &tbest);
+	for (int i = 0; i < h->nm; i++) {
+		const struct member *m = &h->m[i];
+		struct vd_member *v = &in->m[i];
+		int at;
+
+		snprintf(v->name, sizeof(v->name), "%s", m->name);
+		v->major = m->node->major;
+		v->minor = m->node->minor;
+		v->lat_us = m->alone[seq][0].lat_us;
+		v->mib_s = best(h, m->alone[seq], &at);
+		/* busy % stays 0: the alone steps ran one after another, so "while the others
+		 * idle" holds by construction and the others' busy % says nothing about it */
+		(void)at;
+		v->iops = 0;
+		for (int d = 0; d < h->ndepth; d++)
+			if (m->alone[rnd4][d].iops > v->iops)
+				v->iops = m->alone[rnd4][d].iops;
+		v->thr_read_bps = m->thr.read_bps;
+		v->thr_write_bps = m->thr.write_bps;
+		v->thr_read_iops = m->thr.read_iops;
+		v->thr_write_iops = m->thr.write_iops;
+		snprintf(v->thr_cgroup, sizeof(v->thr_cgroup), "%s", m->thr.cgroup);
+		v->ndepth = h->ndepth;
+		for (int d = 0; d < h->ndepth; d++) {
+			v->depth[d] = h->depth[d];
+			v->depth_mib_s[d] = m->alone[seq][d].mib_s;
+			v->depth_lat_us[d] = m->alone[seq][d].lat_us;
+		}
+		v->alone_mib_s = v->mib_s;
+		v->together_mib_s = h->nm > 1 ? m->together[seq][tbest].mib_s : 0;
+	}
+}
+
+/* "85us", "1.2ms", "2.3s" */
+static char *fmt_lat(char *buf, size_t n, double us)
+{
+	if (us < 1000)
+		snprintf(buf, n, "%.0fus", us);
+	else if (us < 1e6)
+		snprintf(buf, n, "%.1fms", us / 1000);
+	else
+		snprintf(buf, n, "%.1fs", us / 1e6);
+	return buf;
+}
+
+/* One table row: a name, a pattern, a cell per depth, the knee. */
+static void print_row(const struct hunt *h, const char *who, int p, const struct cell *c)
+{
+	char lat[16], cell[40];
+	int knee = knee_depth(h, c);
+
+	printf("  %-10s %-8s", who, patterns[p].label);
+	for (int d = 0; d < h->ndepth; d++) {
+		if (!c[d].done)
+			snprintf(cell, sizeof(cell), "-");
+		else if (c[d].iops == 0)
+			snprintf(cell, sizeof(cell), "none in %.2gs", h->step_s);
+		else if (patterns[p].seq)
+			snprintf(cell, sizeof(cell), "%.0f MiB/s %s", c[d].mib_s,
+				 fmt_lat(lat, sizeof(lat), c[d].lat_us));
+		else
+			snprintf(cell, sizeof(cell), "%.1fk %s", c[d].iops / 1000,
+				 fmt_lat(lat, sizeof(lat), c[d].lat_us));
+		printf(" %-18s", cell);
+	}
+	if (knee)
+		printf(" %d\n", knee);
+	else
+		printf(" none\n");
+}
+
+/* The member table: every member alone, then together. */
+static void print_table(const struct hunt *h)
+{
+	char hdr[32];
+
+	printf("\n  %-10s %-8s", "member", "pattern");
+	for (int d = 0; d < h->ndepth; d++) {
+		snprintf(hdr, sizeof(hdr), "depth %d", h->depth[d]);
+		printf(" %-18s", hdr);
+	}
+	printf(" knee\n");
+	for (int p = 0; p < NPATTERNS; p++) {
+		for (int i = 0; i < h->nm; i++)
+			print_row(h, h->m[i].name, p, h->m[i].alone[p]);
+		if (h->nm > 1)
+			print_row(h, "together", p, h->together[p]);
+	}
+	printf("  (rand 4k: thousands of IOPS and mean latency; seq 1M: MiB/s and mean latency; "
+	       "knee: the last depth before IOPS stops growing while latency doubles)\n");
+}
+
+/* Verdict lines, or the one line saying nothing stands out. */
+static void print_verdicts(const struct verdict *v, int n)
+{
+	printf("\n");
+	if (n == 0)
+		printf("verdict: nothing stands out: no member is several times slower than the "
+		       "others, none runs at a configured throttle, and together they scale\n");
+	for (int i = 0; i < n; i++)
+		printf("verdict (%s): %s\n", vd_kind_name(v[i].kind), v[i].text);
+}
+
+/* A JSON array of the cells of one row. */
+static struct json_object *json_cells(const struct hunt *h, const struct cell *c)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int d = 0; d < h->ndepth; d++) {
+		struct json_object *o = json_object_new_object();
+
+		if (!c[d].done)
+			continue;
+		json_object_object_add(o, "depth", json_object_new_int(h->depth[d]));
+		json_object_object_add(o, "iops", json_object_new_double(c[d].iops));
+		json_object_object_add(o, "mib_s", json_object_new_double(c[d].mib_s));
+		json_object_object_add(o, "lat_us", json_object_new_double(c[d].lat_us));
+		json_object_object_add(o, "busy_pct", json_object_new_double(c[d].busy_pct));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* "rand4k": [...], "knee_rand4k": depth|null for each pattern, into O. */
+static void json_rows(const struct hunt *h, struct json_object *o, struct cell (*c)[MAX_DEPTHS])
+{
+	char key[32];
+
+	for (int p = 0; p < NPATTERNS; p++) {
+		int knee = knee_depth(h, c[p]);
+
+		json_object_object_add(o, patterns[p].name, json_cells(h, c[p]));
+		snprintf(key, sizeof(key), "knee_%s", patterns[p].name);
+		json_object_object_add(o, key, knee ? json_object_new_int(knee) : NULL);
+	}
+}
+
+/* Write the JSON report; 0 or -1 after a message. */
+static int write_json(const struct hunt *h, const char *stack, const struct verdict *v, int nv)
+{
+	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	struct json_object *vs = json_object_new_array(), *tog, *d = json_object_new_array();
+	int rc;
+
+	json_object_object_add(root, "schema_version", json_object_new_int(HUNT_SCHEMA));
+	json_object_object_add(root, "kind", json_object_new_string("hunt"));
+	json_object_object_add(root, "target", json_object_new_string(h->target));
+	json_object_object_add(root, "stack", json_object_new_string(stack));
+	json_object_object_add(root, "mountpoint", json_object_new_string(h->ds.mountpoint));
+	json_object_object_add(root, "fstype", json_object_new_string(h->ds.fstype));
+	json_object_object_add(root, "profile", json_object_new_string(h->ds.profile));
+	json_object_object_add(root, "step_s", json_object_new_double(h->step_s));
+	for (int i = 0; i < h->ndepth; i++)
+		json_object_array_add(d, json_object_new_int(h->depth[i]));
+	json_object_object_add(root, "depths", d);
+	for (int i = 0; i < h->nm; i++) {
+		const struct member *m = &h->m[i];
+		struct json_object *o = json_object_new_object(), *t = json_object_new_object();
+		int64_t writes;
+
+		json_object_object_add(o, "name", json_object_new_string(m->name));
+		json_object_object_add(o, "kind", json_object_new_string(m->node->kind));
+		json_object_object_add(o, "major", json_object_new_int((int)m->node->major));
+		json_object_object_add(o, "minor", json_object_new_int((int)m->node->minor));
+		json_object_object_add(o, "backing", json_object_new_string(m->node->backing));
+		json_object_object_add(o, "size_bytes", json_object_new_int64((int64_t)m->size));
+		json_object_object_add(t, "cgroup", json_object_new_string(m->thr.cgroup));
+		json_object_object_add(t, "read_bps",
+				       json_object_new_int64((int64_t)m->thr.read_bps));
+		json_object_object_add(t, "write_bps",
+				       json_object_new_int64((int64_t)m->thr.write_bps));
+		json_object_object_add(t, "read_iops",
+				       json_object_new_int64((int64_t)m->thr.read_iops));
+		json_object_object_add(t, "write_iops",
+				       json_object_new_int64((int64_t)m->thr.write_iops));
+		json_object_object_add(o, "throttle", t);
+		writes = (int64_t)(dev_stat(m, 5) - m->writes0);
+		json_object_object_add(o, "writes_during_hunt", json_object_new_int64(writes));
+		json_rows(h, o, (struct cell (*)[MAX_DEPTHS])m->alone);
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(root, "members", arr);
+	tog = h->nm > 1 ? json_object_new_object() : NULL;
+	if (tog)
+		json_rows(h, tog, (struct cell (*)[MAX_DEPTHS])h->together);
+	json_object_object_add(root, "together", tog);
+	for (int i = 0; i < nv; i++) {
+		struct json_object *o = json_object_new_object(), *in = json_object_new_object();
+
+		json_object_object_add(o, "kind", json_object_new_string(vd_kind_name(v[i].kind)));
+		json_object_object_add(o, "subject", json_object_new_string(v[i].subject));
+		json_object_object_add(o, "text", json_object_new_string(v[i].text));
+		for (int k = 0; k < v[i].ninputs; k++)
+			json_object_object_add(in, v[i].inputs[k].key,
+					       json_object_new_double(v[i].inputs[k].val));
+		json_object_object_add(o, "inputs", in);
+		json_object_array_add(vs, o);
+	}
+	json_object_object_add(root, "verdicts", vs);
+	rc = json_object_to_file_ext(h->json_path, root, JSON_C_TO_STRING_PRETTY);
+	json_object_put(root);
+	if (rc) {
+		fprintf(stderr, "iowhy " TOOL ": cannot write %s\n", h->json_path);
+		return -1;
+	}
+	return 0;
+}
+
+static void close_members(struct hunt *h)
+{
+	for (int i = 0; i < h->nm; i++)
+		if (h->m[i].fd >= 0)
+			close(h->m[i].fd);
+}
+
+int cmd_hunt(int argc, char **argv)
+{
+	static struct hunt h; /* large: the device stack and the cells */
+	struct verdict v[VD_MAX];
+	struct vd_input in;
+	char stack[1024];
+	int rc, nv;
+
+	memset(&h, 0, sizeof(h));
+	rc = parse(&h, argc, argv);
+	if (rc == 1)
+		return usage(stdout, 0);
+	if (rc)
+		return rc;
+	rc = discover(&h);
+	if (rc)
+		return rc;
+	devstack_format(&h.ds, stack, sizeof(stack));
+	printf("iowhy hunt: %s\n", stack);
+	if (h.stack_only)
+		return 0;
+	rc = open_members(&h);
+	if (rc) {
+		close_members(&h);
+		return rc;
+	}
+	h.rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
+	h.tty = isatty(STDERR_FILENO);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	printf("read-only: O_DIRECT reads through io_uring, %.2f s per step, %d member%s alone%s\n",
+	       h.step_s, h.nm, h.nm > 1 ? "s" : "", h.nm > 1 ? ", then together" : "");
+	fflush(stdout);
+	if (sweep(&h)) {
+		close_members(&h);
+		if (stop_flag)
+			fprintf(stderr, "iowhy " TOOL ": interrupted\n");
+		return stop_flag ? 130 : 1;
+	}
+	print_table(&h);
+	verdict_input(&h, &in);
+	nv = verdicts_compute(&in, v, VD_MAX);
+	print_verdicts(v, nv);
+	rc = h.json_path && write_json(&h, stack, v, nv) ? 1 : 0;
+	close_members(&h);
+	return rc;
+}
