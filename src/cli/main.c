@@ -2,6 +2,7 @@
 /* iowhy: where did the time go? Subcommand dispatch. */
 #include <stdio.h>
 #include <string.h>
+#include "cmd_compare.h"
 #include "commands.h"
 #include "gen.h"
 #include "hunt.h"
@@ -27,6 +28,7 @@ static const struct command commands[] = {
 	{ "copy", cmd_copy, "copy a tree: --files N --size S --jobs LIST --mode process|inproc" },
 	{ "delete", cmd_delete, "delete a tree: --files N --size S --jobs LIST --mode process|inproc" },
 	{ "hunt", cmd_hunt, "read-only bottleneck hunt: PATH|DEVICE members alone, together" },
+	{ "compare", cmd_compare, "two JSON reports side by side: iowhy compare A.json B.json" },
 };
 
 static void usage(FILE *f)

@@ -94,6 +94,10 @@ static int is_slow(const struct vd_input *in, int i, double *ratio)
 	*ratio = rl > rb ? rl : rb;
 	if (in->nmembers < 2 || busy_o >= VD_IDLE_BUSY_PCT)
 		return 0;
+	/* measured alone (hunt): several times slower in throughput too, not one slow sample */
+	if (m->alone_mib_s > 0 &&
+	    MEDIAN_OTHERS(in, alone_mib_s, i) < VD_SLOW_RATIO * m->alone_mib_s)
+		return 0;
 	return rl >= VD_SLOW_RATIO || (rb >= VD_SLOW_RATIO && m->busy_pct >= 20);
 }
 

@@ -9,6 +9,7 @@
  *                  runs at that limit or is slow; or (one device, or all alike) a flat MiB/s
  *                  ceiling over the queue depths while latency grows with depth
  *   slow member    a member's device latency (or busy %) several times the others' median
+ *                  (and, when measured alone by hunt, its throughput several times lower)
  *   shared         together the members reach few members' worth of what each reaches alone
  *   cpu-bound      one thread at ~100% of a CPU while the devices are mostly idle
  *   queue-depth    about one request in flight and the device idle between requests

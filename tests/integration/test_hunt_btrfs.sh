@@ -31,3 +31,6 @@ check "shared verdict ($worth members' worth) names $BT_LOWER" \
 # every verdict carries its inputs
 check "every verdict has inputs" \
 	[ "$(jqr "$j" '[.verdicts[] | select((.inputs | length) == 0)] | length')" = 0 ]
+# identical members: none is several times slower than the others, none is throttled
+check "no slow-member or throttled verdict among identical members" \
+	[ "$(jqr "$j" '[.verdicts[] | select(.kind == "slow-member" or .kind == "throttled")] | length')" = 0 ]

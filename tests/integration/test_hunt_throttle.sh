@@ -36,3 +36,18 @@ for d in $1 $3; do
 done
 check "no slow-member verdict for the others" \
 	[ "$(jqr "$j" "[.verdicts[] | select(.kind == \"slow-member\" and .subject != \"$slow\")] | length")" = 0 ]
+
+# The same stack without the throttle, and compare: the difference is the throttled member.
+j2=$TMPROOT/free.json
+$IOWHY hunt --time 0.3 --json "$j2" "$BT_MNT" >/dev/null 2>"$TMPROOT/err2"
+check "unthrottled hunt exits 0" [ $? = 0 ]
+$IOWHY compare "$j" "$j2" >"$TMPROOT/cmp" 2>&1
+check "compare exits 0" [ $? = 0 ]
+cat "$TMPROOT/cmp"
+check "compare's headline names $slow" grep -qE "^the largest difference is $slow " "$TMPROOT/cmp"
+check "compare lists the throttled verdict as A's only" \
+	grep -q "^verdicts only in A: .*throttled $slow" "$TMPROOT/cmp"
+jq '.schema_version = 2' "$j2" > "$TMPROOT/v2.json"
+$IOWHY compare "$j" "$TMPROOT/v2.json" >"$TMPROOT/out3" 2>"$TMPROOT/err3"
+check "compare refuses schema_version 2 with exit 2" [ $? = 2 ]
+check "... and one line" [ "$(wc -l < "$TMPROOT/err3")" = 1 ] && cat "$TMPROOT/err3"

@@ -93,6 +93,16 @@ static void test_slow_member(void **state)
 	/* not slow when the others are saturated too */
 	in.m[0].busy_pct = in.m[1].busy_pct = 90;
 	assert_null(find(v, verdicts_compute(&in, v, VD_MAX), VD_SLOW_MEMBER));
+	/* measured alone (hunt): a slow latency sample with the same throughput is not slow */
+	in = three_alike();
+	for (int i = 0; i < 3; i++)
+		in.m[i].alone_mib_s = 1500;
+	in.m[2].lat_us = 3.5 * 150;
+	in.m[2].alone_mib_s = 900;
+	assert_int_equal(verdicts_compute(&in, v, VD_MAX), 0);
+	in.m[2].alone_mib_s = 400;
+	assert_string_equal(find(v, verdicts_compute(&in, v, VD_MAX), VD_SLOW_MEMBER)->subject,
+			    "loop2");
 	/* 2.5x is not several times */
 	in = three_alike();
 	in.m[1].lat_us = 2.5 * 150;
