@@ -45,6 +45,7 @@ static const struct pattern {
 struct cell {
 	double iops, mib_s, lat_us, busy_pct;
 	int done;
+	int skipped; /* not run: the depth before predicted reads longer than the step */
 };
 
 struct member {
@@ -57,6 +58,7 @@ struct member {
 	struct bt_limits thr;
 	struct cell alone[NPATTERNS][MAX_DEPTHS];
 	struct cell together[NPATTERNS][MAX_DEPTHS]; /* its share of the together steps */
+	int cap[NPATTERNS]; /* deepest depth it was read at alone (0: all of them) */
 	/* step accumulators */
 	uint64_t ops, bytes, ticks0;
 	double lat_sum_s;
@@ -302,23 +304,29 @@ static double thread_cpu_s(void)
 }
 
 /*
- * Read members MS[0..n) at DEPTH each with pattern P for h->step_s seconds: every member keeps
- * DEPTH reads in flight. Only reads completed inside the window count. After it, reads still in
+ * Read members MS[0..n) with pattern P for h->step_s seconds: member i keeps DEPTH[i] reads in
+ * flight. Only reads completed inside the window count. After it, reads still in
  * flight are waited for up to a grace period (a throttled device may hold them long); any left
  * then are abandoned with their buffers (never freed: the kernel may still fill them).
  * Each member's numbers go to OUT[i]. 0, or -1 after a message.
  */
-static int run_step(struct hunt *h, struct member **ms, int n, int depth, const struct pattern *p,
-		    struct cell **out)
+static int run_step(struct hunt *h, struct member **ms, int n, const int *depth,
+		    const struct pattern *p, struct cell **out)
 {
-	unsigned int nslots = (unsigned int)(n * depth);
+	unsigned int nslots = 0, at = 0;
 	double t_start, deadline, hard, cpu0, t;
-	struct slot *slots = calloc(nslots, sizeof(*slots));
+	struct slot *slots;
 	int inflight = 0, err = 0, ret;
 	struct io_uring ring;
 
+	for (int i = 0; i < n; i++)
+		nslots += (unsigned int)depth[i];
+	slots = calloc(nslots, sizeof(*slots));
 	if (!slots)
 		return -1;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < depth[i]; k++)
+			slots[at++].m = ms[i];
 	ret = io_uring_queue_init(nslots < 4 ? 4 : nslots, &ring, 0);
 	if (ret < 0) {
 		fprintf(stderr, "iowhy " TOOL ": io_uring: %s\n", strerror(-ret));
@@ -326,7 +334,6 @@ static int run_step(struct hunt *h, struct member **ms, int n, int depth, const 
 		return -1;
 	}
 	for (unsigned int i = 0; i < nslots; i++) {
-		slots[i].m = ms[i / (unsigned int)depth];
 		if (posix_memalign(&slots[i].buf, 4096, p->bs)) {
 			fprintf(stderr, "iowhy " TOOL ": out of memory\n");
 			err = ENOMEM;
@@ -424,47 +431,82 @@ static void progress(struct hunt *h, const char *who, const struct pattern *p, i
 			p->label, depth);
 }
 
-/* All steps: each member alone, then all together, for every pattern and depth. 0 or -1. */
+/*
+ * Would member M's read at depth index D outlast the step? Predicted from the depth before: its
+ * latency grown with the depth (a device that does not scale), or no read done at all.
+ */
+static int too_slow(const struct hunt *h, const struct member *m, int p, int d)
+{
+	const struct cell *prev = &m->alone[p][d - 1];
+
+	if (prev->skipped || (prev->done && prev->iops == 0))
+		return 1;
+	return prev->lat_us * h->depth[d] / h->depth[d - 1] > 1e6 * h->step_s;
+}
+
+/* The together cell of pattern P, depth index D: sums, and the mean latency over all reads. */
+static void sum_together(struct hunt *h, int p, int d)
+{
+	struct cell *c = &h->together[p][d];
+	double ops = 0, lat = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < h->nm; i++) {
+		struct cell *x = &h->m[i].together[p][d];
+
+		c->iops += x->iops;
+		c->mib_s += x->mib_s;
+		ops += x->iops;
+		lat += x->iops * x->lat_us;
+		c->busy_pct = x->busy_pct > c->busy_pct ? x->busy_pct : c->busy_pct;
+	}
+	c->lat_us = ops > 0 ? lat / ops : 0;
+	c->done = 1;
+}
+
+/*
+ * All steps: each member alone, then all together, for every pattern and depth. A member whose
+ * reads would outlast the step at the next depth is not read deeper (alone), and stays at its
+ * deepest depth in the together steps, so every step stays bounded. 0 or -1.
+ */
 static int sweep(struct hunt *h)
 {
 	struct member *ms[MAX_MEMBERS];
 	struct cell *out[MAX_MEMBERS];
+	int depth[MAX_MEMBERS];
 
 	h->nsteps = NPATTERNS * h->ndepth * (h->nm + (h->nm > 1));
 	for (int p = 0; p < NPATTERNS; p++)
 		for (int d = 0; d < h->ndepth && !stop_flag; d++) {
 			for (int i = 0; i < h->nm && !stop_flag; i++) {
-				ms[0] = &h->m[i];
-				out[0] = &h->m[i].alone[p][d];
-				progress(h, h->m[i].name, &patterns[p], h->depth[d]);
-				if (run_step(h, ms, 1, h->depth[d], &patterns[p], out))
+				struct member *m = &h->m[i];
+
+				progress(h, m->name, &patterns[p], h->depth[d]);
+				if (m->cap[p] || (d > 0 && too_slow(h, m, p, d))) {
+					m->alone[p][d].skipped = 1;
+					m->cap[p] = m->cap[p] ? m->cap[p] : h->depth[d - 1];
+					continue;
+				}
+				ms[0] = m;
+				out[0] = &m->alone[p][d];
+				depth[0] = h->depth[d];
+				if (run_step(h, ms, 1, depth, &patterns[p], out))
 					return -1;
 			}
 			if (h->nm < 2 || stop_flag)
 				continue;
 			for (int i = 0; i < h->nm; i++) {
-				ms[i] = &h->m[i];
-				out[i] = &h->m[i].together[p][d];
+				struct member *m = &h->m[i];
+
+				ms[i] = m;
+				out[i] = &m->together[p][d];
+				depth[i] = m->cap[p] && m->cap[p] < h->depth[d] ? m->cap[p]
+										: h->depth[d];
 			}
 			progress(h, "together", &patterns[p], h->depth[d]);
-			if (run_step(h, ms, h->nm, h->depth[d], &patterns[p], out))
+			if (run_step(h, ms, h->nm, depth, &patterns[p], out))
 				return -1;
-			/* the together cell: sums, and the mean latency over all reads */
-			struct cell *c = &h->together[p][d];
-			double ops = 0, lat = 0;
-
-			memset(c, 0, sizeof(*c));
-			for (int i = 0; i < h->nm; i++) {
-				struct cell *x = &h->m[i].together[p][d];
-
-				c->iops += x->iops;
-				c->mib_s += x->mib_s;
-				ops += x->iops;
-				lat += x->iops * x->lat_us;
-				c->busy_pct = x->busy_pct > c->busy_pct ? x->busy_pct : c->busy_pct;
-			}
-			c->lat_us = ops > 0 ? lat / ops : 0;
-			c->done = 1;
+			sum_together(h, p, d);
 		}
 	if (h->tty)
 		fprintf(stderr, "\r%60s\r", "");
@@ -537,8 +579,9 @@ static void verdict_input(const struct hunt *h, struct vd_input *in)
 		v->thr_read_iops = m->thr.read_iops;
 		v->thr_write_iops = m->thr.write_iops;
 		snprintf(v->thr_cgroup, sizeof(v->thr_cgroup), "%s", m->thr.cgroup);
-		v->ndepth = h->ndepth;
-		for (int d = 0; d < h->ndepth; d++) {
+		/* the depths it was read at (a skipped depth ends the series) */
+		for (int d = 0; d < h->ndepth && m->alone[seq][d].done; d++) {
+			v->ndepth = d + 1;
 			v->depth[d] = h->depth[d];
 			v->depth_mib_s[d] = m->alone[seq][d].mib_s;
 			v->depth_lat_us[d] = m->alone[seq][d].lat_us;
@@ -568,7 +611,9 @@ static void print_row(const struct hunt *h, const char *who, int p, const struct
 
 	printf("  %-10s %-8s", who, patterns[p].label);
 	for (int d = 0; d < h->ndepth; d++) {
-		if (!c[d].done)
+		if (c[d].skipped)
+			snprintf(cell, sizeof(cell), "skipped");
+		else if (!c[d].done)
 			snprintf(cell, sizeof(cell), "-");
 		else if (c[d].iops == 0)
 			snprintf(cell, sizeof(cell), "none in %.2gs", h->step_s);
@@ -605,6 +650,12 @@ static void print_table(const struct hunt *h)
 	}
 	printf("  (rand 4k: thousands of IOPS and mean latency; seq 1M: MiB/s and mean latency; "
 	       "knee: the last depth before IOPS stops growing while latency doubles)\n");
+	for (int p = 0; p < NPATTERNS; p++)
+		for (int i = 0; i < h->nm; i++)
+			if (h->m[i].cap[p])
+				printf("  (%s %s: deeper depths skipped, its reads would outlast the "
+				       "%.2g s step; together it stays at depth %d)\n", h->m[i].name,
+				       patterns[p].label, h->step_s, h->m[i].cap[p]);
 }
 
 /* Verdict lines, or the one line saying nothing stands out. */
@@ -624,10 +675,17 @@ static struct json_object *json_cells(const struct hunt *h, const struct cell *c
 	struct json_object *a = json_object_new_array();
 
 	for (int d = 0; d < h->ndepth; d++) {
-		struct json_object *o = json_object_new_object();
+		struct json_object *o;
 
+		if (c[d].skipped) {
+			o = json_object_new_object();
+			json_object_object_add(o, "depth", json_object_new_int(h->depth[d]));
+			json_object_object_add(o, "skipped", json_object_new_boolean(1));
+			json_object_array_add(a, o);
+		}
 		if (!c[d].done)
 			continue;
+		o = json_object_new_object();
 		json_object_object_add(o, "depth", json_object_new_int(h->depth[d]));
 		json_object_object_add(o, "iops", json_object_new_double(c[d].iops));
 		json_object_object_add(o, "mib_s", json_object_new_double(c[d].mib_s));
