@@ -30,7 +30,7 @@
 #define VD_IDLE_BUSY_PCT 50.0  /* ... while the others are below this busy % */
 #define VD_AT_LIMIT 0.7        /* throttled: throughput at least this share of the limit */
 #define VD_FLAT_RATIO 1.2      /* ceiling: best/worst throughput over the depths at most this */
-#define VD_SHARED_SHARE 0.6    /* shared: together at most this share of the members' worth */
+#define VD_SHARED_SHARE 0.7    /* shared: together at most this share of the members' worth */
 #define VD_CPU_PCT 90.0        /* cpu-bound: the busiest thread at least this % of a CPU */
 #define VD_CPU_DEV_BUSY 50.0   /* ... while no device is busier than this */
 #define VD_QD_INFLIGHT 1.2     /* queue-depth: at most this many requests in flight */

@@ -710,8 +710,33 @@ static void json_rows(const struct hunt *h, struct json_object *o, struct cell (
 	}
 }
 
+/* "scaling": how many members' worth all members reach together (sequential 1M, best depth):
+ * the sum over members of together / alone. Null for one member. */
+static struct json_object *json_scaling(const struct hunt *h, const struct vd_input *in)
+{
+	struct json_object *o;
+	double worth = 0, alone = 0, together = 0;
+
+	if (h->nm < 2)
+		return NULL;
+	for (int i = 0; i < in->nmembers; i++) {
+		if (in->m[i].alone_mib_s <= 0)
+			return NULL;
+		worth += in->m[i].together_mib_s / in->m[i].alone_mib_s;
+		alone += in->m[i].alone_mib_s;
+		together += in->m[i].together_mib_s;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "members", json_object_new_int(in->nmembers));
+	json_object_object_add(o, "members_worth", json_object_new_double(worth));
+	json_object_object_add(o, "sum_alone_mib_s", json_object_new_double(alone));
+	json_object_object_add(o, "together_mib_s", json_object_new_double(together));
+	return o;
+}
+
 /* Write the JSON report; 0 or -1 after a message. */
-static int write_json(const struct hunt *h, const char *stack, const struct verdict *v, int nv)
+static int write_json(const struct hunt *h, const char *stack, const struct vd_input *in,
+		      const struct verdict *v, int nv)
 {
 	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
 	struct json_object *vs = json_object_new_array(), *tog, *d = json_object_new_array();
@@ -771,6 +796,7 @@ static int write_json(const struct hunt *h, const char *stack, const struct verd
 		json_object_object_add(o, "inputs", in);
 		json_object_array_add(vs, o);
 	}
+	json_object_object_add(root, "scaling", json_scaling(h, in));
 	json_object_object_add(root, "verdicts", vs);
 	rc = json_object_to_file_ext(h->json_path, root, JSON_C_TO_STRING_PRETTY);
 	json_object_put(root);
@@ -831,7 +857,7 @@ int cmd_hunt(int argc, char **argv)
 	verdict_input(&h, &in);
 	nv = verdicts_compute(&in, v, VD_MAX);
 	print_verdicts(v, nv);
-	rc = h.json_path && write_json(&h, stack, v, nv) ? 1 : 0;
+	rc = h.json_path && write_json(&h, stack, &in, v, nv) ? 1 : 0;
 	close_members(&h);
 	return rc;
 }

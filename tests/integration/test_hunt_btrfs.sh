@@ -24,10 +24,14 @@ check "a verdict line" grep -q '^verdict' "$TMPROOT/out"
 knees=$(jqr "$j" '[.members[], .together | .knee_rand4k, .knee_seq1m | select(. != null)] | length')
 check "found at least one knee ($knees)" [ "$knees" -ge 1 ]
 check "the stack is in the JSON" [ "$(jqr "$j" .fstype)/$(jqr "$j" .profile)" = "btrfs/raid0" ]
-# The three members share the root disk: together they reach far fewer than three members' worth.
-worth=$(jqr "$j" '[.verdicts[] | select(.kind == "shared") | .inputs.members_worth][0] // "none"')
-check "shared verdict ($worth members' worth) names $BT_LOWER" \
-	grep -qE "^verdict \(shared\): .* share $BT_LOWER" "$TMPROOT/out"
+# The three members share the root disk: together they reach fewer than three members' worth
+# (1.0-1.7 measured on a busy machine), and a shared verdict names that disk.
+worth=$(jqr "$j" '.scaling.members_worth')
+check "together $worth members' worth, under 2.4 of 3" fcmp "$worth < 2.4"
+if fcmp "$worth <= 2.1"; then
+	check "shared verdict ($worth members' worth) names $BT_LOWER" \
+		grep -qE "^verdict \(shared\): together .* share $BT_LOWER" "$TMPROOT/out"
+fi
 # every verdict carries its inputs
 check "every verdict has inputs" \
 	[ "$(jqr "$j" '[.verdicts[] | select((.inputs | length) == 0)] | length')" = 0 ]
