@@ -47,11 +47,13 @@ int cmd_compare(int argc, char **argv)
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		printf("usage: iowhy compare A.json B.json\n"
 		       "  Two reports of the same kind (iowhy run/workload --json, or iowhy hunt\n"
-		       "  --json) side by side: a headline and the differences ranked, times first.\n");
+		       "  --json) side by side: a headline and the differences ranked, times\n"
+		       "  first.\n");
 		return 0;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "iowhy compare: give two JSON reports: iowhy compare A.json B.json\n");
+		fprintf(stderr,
+			"iowhy compare: give two JSON reports: iowhy compare A.json B.json\n");
 		return 2;
 	}
 	a = load(argv[1]);

@@ -13,7 +13,7 @@
 
 struct bt_limits {
 	uint64_t read_bps, write_bps, read_iops, write_iops; /* 0: no limit */
-	char cgroup[PATH_MAX]; /* the cgroup (under the blkio root) that set the first limit found */
+	char cgroup[PATH_MAX]; /* the cgroup (under the blkio root) with the first limit found */
 };
 
 /* The blkio cgroup in a /proc/PID/cgroup file ("/iowhy-test.12"); 0, or -1 if there is none. */

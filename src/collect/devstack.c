@@ -575,6 +575,13 @@ static void mark_below(const struct devstack *ds, int idx, char *below, int dept
 	}
 }
 
+const char *devstack_bottom(const struct devstack *ds, int idx)
+{
+	for (int depth = 0; depth <= DS_MAX_DEPTH && ds->nodes[idx].nkids > 0; depth++)
+		idx = ds->nodes[idx].kids[0];
+	return ds->nodes[idx].name;
+}
+
 const char *devstack_common_lower(const struct devstack *ds)
 {
 	int count[DS_MAX_NODES] = { 0 }, best = -1;

@@ -61,6 +61,10 @@ char *devstack_format(const struct devstack *ds, char *buf, size_t len);
 /* The lowest device every member sits on ("vda" for three loops over files on vda), or NULL. */
 const char *devstack_common_lower(const struct devstack *ds);
 
+/* The first device at the bottom under node IDX ("vda" for a loop over a file on vda1), or the
+ * node's own name when nothing is under it. */
+const char *devstack_bottom(const struct devstack *ds, int idx);
+
 /* Name of the block device major:minor under env->root ("vda1"); 0, or -1 if there is none. */
 int devstack_name_of(const struct ds_env *env, unsigned int maj, unsigned int min, char *name,
 		     size_t len);

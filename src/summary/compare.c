@@ -163,7 +163,7 @@ static void run_headline(struct cmp_result *r)
 		const struct cmp_item *it = &r->items[i];
 		double di = it->a - it->b;
 
-		/* the parts of the wall: buckets and I/O wait by device; same direction as the wall */
+		/* the parts of the wall (buckets, I/O wait by device) that moved as the wall did */
 		if (strstr(it->what, ": wall") || strstr(it->what, " busy") ||
 		    strstr(it->what, "time in ") || di * d <= 0)
 			continue;
@@ -192,8 +192,8 @@ static void run_headline(struct cmp_result *r)
 			 ": %.0f%% of the difference is %s %s (A %.2f s, B %.2f s)",
 			 100 * fabs(best->a - best->b) / fabs(d),
 			 best->b < best->a ? "less" : "more",
-			 strchr(best->what, ':') ? strchr(best->what, ':') + 2 : best->what, best->a,
-			 best->b);
+			 strchr(best->what, ':') ? strchr(best->what, ':') + 2 : best->what,
+			 best->a, best->b);
 }
 
 /* The best value of FIELD over a row array ("seq1m": [{depth, mib_s, ...}]). */
@@ -278,7 +278,8 @@ static void hunt_items(struct cmp_result *r, struct json_object *a, struct json_
 	if (best->a > 0 && best->b > 0)
 		snprintf(r->headline, sizeof(r->headline),
 			 "the largest difference is %s: A %.1f, B %.1f (B %.1fx %s)", best->what,
-			 best->a, best->b, best->b > best->a ? best->b / best->a : best->a / best->b,
+			 best->a, best->b,
+			 best->b > best->a ? best->b / best->a : best->a / best->b,
 			 best->b > best->a ? "faster" : "slower");
 	else
 		snprintf(r->headline, sizeof(r->headline),
@@ -306,8 +307,8 @@ int compare_reports(struct json_object *a, struct json_object *b, const char *na
 		struct json_object *v = get(sides[i], "schema_version");
 
 		if (!v || !kind_of(sides[i])) {
-			snprintf(err, errlen, "%s is not an iowhy report (no schema_version/phases)",
-				 names[i]);
+			snprintf(err, errlen,
+				 "%s is not an iowhy report (no schema_version/phases)", names[i]);
 			return -1;
 		}
 		if (json_object_get_int(v) != CMP_SCHEMA) {
@@ -319,7 +320,8 @@ int compare_reports(struct json_object *a, struct json_object *b, const char *na
 	ka = kind_of(a);
 	kb = kind_of(b);
 	if (strcmp(ka, kb)) {
-		snprintf(err, errlen, "%s is a %s report and %s a %s report", name_a, ka, name_b, kb);
+		snprintf(err, errlen, "%s is a %s report and %s a %s report", name_a, ka, name_b,
+			 kb);
 		return -1;
 	}
 	snprintf(r->kind, sizeof(r->kind), "%s", ka);

@@ -175,20 +175,23 @@ static void rule_slow(const struct vd_input *in, int i, struct vd_out *o)
 {
 	const struct vd_member *m = &in->m[i];
 	double ratio, lo, hi, growth;
-	char flat[160] = "";
+	char flat[160] = "", busy[64] = "";
 	struct verdict *v;
 
 	if (!is_slow(in, i, &ratio))
 		return;
+	if (m->busy_pct > 0 || MEDIAN_OTHERS(in, busy_pct, i) > 0)
+		snprintf(busy, sizeof(busy), ", busy %.0f%% vs %.0f%%", m->busy_pct,
+			 MEDIAN_OTHERS(in, busy_pct, i));
 	if (flat_ceiling(m, &lo, &hi, &growth))
 		snprintf(flat, sizeof(flat), "; it stays at %.1f MiB/s from depth %.0f to %.0f "
 			 "while latency grows %.0fx (no throttle configured)",
 			 hi, m->depth[0], m->depth[m->ndepth - 1], growth);
 	v = add(o, VD_SLOW_MEMBER, m->name,
-		"%s is the slow member: device latency %.0f us vs %.0f us for the others (%.1fx), "
-		"busy %.0f%% vs %.0f%%, %.1f MiB/s vs %.1f MiB/s%s",
-		m->name, m->lat_us, MEDIAN_OTHERS(in, lat_us, i), ratio, m->busy_pct,
-		MEDIAN_OTHERS(in, busy_pct, i), m->mib_s, MEDIAN_OTHERS(in, mib_s, i), flat);
+		"%s is the slow member: device latency %.0f us vs %.0f us for the others "
+		"(%.1fx)%s, %.1f MiB/s vs %.1f MiB/s%s",
+		m->name, m->lat_us, MEDIAN_OTHERS(in, lat_us, i), ratio, busy, m->mib_s,
+		MEDIAN_OTHERS(in, mib_s, i), flat);
 	input(v, "lat_us", m->lat_us);
 	input(v, "others_lat_us", MEDIAN_OTHERS(in, lat_us, i));
 	input(v, "busy_pct", m->busy_pct);
@@ -223,6 +226,7 @@ static void rule_shared(const struct vd_input *in, const char *flagged, struct v
 {
 	double worth = 0, sum_alone = 0, sum_together = 0, alone[VD_MAX_MEMBERS];
 	char names[256] = "", who[300];
+	const char *lower = NULL;
 	struct verdict *v;
 	int n = 0;
 
@@ -243,12 +247,22 @@ static void rule_shared(const struct vd_input *in, const char *flagged, struct v
 	if (n < 2 || worth > VD_SHARED_SHARE * n)
 		return;
 	qsort(alone, (size_t)n, sizeof(alone[0]), cmp_double);
+	/* the device they share: the one all of them (not just the ones counted) sit on, or the
+	 * bottom device common to the ones counted */
+	for (int i = 0; i < in->nmembers && !lower; i++)
+		if (!flagged[i] && in->m[i].bottom[0])
+			lower = in->m[i].bottom;
+	for (int i = 0; i < in->nmembers && lower; i++)
+		if (!flagged[i] && strcmp(in->m[i].bottom, lower))
+			lower = NULL;
 	if (in->shared_lower[0])
-		snprintf(who, sizeof(who), "%s share %s", names, in->shared_lower);
+		lower = in->shared_lower;
+	if (lower)
+		snprintf(who, sizeof(who), "%s share %s", names, lower);
 	else
 		snprintf(who, sizeof(who), "%s share something below them (controller, bus or "
 			 "backing store)", names);
-	v = add(o, VD_SHARED, in->shared_lower[0] ? in->shared_lower : "below the members",
+	v = add(o, VD_SHARED, lower ? lower : "below the members",
 		"together %.1f members' worth: %s; alone each reaches %.0f-%.0f MiB/s, together "
 		"they sum to %.0f MiB/s", worth, who, alone[0], alone[n - 1], sum_together);
 	input(v, "members", n);
@@ -305,7 +319,8 @@ static void rule_waits(const struct vd_input *in, struct vd_out *o)
 	if (in->dirty_pause_s > 0 && in->dirty_pause_s >= VD_WAIT_SHARE * in->wall_s) {
 		v = add(o, VD_WRITEBACK, "writeback",
 			"writeback bound: balance_dirty_pages paused the work %.2f s "
-			"(%.0f%% of the wall)", in->dirty_pause_s, 100 * in->dirty_pause_s / in->wall_s);
+			"(%.0f%% of the wall)", in->dirty_pause_s,
+			100 * in->dirty_pause_s / in->wall_s);
 		input(v, "dirty_pause_s", in->dirty_pause_s);
 		input(v, "wall_s", in->wall_s);
 	}

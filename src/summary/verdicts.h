@@ -48,6 +48,7 @@ struct vd_member {
 	/* blk-throttle limits for the workload's cgroup on this device (0: none) */
 	uint64_t thr_read_bps, thr_write_bps, thr_read_iops, thr_write_iops;
 	char thr_cgroup[64];
+	char bottom[32];   /* the device at the bottom of its stack ("vda"), "" if unknown */
 	/* active measurements (hunt): throughput and latency alone at increasing queue depth */
 	int ndepth;
 	double depth[VD_MAX_DEPTHS], depth_mib_s[VD_MAX_DEPTHS], depth_lat_us[VD_MAX_DEPTHS];

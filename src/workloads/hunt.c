@@ -579,6 +579,8 @@ static void verdict_input(const struct hunt *h, struct vd_input *in)
 		v->thr_read_iops = m->thr.read_iops;
 		v->thr_write_iops = m->thr.write_iops;
 		snprintf(v->thr_cgroup, sizeof(v->thr_cgroup), "%s", m->thr.cgroup);
+		snprintf(v->bottom, sizeof(v->bottom), "%s",
+			 devstack_bottom(&h->ds, h->ds.members[i]));
 		/* the depths it was read at (a skipped depth ends the series) */
 		for (int d = 0; d < h->ndepth && m->alone[seq][d].done; d++) {
 			v->ndepth = d + 1;
@@ -653,9 +655,10 @@ static void print_table(const struct hunt *h)
 	for (int p = 0; p < NPATTERNS; p++)
 		for (int i = 0; i < h->nm; i++)
 			if (h->m[i].cap[p])
-				printf("  (%s %s: deeper depths skipped, its reads would outlast the "
-				       "%.2g s step; together it stays at depth %d)\n", h->m[i].name,
-				       patterns[p].label, h->step_s, h->m[i].cap[p]);
+				printf("  (%s %s: deeper depths skipped, its reads would "
+				       "outlast the %.2g s step; together it stays at depth %d)\n",
+				       h->m[i].name, patterns[p].label, h->step_s,
+				       h->m[i].cap[p]);
 }
 
 /* Verdict lines, or the one line saying nothing stands out. */

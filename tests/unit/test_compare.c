@@ -34,7 +34,8 @@ static struct json_object *hunt_report(double loop2_mib, int throttled)
 	char buf[4096];
 	int n;
 
-	n = snprintf(buf, sizeof(buf), "{\"schema_version\": 1, \"kind\": \"hunt\", \"members\": [");
+	n = snprintf(buf, sizeof(buf),
+		     "{\"schema_version\": 1, \"kind\": \"hunt\", \"members\": [");
 	for (int i = 1; i <= 3; i++)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
 			      "%s{\"name\": \"loop%d\", \"seq1m\": [{\"depth\": 1, \"mib_s\": %.1f,"
@@ -43,7 +44,8 @@ static struct json_object *hunt_report(double loop2_mib, int throttled)
 			      i == 2 ? 1e6 / loop2_mib : 700.0);
 	snprintf(buf + n, sizeof(buf) - (size_t)n,
 		 "], \"together\": null, \"verdicts\": [%s]}",
-		 throttled ? "{\"kind\": \"throttled\", \"subject\": \"loop2\", \"inputs\": {}}" : "");
+		 throttled ? "{\"kind\": \"throttled\", \"subject\": \"loop2\", \"inputs\": {}}"
+			   : "");
 	return json_tokener_parse(buf);
 }
 

@@ -166,6 +166,7 @@ static void test_loop_over_partition(void **state)
 	assert_string_equal(devstack_format(&ds, line, sizeof(line)),
 			    "/mnt (ext4) \u2192 loop0 \u2192 vda1 \u2192 vda");
 	assert_string_equal(devstack_common_lower(&ds), "vda");
+	assert_string_equal(devstack_bottom(&ds, ds.members[0]), "vda");
 }
 
 /* btrfs raid0 over three loop devices over files on vda (one backing file deleted). */

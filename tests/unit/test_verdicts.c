@@ -88,6 +88,7 @@ static void test_slow_member(void **state)
 	assert_non_null(s);
 	assert_string_equal(s->subject, "loop2");
 	assert_non_null(strstr(s->text, "device latency"));
+	assert_non_null(strstr(s->text, "busy 95% vs 10%"));
 	assert_true(input_of(s, "ratio") > 10);
 	assert_true(input_of(s, "lat_us") == 2000);
 	/* not slow when the others are saturated too */
@@ -216,6 +217,16 @@ static void test_shared(void **state)
 	s = find(v, n, VD_SHARED);
 	assert_non_null(s);
 	assert_non_null(strstr(s->text, "loop0, loop2 share vda"));
+	/* no device under all members; the two counted both sit on vda */
+	in.shared_lower[0] = '\0';
+	snprintf(in.m[0].bottom, sizeof(in.m[0].bottom), "vda");
+	snprintf(in.m[1].bottom, sizeof(in.m[1].bottom), "fuse:/slow");
+	snprintf(in.m[2].bottom, sizeof(in.m[2].bottom), "vda");
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_non_null(strstr(find(v, n, VD_SHARED)->text, "loop0, loop2 share vda"));
+	snprintf(in.m[2].bottom, sizeof(in.m[2].bottom), "vdb");
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_non_null(strstr(find(v, n, VD_SHARED)->text, "share something below them"));
 	assert_true(input_of(s, "members") == 2);
 }
 
