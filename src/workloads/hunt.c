@@ -249,11 +249,15 @@ static int open_members(struct hunt *h)
 		snprintf(path, sizeof(path), "/dev/%s", n->name);
 		/* read-only, never through a link; and it must be the device sysfs named */
 		m->fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NOFOLLOW);
-		if (m->fd < 0 || fstat(m->fd, &st) || !S_ISBLK(st.st_mode) ||
+		if (m->fd < 0) {
+			fprintf(stderr, "iowhy " TOOL ": cannot open %s read-only: %s\n", path,
+				strerror(errno));
+			return 2;
+		}
+		if (fstat(m->fd, &st) || !S_ISBLK(st.st_mode) ||
 		    major(st.st_rdev) != n->major || minor(st.st_rdev) != n->minor) {
-			if (m->fd >= 0)
-				close(m->fd);
-			return bad("cannot open %s read-only as the member device", path);
+			close(m->fd);
+			return bad("%s is not the block device sysfs names for this member", path);
 		}
 		if (ioctl(m->fd, BLKGETSIZE64, &m->size) || m->size < (4u << 20)) {
 			close(m->fd);
