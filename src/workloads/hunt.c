@@ -20,71 +20,22 @@
 #include "blkthrottle.h"
 #include "devstack.h"
 #include "hunt.h"
+#include "hunt_core.h"
 #include "knee.h"
 #include "verdicts.h"
 
-#define TOOL "hunt"
-#define HUNT_SCHEMA 1
-#define MAX_DEPTHS VD_MAX_DEPTHS
-#define MAX_MEMBERS VD_MAX_MEMBERS
-#define NPATTERNS 2
-#define BLKIO_ROOT "/sys/fs/cgroup/blkio"
+volatile sig_atomic_t hunt_stop;
 
-/* The two access patterns every member is read with. */
-static const struct pattern {
-	const char *name;  /* JSON key */
-	const char *label; /* table label */
-	unsigned int bs;
-	int seq;
-} patterns[NPATTERNS] = {
+/* The two access patterns every member is read (or the scratch file written) with. */
+const struct pattern hunt_patterns[NPATTERNS] = {
 	{ "rand4k", "rand 4k", 4096, 0 },
 	{ "seq1m", "seq 1M", 1 << 20, 1 },
 };
 
-/* One step's numbers for one device. */
-struct cell {
-	double iops, mib_s, lat_us, busy_pct;
-	int done;
-	int skipped; /* not run: the depth before predicted reads longer than the step */
-};
-
-struct member {
-	char name[64];
-	const struct ds_node *node;
-	int fd;
-	uint64_t size;
-	uint64_t cursor;  /* sequential reads: next offset */
-	uint64_t writes0; /* writes completed before hunt (/sys/block stat field 5) */
-	struct bt_limits thr;
-	struct cell alone[NPATTERNS][MAX_DEPTHS];
-	struct cell together[NPATTERNS][MAX_DEPTHS]; /* its share of the together steps */
-	int cap[NPATTERNS]; /* deepest depth it was read at alone (0: all of them) */
-	/* step accumulators */
-	uint64_t ops, bytes, ticks0;
-	double lat_sum_s;
-};
-
-struct hunt {
-	const char *target;
-	double step_s;
-	int depth[MAX_DEPTHS], ndepth;
-	const char *json_path;
-	int stack_only;
-	struct devstack ds;
-	struct member m[MAX_MEMBERS];
-	int nm;
-	struct cell together[NPATTERNS][MAX_DEPTHS]; /* all members summed (latency: mean) */
-	double top_cpu_pct;
-	int step, nsteps, tty;
-	uint64_t rng;
-};
-
-static volatile sig_atomic_t stop_flag;
-
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop_flag = 1;
+	hunt_stop = 1;
 }
 
 static double now_s(void)
@@ -105,7 +56,7 @@ static uint64_t rnd(struct hunt *h)
 }
 
 /* Field F (1-based) of /sys/block/NAME/stat, or of a partition's stat; 0 if unreadable. */
-static uint64_t dev_stat(const struct member *m, int f)
+uint64_t hunt_dev_stat(const struct member *m, int f)
 {
 	char path[PATH_MAX];
 	unsigned long long v[17] = { 0 };
@@ -138,7 +89,7 @@ static int usage(FILE *f, int rc)
 	return rc;
 }
 
-static int bad(const char *fmt, const char *arg)
+int hunt_bad(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "iowhy " TOOL ": ");
 	fprintf(stderr, fmt, arg);
@@ -158,11 +109,11 @@ static int parse_depths(struct hunt *h, const char *s)
 
 		if (end == p || v < 1 || v > 256 || h->ndepth >= MAX_DEPTHS ||
 		    (h->ndepth && v <= h->depth[h->ndepth - 1]) || (*end && *end != ','))
-			return bad("--depths: '%s' is not a list of increasing depths 1..256", s);
+			return hunt_bad("--depths: '%s' is not a list of increasing depths 1..256", s);
 		h->depth[h->ndepth++] = (int)v;
 		p = *end ? end + 1 : end;
 	}
-	return h->ndepth ? 0 : bad("--depths: '%s' is empty", s);
+	return h->ndepth ? 0 : hunt_bad("--depths: '%s' is empty", s);
 }
 
 /* Parse the command line; 0, 1 for --help, or 2 after a message. */
@@ -181,7 +132,7 @@ static int parse(struct hunt *h, int argc, char **argv)
 			h->stack_only = 1;
 		} else if (!strcmp(a, "--time") || !strcmp(a, "--depths") || !strcmp(a, "--json")) {
 			if (i + 1 >= argc)
-				return bad("%s needs a value", a);
+				return hunt_bad("%s needs a value", a);
 			const char *v = argv[++i];
 
 			if (!strcmp(a, "--json")) {
@@ -192,18 +143,18 @@ static int parse(struct hunt *h, int argc, char **argv)
 			} else {
 				h->step_s = strtod(v, &end);
 				if (end == v || *end || h->step_s < 0.05 || h->step_s > 60)
-					return bad("--time: '%s' is not 0.05..60 seconds", v);
+					return hunt_bad("--time: '%s' is not 0.05..60 seconds", v);
 			}
 		} else if (a[0] == '-') {
-			return bad("unknown option '%s' (see iowhy hunt --help)", a);
+			return hunt_bad("unknown option '%s' (see iowhy hunt --help)", a);
 		} else if (h->target) {
-			return bad("one target only ('%s' is extra)", a);
+			return hunt_bad("one target only ('%s' is extra)", a);
 		} else {
 			h->target = a;
 		}
 	}
 	if (!h->target)
-		return bad("%s", "which PATH or DEVICE? (see iowhy hunt --help)");
+		return hunt_bad("%s", "which PATH or DEVICE? (see iowhy hunt --help)");
 	return 0;
 }
 
@@ -214,17 +165,17 @@ static int discover(struct hunt *h)
 	struct stat st;
 
 	if (stat(h->target, &st))
-		return bad("%s: no such file, directory or device", h->target);
+		return hunt_bad("%s: no such file, directory or device", h->target);
 	if (S_ISBLK(st.st_mode)) {
 		if (devstack_name_of(NULL, major(st.st_rdev), minor(st.st_rdev), name,
 				     sizeof(name)) ||
 		    devstack_from_device(NULL, name, &h->ds, err, sizeof(err)))
-			return bad("%s: not a block device sysfs knows", h->target);
+			return hunt_bad("%s: not a block device sysfs knows", h->target);
 	} else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
 		if (devstack_from_path(NULL, h->target, &h->ds, err, sizeof(err)))
-			return bad("cannot map it: %s", err);
+			return hunt_bad("cannot map it: %s", err);
 	} else {
-		return bad("%s is neither a block device nor a file system path", h->target);
+		return hunt_bad("%s is neither a block device nor a file system path", h->target);
 	}
 	return 0;
 }
@@ -257,18 +208,18 @@ static int open_members(struct hunt *h)
 		if (fstat(m->fd, &st) || !S_ISBLK(st.st_mode) ||
 		    major(st.st_rdev) != n->major || minor(st.st_rdev) != n->minor) {
 			close(m->fd);
-			return bad("%s is not the block device sysfs names for this member", path);
+			return hunt_bad("%s is not the block device sysfs names for this member", path);
 		}
 		if (ioctl(m->fd, BLKGETSIZE64, &m->size) || m->size < (4u << 20)) {
 			close(m->fd);
-			return bad("%s: size unknown or under 4 MiB", path);
+			return hunt_bad("%s: size unknown or under 4 MiB", path);
 		}
 		if (have_cg)
 			blkthrottle_limits(BLKIO_ROOT, cg, n->major, n->minor, &m->thr);
-		m->writes0 = dev_stat(m, 5);
+		m->writes0 = hunt_dev_stat(m, 5);
 		h->nm++;
 	}
-	return h->nm ? 0 : bad("%s: no member devices to read", h->target);
+	return h->nm ? 0 : hunt_bad("%s: no member devices to read", h->target);
 }
 
 /* One read slot of a step: which member, its buffer, when it was submitted. */
@@ -314,7 +265,7 @@ static double thread_cpu_s(void)
  * then are abandoned with their buffers (never freed: the kernel may still fill them).
  * Each member's numbers go to OUT[i]. 0, or -1 after a message.
  */
-static int run_step(struct hunt *h, struct member **ms, int n, const int *depth,
+int hunt_run_step(struct hunt *h, struct member **ms, int n, const int *depth,
 		    const struct pattern *p, struct cell **out)
 {
 	unsigned int nslots = 0, at = 0;
@@ -348,7 +299,7 @@ static int run_step(struct hunt *h, struct member **ms, int n, const int *depth,
 	for (int i = 0; i < n; i++) {
 		ms[i]->ops = ms[i]->bytes = 0;
 		ms[i]->lat_sum_s = 0;
-		ms[i]->ticks0 = dev_stat(ms[i], 10);
+		ms[i]->ticks0 = hunt_dev_stat(ms[i], 10);
 		ms[i]->cursor = (rnd(h) % (ms[i]->size / p->bs)) * p->bs;
 	}
 	cpu0 = thread_cpu_s();
@@ -388,7 +339,7 @@ static int run_step(struct hunt *h, struct member **ms, int n, const int *depth,
 				s->m->bytes += (uint64_t)cqe->res;
 				s->m->lat_sum_s += t - s->t0;
 			}
-			if (t < deadline && !stop_flag && !err) {
+			if (t < deadline && !hunt_stop && !err) {
 				prep_read(h, &ring, s, p);
 				inflight++;
 			}
@@ -405,7 +356,7 @@ static int run_step(struct hunt *h, struct member **ms, int n, const int *depth,
 	}
 	for (int i = 0; i < n; i++) {
 		struct member *m = ms[i];
-		double busy_ms = (double)(dev_stat(m, 10) - m->ticks0);
+		double busy_ms = (double)(hunt_dev_stat(m, 10) - m->ticks0);
 
 		out[i]->iops = (double)m->ops / h->step_s;
 		out[i]->mib_s = (double)m->bytes / h->step_s / (1024.0 * 1024.0);
@@ -427,7 +378,7 @@ static int run_step(struct hunt *h, struct member **ms, int n, const int *depth,
 }
 
 /* "\r step 5/40: loop1 rand 4k depth 16" on a terminal. */
-static void progress(struct hunt *h, const char *who, const struct pattern *p, int depth)
+void hunt_progress(struct hunt *h, const char *who, const struct pattern *p, int depth)
 {
 	h->step++;
 	if (h->tty)
@@ -481,11 +432,11 @@ static int sweep(struct hunt *h)
 
 	h->nsteps = NPATTERNS * h->ndepth * (h->nm + (h->nm > 1));
 	for (int p = 0; p < NPATTERNS; p++)
-		for (int d = 0; d < h->ndepth && !stop_flag; d++) {
-			for (int i = 0; i < h->nm && !stop_flag; i++) {
+		for (int d = 0; d < h->ndepth && !hunt_stop; d++) {
+			for (int i = 0; i < h->nm && !hunt_stop; i++) {
 				struct member *m = &h->m[i];
 
-				progress(h, m->name, &patterns[p], h->depth[d]);
+				hunt_progress(h, m->name, &hunt_patterns[p], h->depth[d]);
 				if (m->cap[p] || (d > 0 && too_slow(h, m, p, d))) {
 					m->alone[p][d].skipped = 1;
 					m->cap[p] = m->cap[p] ? m->cap[p] : h->depth[d - 1];
@@ -494,10 +445,10 @@ static int sweep(struct hunt *h)
 				ms[0] = m;
 				out[0] = &m->alone[p][d];
 				depth[0] = h->depth[d];
-				if (run_step(h, ms, 1, depth, &patterns[p], out))
+				if (hunt_run_step(h, ms, 1, depth, &hunt_patterns[p], out))
 					return -1;
 			}
-			if (h->nm < 2 || stop_flag)
+			if (h->nm < 2 || hunt_stop)
 				continue;
 			for (int i = 0; i < h->nm; i++) {
 				struct member *m = &h->m[i];
@@ -507,18 +458,18 @@ static int sweep(struct hunt *h)
 				depth[i] = m->cap[p] && m->cap[p] < h->depth[d] ? m->cap[p]
 										: h->depth[d];
 			}
-			progress(h, "together", &patterns[p], h->depth[d]);
-			if (run_step(h, ms, h->nm, depth, &patterns[p], out))
+			hunt_progress(h, "together", &hunt_patterns[p], h->depth[d]);
+			if (hunt_run_step(h, ms, h->nm, depth, &hunt_patterns[p], out))
 				return -1;
 			sum_together(h, p, d);
 		}
 	if (h->tty)
 		fprintf(stderr, "\r%60s\r", "");
-	return stop_flag ? -1 : 0;
+	return hunt_stop ? -1 : 0;
 }
 
 /* The knee of cells C[0..ndepth) as a depth, or 0 if IOPS still grows at the deepest. */
-static int knee_depth(const struct hunt *h, const struct cell *c)
+int hunt_knee_depth(const struct hunt *h, const struct cell *c)
 {
 	double depth[MAX_DEPTHS], iops[MAX_DEPTHS], lat[MAX_DEPTHS];
 	int n = 0, k;
@@ -610,12 +561,12 @@ static char *fmt_lat(char *buf, size_t n, double us)
 }
 
 /* One table row: a name, a pattern, a cell per depth, the knee. */
-static void print_row(const struct hunt *h, const char *who, int p, const struct cell *c)
+void hunt_print_row(const struct hunt *h, const char *who, int p, const struct cell *c)
 {
 	char lat[16], cell[40];
-	int knee = knee_depth(h, c);
+	int knee = hunt_knee_depth(h, c);
 
-	printf("  %-10s %-8s", who, patterns[p].label);
+	printf("  %-10s %-8s", who, hunt_patterns[p].label);
 	for (int d = 0; d < h->ndepth; d++) {
 		if (c[d].skipped)
 			snprintf(cell, sizeof(cell), "skipped");
@@ -623,7 +574,7 @@ static void print_row(const struct hunt *h, const char *who, int p, const struct
 			snprintf(cell, sizeof(cell), "-");
 		else if (c[d].iops == 0)
 			snprintf(cell, sizeof(cell), "none in %.2gs", h->step_s);
-		else if (patterns[p].seq)
+		else if (hunt_patterns[p].seq)
 			snprintf(cell, sizeof(cell), "%.0f MiB/s %s", c[d].mib_s,
 				 fmt_lat(lat, sizeof(lat), c[d].lat_us));
 		else
@@ -650,9 +601,9 @@ static void print_table(const struct hunt *h)
 	printf(" knee\n");
 	for (int p = 0; p < NPATTERNS; p++) {
 		for (int i = 0; i < h->nm; i++)
-			print_row(h, h->m[i].name, p, h->m[i].alone[p]);
+			hunt_print_row(h, h->m[i].name, p, h->m[i].alone[p]);
 		if (h->nm > 1)
-			print_row(h, "together", p, h->together[p]);
+			hunt_print_row(h, "together", p, h->together[p]);
 	}
 	printf("  (rand 4k: thousands of IOPS and mean latency; seq 1M: MiB/s and mean latency; "
 	       "knee: the last depth before IOPS stops growing while latency doubles)\n");
@@ -661,7 +612,7 @@ static void print_table(const struct hunt *h)
 			if (h->m[i].cap[p])
 				printf("  (%s %s: deeper depths skipped, its reads would "
 				       "outlast the %.2g s step; together it stays at depth %d)\n",
-				       h->m[i].name, patterns[p].label, h->step_s,
+				       h->m[i].name, hunt_patterns[p].label, h->step_s,
 				       h->m[i].cap[p]);
 }
 
@@ -709,10 +660,10 @@ static void json_rows(const struct hunt *h, struct json_object *o, struct cell (
 	char key[32];
 
 	for (int p = 0; p < NPATTERNS; p++) {
-		int knee = knee_depth(h, c[p]);
+		int knee = hunt_knee_depth(h, c[p]);
 
-		json_object_object_add(o, patterns[p].name, json_cells(h, c[p]));
-		snprintf(key, sizeof(key), "knee_%s", patterns[p].name);
+		json_object_object_add(o, hunt_patterns[p].name, json_cells(h, c[p]));
+		snprintf(key, sizeof(key), "knee_%s", hunt_patterns[p].name);
 		json_object_object_add(o, key, knee ? json_object_new_int(knee) : NULL);
 	}
 }
@@ -781,7 +732,7 @@ static int write_json(const struct hunt *h, const char *stack, const struct vd_i
 		json_object_object_add(t, "write_iops",
 				       json_object_new_int64((int64_t)m->thr.write_iops));
 		json_object_object_add(o, "throttle", t);
-		writes = (int64_t)(dev_stat(m, 5) - m->writes0);
+		writes = (int64_t)(hunt_dev_stat(m, 5) - m->writes0);
 		json_object_object_add(o, "writes_during_hunt", json_object_new_int64(writes));
 		json_rows(h, o, (struct cell (*)[MAX_DEPTHS])m->alone);
 		json_object_array_add(arr, o);
@@ -856,9 +807,9 @@ int cmd_hunt(int argc, char **argv)
 	fflush(stdout);
 	if (sweep(&h)) {
 		close_members(&h);
-		if (stop_flag)
+		if (hunt_stop)
 			fprintf(stderr, "iowhy " TOOL ": interrupted\n");
-		return stop_flag ? 130 : 1;
+		return hunt_stop ? 130 : 1;
 	}
 	print_table(&h);
 	verdict_input(&h, &in);
