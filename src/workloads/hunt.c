@@ -76,8 +76,8 @@ uint64_t hunt_dev_stat(const struct member *m, int f)
 static int usage(FILE *f, int rc)
 {
 	fprintf(f,
-		"usage: iowhy hunt [--time S] [--depths 1,4,16,32] [--json FILE] [--stack] "
-		"PATH|DEVICE\n"
+		"usage: iowhy hunt [--time S] [--depths 1,4,16,32] [--json FILE] [--stack]\n"
+		"                  [--write FILE [--write-size MIB]] PATH|DEVICE\n"
 		"  Read-only: reads each device under PATH (or DEVICE) alone with O_DIRECT at\n"
 		"  each"
 		" queue depth, random 4k and sequential 1M, then all together; prints the member\n"
@@ -85,7 +85,11 @@ static int usage(FILE *f, int rc)
 		"  --time S     seconds per step (default 0.5)\n"
 		"  --depths L   queue depths (default 1,4,16,32; at most %d, each 1..256)\n"
 		"  --json FILE  write the table and the verdict as JSON\n"
-		"  --stack      print the device stack and stop\n", MAX_DEPTHS);
+		"  --stack      print the device stack and stop\n"
+		"  --write FILE instead of reading the members, write a new scratch FILE on the\n"
+		"               file system of PATH (created, sized, removed; never a device) and\n"
+		"               show what each member device did\n"
+		"  --write-size MIB  the scratch file's size (default 128)\n", MAX_DEPTHS);
 	return rc;
 }
 
@@ -109,7 +113,7 @@ static int parse_depths(struct hunt *h, const char *s)
 
 		if (end == p || v < 1 || v > 256 || h->ndepth >= MAX_DEPTHS ||
 		    (h->ndepth && v <= h->depth[h->ndepth - 1]) || (*end && *end != ','))
-			return hunt_bad("--depths: '%s' is not a list of increasing depths 1..256", s);
+			return hunt_bad("--depths: '%s' is not increasing depths 1..256", s);
 		h->depth[h->ndepth++] = (int)v;
 		p = *end ? end + 1 : end;
 	}
@@ -120,6 +124,7 @@ static int parse_depths(struct hunt *h, const char *s)
 static int parse(struct hunt *h, int argc, char **argv)
 {
 	h->step_s = 0.5;
+	h->write_mib = 128;
 	h->ndepth = 4;
 	h->depth[0] = 1, h->depth[1] = 4, h->depth[2] = 16, h->depth[3] = 32;
 	for (int i = 1; i < argc; i++) {
@@ -130,13 +135,23 @@ static int parse(struct hunt *h, int argc, char **argv)
 			return 1;
 		if (!strcmp(a, "--stack")) {
 			h->stack_only = 1;
-		} else if (!strcmp(a, "--time") || !strcmp(a, "--depths") || !strcmp(a, "--json")) {
+		} else if (!strcmp(a, "--time") || !strcmp(a, "--depths") || !strcmp(a, "--json") ||
+			   !strcmp(a, "--write") || !strcmp(a, "--write-size")) {
 			if (i + 1 >= argc)
 				return hunt_bad("%s needs a value", a);
 			const char *v = argv[++i];
 
 			if (!strcmp(a, "--json")) {
 				h->json_path = v;
+			} else if (!strcmp(a, "--write")) {
+				h->write_path = v;
+			} else if (!strcmp(a, "--write-size")) {
+				unsigned long long mib = strtoull(v, &end, 10);
+
+				if (end == v || *end || mib < 4 || mib > (1 << 20))
+					return hunt_bad("--write-size: '%s' is not 4..1048576",
+							v);
+				h->write_mib = mib;
 			} else if (!strcmp(a, "--depths")) {
 				if (parse_depths(h, v))
 					return 2;
@@ -208,7 +223,7 @@ static int open_members(struct hunt *h)
 		if (fstat(m->fd, &st) || !S_ISBLK(st.st_mode) ||
 		    major(st.st_rdev) != n->major || minor(st.st_rdev) != n->minor) {
 			close(m->fd);
-			return hunt_bad("%s is not the block device sysfs names for this member", path);
+			return hunt_bad("%s is not the block device sysfs names", path);
 		}
 		if (ioctl(m->fd, BLKGETSIZE64, &m->size) || m->size < (4u << 20)) {
 			close(m->fd);
@@ -243,7 +258,10 @@ static void prep_read(struct hunt *h, struct io_uring *ring, struct slot *s,
 	} else {
 		off = (rnd(h) % blocks) * p->bs;
 	}
-	io_uring_prep_read(sqe, m->fd, s->buf, p->bs, off);
+	if (h->writing)
+		io_uring_prep_write(sqe, m->fd, s->buf, p->bs, off);
+	else
+		io_uring_prep_read(sqe, m->fd, s->buf, p->bs, off);
 	io_uring_sqe_set_data(sqe, s);
 	s->t0 = now_s();
 }
@@ -295,6 +313,8 @@ int hunt_run_step(struct hunt *h, struct member **ms, int n, const int *depth,
 			nslots = i;
 			break;
 		}
+		if (h->writing) /* not zeros, not uninitialised memory */
+			memset(slots[i].buf, 0x5a, p->bs);
 	}
 	for (int i = 0; i < n; i++) {
 		ms[i]->ops = ms[i]->bytes = 0;
@@ -390,7 +410,7 @@ void hunt_progress(struct hunt *h, const char *who, const struct pattern *p, int
  * Would member M's read at depth index D outlast the step? Predicted from the depth before: its
  * latency grown with the depth (a device that does not scale), or no read done at all.
  */
-static int too_slow(const struct hunt *h, const struct member *m, int p, int d)
+int hunt_too_slow(const struct hunt *h, const struct member *m, int p, int d)
 {
 	const struct cell *prev = &m->alone[p][d - 1];
 
@@ -437,7 +457,7 @@ static int sweep(struct hunt *h)
 				struct member *m = &h->m[i];
 
 				hunt_progress(h, m->name, &hunt_patterns[p], h->depth[d]);
-				if (m->cap[p] || (d > 0 && too_slow(h, m, p, d))) {
+				if (m->cap[p] || (d > 0 && hunt_too_slow(h, m, p, d))) {
 					m->alone[p][d].skipped = 1;
 					m->cap[p] = m->cap[p] ? m->cap[p] : h->depth[d - 1];
 					continue;
@@ -617,12 +637,13 @@ static void print_table(const struct hunt *h)
 }
 
 /* Verdict lines, or the one line saying nothing stands out. */
-static void print_verdicts(const struct verdict *v, int n)
+static void print_verdicts(const struct hunt *h, const struct verdict *v, int n)
 {
 	printf("\n");
 	if (n == 0)
 		printf("verdict: nothing stands out: no member is several times slower than the "
-		       "others, none runs at a configured throttle, and together they scale\n");
+		       "others and none runs at a configured throttle%s\n",
+		       !h->write_path && h->nm > 1 ? "; together they scale" : "");
 	for (int i = 0; i < n; i++)
 		printf("verdict (%s): %s\n", vd_kind_name(v[i].kind), v[i].text);
 }
@@ -754,7 +775,10 @@ static int write_json(const struct hunt *h, const char *stack, const struct vd_i
 		json_object_object_add(o, "inputs", in);
 		json_object_array_add(vs, o);
 	}
-	json_object_object_add(root, "scaling", json_scaling(h, in));
+	json_object_object_add(root, "mode", json_object_new_string(h->write_path ? "write"
+										 : "read"));
+	json_object_object_add(root, "write", h->write_path ? hunt_write_json(h) : NULL);
+	json_object_object_add(root, "scaling", h->write_path ? NULL : json_scaling(h, in));
 	json_object_object_add(root, "verdicts", vs);
 	rc = json_object_to_file_ext(h->json_path, root, JSON_C_TO_STRING_PRETTY);
 	json_object_put(root);
@@ -781,6 +805,7 @@ int cmd_hunt(int argc, char **argv)
 	int rc, nv;
 
 	memset(&h, 0, sizeof(h));
+	h.wdir = h.file.fd = -1;
 	rc = parse(&h, argc, argv);
 	if (rc == 1)
 		return usage(stdout, 0);
@@ -794,6 +819,8 @@ int cmd_hunt(int argc, char **argv)
 	if (h.stack_only)
 		return 0;
 	rc = open_members(&h);
+	if (!rc && h.write_path)
+		rc = hunt_write_open(&h);
 	if (rc) {
 		close_members(&h);
 		return rc;
@@ -802,20 +829,33 @@ int cmd_hunt(int argc, char **argv)
 	h.tty = isatty(STDERR_FILENO);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	printf("read-only: O_DIRECT reads through io_uring, %.2f s per step, %d member%s alone%s\n",
-	       h.step_s, h.nm, h.nm > 1 ? "s" : "", h.nm > 1 ? ", then together" : "");
+	if (h.write_path)
+		printf("writes: O_DIRECT writes through io_uring into the new file %s (%llu MiB), "
+		       "%.2f s per step; members: their /sys/block counters\n", h.write_path,
+		       (unsigned long long)h.write_mib, h.step_s);
+	else
+		printf("read-only: O_DIRECT reads through io_uring, %.2f s per step, %d member%s "
+		       "alone%s\n", h.step_s, h.nm, h.nm > 1 ? "s" : "",
+		       h.nm > 1 ? ", then together" : "");
 	fflush(stdout);
-	if (sweep(&h)) {
+	if (h.write_path ? hunt_write_sweep(&h) : sweep(&h)) {
+		hunt_write_remove(&h);
 		close_members(&h);
 		if (hunt_stop)
 			fprintf(stderr, "iowhy " TOOL ": interrupted\n");
 		return hunt_stop ? 130 : 1;
 	}
-	print_table(&h);
-	verdict_input(&h, &in);
+	if (h.write_path) {
+		hunt_write_table(&h);
+		hunt_write_verdict_input(&h, &in);
+	} else {
+		print_table(&h);
+		verdict_input(&h, &in);
+	}
 	nv = verdicts_compute(&in, v, VD_MAX);
-	print_verdicts(v, nv);
+	print_verdicts(&h, v, nv);
 	rc = h.json_path && write_json(&h, stack, &in, v, nv) ? 1 : 0;
+	hunt_write_remove(&h);
 	close_members(&h);
 	return rc;
 }

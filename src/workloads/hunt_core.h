@@ -13,6 +13,8 @@
 #include "devstack.h"
 #include "verdicts.h"
 
+struct json_object;
+
 #define TOOL "hunt"
 #define HUNT_SCHEMA 1
 #define MAX_DEPTHS VD_MAX_DEPTHS
@@ -65,6 +67,17 @@ struct hunt {
 	double top_cpu_pct;
 	int step, nsteps, tty;
 	uint64_t rng;
+	/* --write FILE: writes into a scratch file on the file system instead of member reads */
+	const char *write_path;
+	uint64_t write_mib;
+	int writing;              /* the step engine writes */
+	int wdir;                 /* the scratch file's directory (-1: none) */
+	char wname[NAME_MAX + 1];
+	struct member file;       /* the scratch file, the one thing written */
+	struct wcell {
+		double mib_s, busy_pct, lat_us; /* what each member device did in that step */
+		int done;
+	} wdev[MAX_MEMBERS][NPATTERNS][MAX_DEPTHS];
 };
 
 
@@ -84,5 +97,22 @@ void hunt_progress(struct hunt *h, const char *who, const struct pattern *p, int
 void hunt_print_row(const struct hunt *h, const char *who, int p, const struct cell *c);
 /* The knee of a row as a depth, 0 if none. */
 int hunt_knee_depth(const struct hunt *h, const struct cell *c);
+/* Would member M's step at depth index D outlast the step (from the depth before)? */
+int hunt_too_slow(const struct hunt *h, const struct member *m, int p, int d);
+
+/* ---- hunt_write.c: --write FILE ---- */
+
+/* Create the scratch file (O_EXCL, same file system as the target) and size it; 0 or 2. */
+int hunt_write_open(struct hunt *h);
+/* Remove the scratch file if it is still the one hunt created; close it. */
+void hunt_write_remove(struct hunt *h);
+/* Every pattern and depth, writing the scratch file; each member's device numbers per step. */
+int hunt_write_sweep(struct hunt *h);
+/* The file rows and each member's device numbers. */
+void hunt_write_table(const struct hunt *h);
+/* The verdict input from the write steps. */
+void hunt_write_verdict_input(const struct hunt *h, struct vd_input *in);
+/* The "write" object of the JSON report. */
+struct json_object *hunt_write_json(const struct hunt *h);
 
 #endif
