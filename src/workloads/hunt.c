@@ -78,10 +78,9 @@ static int usage(FILE *f, int rc)
 	fprintf(f,
 		"usage: iowhy hunt [--time S] [--depths 1,4,16,32] [--json FILE] [--stack]\n"
 		"                  [--write FILE [--write-size MIB]] PATH|DEVICE\n"
-		"  Read-only: reads each device under PATH (or DEVICE) alone with O_DIRECT at\n"
-		"  each"
-		" queue depth, random 4k and sequential 1M, then all together; prints the member\n"
-		"  table, the queue-depth knees and a verdict.\n"
+		"  Reads each device under PATH (or DEVICE) alone with O_DIRECT at each queue\n"
+		"  depth, random 4k and sequential 1M, then all together, read-only; prints the\n"
+		"  member table, the queue-depth knees and a verdict.\n"
 		"  --time S     seconds per step (default 0.5)\n"
 		"  --depths L   queue depths (default 1,4,16,32; at most %d, each 1..256)\n"
 		"  --json FILE  write the table and the verdict as JSON\n"
