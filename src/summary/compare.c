@@ -187,10 +187,20 @@ static void run_headline(struct cmp_result *r)
 	}
 	int n = snprintf(r->headline, sizeof(r->headline), "B is %.1fx %s (A %.2f s, B %.2f s)",
 			 wa > wb ? wa / wb : wb / wa, wa > wb ? "faster" : "slower", wa, wb);
-	if (best && fabs(d) > 0 && n > 0 && (size_t)n < sizeof(r->headline))
+	if (!best || n <= 0 || (size_t)n >= sizeof(r->headline))
+		return;
+	/* a share of the net difference only when the part is not larger than it (parts that
+	 * moved the other way can make the net small) */
+	if (fabs(best->a - best->b) <= 1.05 * fabs(d))
 		snprintf(r->headline + n, sizeof(r->headline) - (size_t)n,
 			 ": %.0f%% of the difference is %s %s (A %.2f s, B %.2f s)",
 			 100 * fabs(best->a - best->b) / fabs(d),
+			 best->b < best->a ? "less" : "more",
+			 strchr(best->what, ':') ? strchr(best->what, ':') + 2 : best->what,
+			 best->a, best->b);
+	else
+		snprintf(r->headline + n, sizeof(r->headline) - (size_t)n,
+			 ": parts moved both ways; the largest is %s %s (A %.2f s, B %.2f s)",
 			 best->b < best->a ? "less" : "more",
 			 strchr(best->what, ':') ? strchr(best->what, ':') + 2 : best->what,
 			 best->a, best->b);

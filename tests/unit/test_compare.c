@@ -77,6 +77,14 @@ static void test_run_reports(void **state)
 	assert_non_null(strstr(r.headline, "more I/O wait on vda"));
 	json_object_put(a);
 	json_object_put(b);
+	/* nearly the same wall, parts moving both ways: no share over 100% */
+	a = run_report(1.0, 0.6, 0.5, 1);
+	b = run_report(1.1, 0.1, 0.05, 1);
+	assert_int_equal(compare_reports(a, b, "A", "B", &r, err, sizeof(err)), 0);
+	assert_non_null(strstr(r.headline, "B is 1.1x slower"));
+	assert_non_null(strstr(r.headline, "parts moved both ways; the largest is more other waits"));
+	json_object_put(a);
+	json_object_put(b);
 }
 
 static void test_hunt_reports(void **state)
