@@ -82,7 +82,8 @@ static void test_run_reports(void **state)
 	b = run_report(1.1, 0.1, 0.05, 1);
 	assert_int_equal(compare_reports(a, b, "A", "B", &r, err, sizeof(err)), 0);
 	assert_non_null(strstr(r.headline, "B is 1.1x slower"));
-	assert_non_null(strstr(r.headline, "parts moved both ways; the largest is more other waits"));
+	assert_non_null(strstr(r.headline,
+			       "parts moved both ways; the largest is more other waits"));
 	json_object_put(a);
 	json_object_put(b);
 }
