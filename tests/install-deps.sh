@@ -2,8 +2,9 @@
 # Install the Debian packages iowhy needs to build and test, if any is missing. Idempotent.
 set -e
 PKGS="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcmocka-dev libjson-c-dev
-      libssl-dev libarchive-dev pkg-config jq e2fsprogs xfsprogs coreutils util-linux tar gzip fio
-      shellcheck man-db bash-completion strace libc6-dbg"
+      libssl-dev libarchive-dev liburing-dev libfuse3-dev fuse3 pkg-config jq e2fsprogs xfsprogs
+      btrfs-progs coreutils util-linux tar gzip fio shellcheck man-db bash-completion strace
+      libc6-dbg"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
