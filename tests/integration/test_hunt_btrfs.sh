@@ -24,13 +24,19 @@ check "a verdict line" grep -q '^verdict' "$TMPROOT/out"
 knees=$(jqr "$j" '[.members[], .together | .knee_rand4k, .knee_seq1m | select(. != null)] | length')
 check "found at least one knee ($knees)" [ "$knees" -ge 1 ]
 check "the stack is in the JSON" [ "$(jqr "$j" .fstype)/$(jqr "$j" .profile)" = "btrfs/raid0" ]
-# The three members share the root disk: together they reach fewer than three members' worth
-# (1.0-1.7 measured on a busy machine), and a shared verdict names that disk.
+# The three members share the root disk. How much of it they share depends on the host: with
+# their backing files' pages cached, loop reads scale with CPU, not with the disk (1.0-1.7
+# members' worth measured on one busy host, 2.95 on another). So the test checks that the
+# verdict agrees with the measured scaling, whichever it is: shared at <= 2.1 members' worth
+# (naming the disk), never shared at >= 2.5.
 worth=$(jqr "$j" '.scaling.members_worth')
-check "together $worth members' worth, under 2.4 of 3" fcmp "$worth < 2.4"
+check "together $worth members' worth: a number between 0 and 3.5" fcmp "$worth > 0 && $worth < 3.5"
 if fcmp "$worth <= 2.1"; then
 	check "shared verdict ($worth members' worth) names $BT_LOWER" \
 		grep -qE "^verdict \(shared\): together .* share $BT_LOWER" "$TMPROOT/out"
+elif fcmp "$worth >= 2.5"; then
+	check "no shared verdict at $worth members' worth" \
+		[ "$(jqr "$j" '[.verdicts[] | select(.kind == "shared")] | length')" = 0 ]
 fi
 # every verdict carries its inputs
 check "every verdict has inputs" \
