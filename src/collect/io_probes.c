@@ -227,6 +227,11 @@ const char *io_tracer_missing(const struct io_tracer *t)
 	return t ? t->missing : "";
 }
 
+int io_tracer_map_fd(const struct io_tracer *t, const char *name)
+{
+	return t ? bpf_object__find_map_fd_by_name(t->skel->obj, name) : -1;
+}
+
 void io_tracer_close(struct io_tracer *t)
 {
 	if (!t)

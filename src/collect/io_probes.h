@@ -34,6 +34,8 @@ void io_tracer_phase_begin(struct io_tracer *t, int tag);
  * Returns 0, or -1 (out of memory: p->io stays NULL). */
 int io_tracer_phase_end(struct io_tracer *t, int tag, struct phase_result *p);
 const char *io_tracer_missing(const struct io_tracer *t);
+/* fd of the I/O probes' map `name` (for other probe sets to share), -1 if none. */
+int io_tracer_map_fd(const struct io_tracer *t, const char *name);
 void io_tracer_close(struct io_tracer *t);
 
 #endif

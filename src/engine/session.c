@@ -26,6 +26,7 @@
 #include "model.h"
 #include "units.h"
 #include "io_probes.h"
+#include "fuse_probes.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
@@ -265,6 +266,7 @@ static void reap_orphans(void)
 struct session {
 	struct tracer tracer;
 	struct io_tracer *io;
+	struct fuse_tracer *fuse;
 	struct phase_ctx pc;
 	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
 };
@@ -321,6 +323,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	}
 	if (s->io)
 		io_tracer_phase_begin(s->io, pc->tag);
+	fuse_tracer_phase_begin(s->fuse, pc->tag);
 	getrusage(RUSAGE_CHILDREN, &ru0);
 	/* rusage will include what the child used before the release (fork, gate): not traced */
 	pre_release = task_cpu_ns(pid);
@@ -383,6 +386,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	tracer_reset_sys_stats(&s->tracer, pc->tag);
 	if (s->io)
 		io_tracer_phase_end(s->io, pc->tag, r);
+	fuse_tracer_phase_end(s->fuse, pc->tag, r);
 	r->facts = *s->shared;
 	return 0;
 }
@@ -406,6 +410,12 @@ static void fill_header(struct session_result *res, const char *tool, const char
 		strncat(res->missing, io_tracer_missing(s->io),
 			sizeof(res->missing) - strlen(res->missing) - 1);
 	}
+	if (fuse_tracer_missing(s->fuse)[0]) {
+		if (res->missing[0])
+			strncat(res->missing, ",", sizeof(res->missing) - strlen(res->missing) - 1);
+		strncat(res->missing, fuse_tracer_missing(s->fuse),
+			sizeof(res->missing) - strlen(res->missing) - 1);
+	}
 	tracer_counters((struct tracer *)&s->tracer, &c);
 	res->events_lost = c.events_lost + s->tracer.dropped;
 	res->storage_failed = c.storage_failed;
@@ -418,6 +428,7 @@ static void free_results(struct session_result *res)
 	for (int i = 0; i < res->nphases; i++) {
 		free(res->phases[i].comms);
 		io_result_free(res->phases[i].io);
+		fuse_phase_free(res->phases[i].fuse);
 	}
 	free(res->phases);
 }
@@ -487,12 +498,15 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		tracer_close(&s.tracer);
 		return 1;
 	}
+	if (!o->no_io)
+		fuse_tracer_open(&s.fuse, &s.tracer, s.io);
 	tracer_dontfork_mappings();
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	res.phases = calloc(nphases, sizeof(*res.phases));
 	if (s.shared == MAP_FAILED || !res.phases) {
 		fprintf(stderr, "iowhy: out of memory\n");
+		fuse_tracer_close(s.fuse);
 		io_tracer_close(s.io);
 		tracer_close(&s.tracer);
 		return 1;
@@ -518,6 +532,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	}
 	res.partial = interrupted != 0;
 	fill_header(&res, tool, command, &s);
+	fuse_tracer_close(s.fuse);
 	io_tracer_close(s.io);
 	tracer_close(&s.tracer);
 	munmap(s.shared, sizeof(*s.shared));

@@ -27,6 +27,7 @@ struct phase_result {
 	uint64_t events, out_of_order, unknown_task;
 	struct phase_facts facts;
 	void *io;                 /* device / page-cache data (io_model.h), NULL when not traced */
+	void *fuse;               /* FUSE requests and daemons (fuse_model.h), NULL when not traced */
 };
 
 struct session_result {

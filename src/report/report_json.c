@@ -6,6 +6,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "io_report.h"
+#include "fuse_report.h"
 #include "report.h"
 #include "columns.h"
 #include "explain.h"
@@ -271,6 +272,7 @@ static struct json_object *phase_obj(const struct phase_result *p, const char (*
 	put(o, "syscalls", syscalls_arr(p));
 	if (p->io)
 		io_report_json(o, p);
+	fuse_report_json(o, p);
 	return o;
 }
 

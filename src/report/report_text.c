@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "io_report.h"
+#include "fuse_report.h"
 #include "report.h"
 #include "columns.h"
 #include "explain.h"
@@ -643,6 +644,7 @@ static void print_phase(FILE *out, const struct phase_result *p, const char (*di
 	print_syscalls(out, p);
 	if (p->io)
 		io_report_text(out, p);
+	fuse_report_text(out, p);
 }
 
 /* One explanation line, word-wrapped at EXPLAIN_WIDTH with an indented continuation. */

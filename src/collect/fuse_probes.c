@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loader of bpf/fuse.bpf.c and the per-phase collection; see fuse_probes.h. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include "fuse_probes.h"
+#include "core_probes.h"
+#include "io_probes.h"
+#include "syscalls.h"
+#include "result.h"
+#include "iowhy.skel.h"
+#include "fuse.skel.h"
+
+#define MAX_MOUNTS 64
+#define MAX_DAEMONS 256
+
+struct fuse_tracer {
+	struct fuse_bpf *skel;
+	struct bpf_link *links[8];
+	int nlinks;
+	int ncpus;
+	int nfs_probes;
+	char missing[512];
+	struct fuse_lost lost0;
+	struct fuse_mount_info mounts[MAX_MOUNTS]; /* seen at the phase's begin */
+	int nmounts;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void add_missing(struct fuse_tracer *t, const char *name)
+{
+	size_t n = strlen(t->missing);
+
+	snprintf(t->missing + n, sizeof(t->missing) - n, "%s%s", n ? "," : "", name);
+}
+
+/* "tp_btf/fuse_request_send" -> "fuse:fuse_request_send" (sched:, raw_syscalls: for the rest) */
+static void probe_name(const struct bpf_program *p, char *buf, size_t n)
+{
+	const char *sec = bpf_program__section_name(p), *tp = strchr(sec, '/');
+
+	tp = tp ? tp + 1 : sec;
+	snprintf(buf, n, "%s:%s", !strncmp(tp, "fuse", 4) ? "fuse" : !strncmp(tp, "sched", 5) ?
+		 "sched" : "raw_syscalls", tp);
+}
+
+/* Open the skeleton sharing the core's tree maps (and the I/O probes' writeback map), with the
+ * programs whose bit is set in `on` autoloaded. */
+static struct fuse_bpf *open_with(struct tracer *core, struct io_tracer *io, unsigned on)
+{
+	struct fuse_bpf *s = fuse_bpf__open();
+	struct bpf_program *p;
+	int i = 0, wb = io_tracer_map_fd(io, "wb_tasks");
+
+	if (!s)
+		return NULL;
+	if (bpf_map__reuse_fd(s->maps.task_store, bpf_map__fd(core->skel->maps.task_store)) ||
+	    bpf_map__reuse_fd(s->maps.task_hash, bpf_map__fd(core->skel->maps.task_hash)) ||
+	    bpf_map__reuse_fd(s->maps.cpu_task, bpf_map__fd(core->skel->maps.cpu_task)) ||
+	    bpf_map__reuse_fd(s->maps.tree_inflight, bpf_map__fd(core->skel->maps.tree_inflight)) ||
+	    bpf_map__reuse_fd(s->maps.disk_slots, bpf_map__fd(core->skel->maps.disk_slots)) ||
+	    bpf_map__reuse_fd(s->maps.last_complete, bpf_map__fd(core->skel->maps.last_complete)) ||
+	    (wb >= 0 && bpf_map__reuse_fd(s->maps.wb_tasks, wb))) {
+		fuse_bpf__destroy(s);
+		return NULL;
+	}
+	s->rodata->use_hash = core->use_hash != 0;
+	for (unsigned nr = 0; nr < FUSE_NET_NR_SLOTS; nr++)
+		s->rodata->nr_flags[nr] = (syscall_first_arg_fd(nr) ? 1 : 0) |
+					  (syscall_is_network(nr) ? 2 : 0);
+	bpf_object__for_each_program(p, s->obj)
+		bpf_program__set_autoload(p, (on >> i++) & 1);
+	return s;
+}
+
+static struct fuse_bpf *load_with(struct tracer *core, struct io_tracer *io, unsigned on)
+{
+	struct fuse_bpf *s = open_with(core, io, on);
+
+	if (s && fuse_bpf__load(s)) {
+		fuse_bpf__destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Does the kernel (vmlinux or a loaded module's BTF) have tracepoint `tp`? */
+static int has_tp(const struct btf *vmlinux, const char *tp)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	return vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0;
+}
+
+/* The NFS client tracepoints iowhy would attach to (docs/IO.md); listed as missing when absent. */
+static void check_nfs(struct fuse_tracer *t, const struct btf *vmlinux)
+{
+	static const char *const tps[] = { "nfs:nfs_initiate_write", "nfs:nfs_writeback_done",
+		"nfs:nfs_initiate_read", "nfs:nfs_readpage_done", "nfs:nfs_initiate_commit",
+		"nfs:nfs_commit_done", "sunrpc:rpc_task_begin", "sunrpc:rpc_task_end",
+		"sunrpc:rpc_stats_latency", "sunrpc:xprt_transmit" };
+	int found = 0;
+
+	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
+		char dir[160];
+
+		snprintf(dir, sizeof(dir), "/sys/kernel/tracing/events/%.*s",
+			 (int)(strchr(tps[i], ':') - tps[i]), tps[i]);
+		if (has_tp(vmlinux, strchr(tps[i], ':') + 1) || !access(dir, F_OK))
+			found++;
+		else
+			add_missing(t, tps[i]);
+	}
+	t->nfs_probes = found > 0;
+}
+
+/* Load what loads: every program, else the request programs alone, else nothing. */
+static struct fuse_bpf *load_probed(struct fuse_tracer *t, struct tracer *core,
+				    struct io_tracer *io)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct fuse_bpf *s = fuse_bpf__open();
+	struct bpf_program *p;
+	char name[96];
+	unsigned on = 0, req = 0;
+	int i = 0;
+
+	if (!s) {
+		btf__free(vmlinux);
+		return NULL;
+	}
+	bpf_object__for_each_program(p, s->obj) {
+		const char *sec = bpf_program__section_name(p), *tp = strchr(sec, '/');
+
+		tp = tp ? tp + 1 : sec;
+		if (has_tp(vmlinux, tp)) {
+			on |= 1u << i;
+			if (!strncmp(tp, "fuse_", 5))
+				req |= 1u << i;
+		} else {
+			probe_name(p, name, sizeof(name));
+			add_missing(t, name);
+		}
+		i++;
+	}
+	check_nfs(t, vmlinux);
+	btf__free(vmlinux);
+	fuse_bpf__destroy(s);
+	if (!req)
+		return NULL;
+	s = load_with(core, io, on);
+	if (!s && on != req) {
+		add_missing(t, "fuse daemon tracking (sched_switch, sys_enter, sys_exit)");
+		s = load_with(core, io, req);
+	}
+	return s;
+}
+
+int fuse_tracer_open(struct fuse_tracer **out, struct tracer *core, struct io_tracer *io)
+{
+	struct fuse_tracer *t = calloc(1, sizeof(*t));
+	struct bpf_program *p;
+	char name[96];
+
+	*out = NULL;
+	if (!t) {
+		fprintf(stderr, "iowhy: out of memory\n");
+		return -1;
+	}
+	t->ncpus = libbpf_num_possible_cpus();
+	t->skel = t->ncpus > 0 ? load_probed(t, core, io) : NULL;
+	if (!t->skel)
+		add_missing(t, "fuse:fuse_request_send,fuse:fuse_request_end");
+	else {
+		bpf_object__for_each_program(p, t->skel->obj) {
+			struct bpf_link *l;
+
+			if (!bpf_program__autoload(p) || t->nlinks >= 8)
+				continue;
+			l = bpf_program__attach(p);
+			if (!l) {
+				probe_name(p, name, sizeof(name));
+				add_missing(t, name);
+				continue;
+			}
+			t->links[t->nlinks++] = l;
+		}
+	}
+	*out = t;
+	return 0;
+}
+
+const char *fuse_tracer_missing(const struct fuse_tracer *t)
+{
+	return t ? t->missing : "";
+}
+
+void fuse_tracer_close(struct fuse_tracer *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < t->nlinks; i++)
+		bpf_link__destroy(t->links[i]);
+	fuse_bpf__destroy(t->skel);
+	free(t);
+}
+
+/* ---- /proc ---- */
+
+/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && isdigit((unsigned char)s[1]) && isdigit((unsigned char)s[2]) &&
+		    isdigit((unsigned char)s[3])) {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = 0;
+}
+
+/* The FUSE mounts of /proc/self/mountinfo: connection (the mount's st_dev), point, source. */
+static int scan_mounts(struct fuse_mount_info *out, int max)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		unsigned maj, min;
+		char point[1024], fstype[64], source[1024], *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*u %*u %u:%u %*s %1023s", &maj, &min, point) != 3 ||
+		    sscanf(dash + 3, "%63s %1023s", fstype, source) != 2)
+			continue;
+		if (strcmp(fstype, "fuse") && strncmp(fstype, "fuse.", 5) &&
+		    strcmp(fstype, "fuseblk") && strncmp(fstype, "fuseblk.", 8))
+			continue;
+		unescape(point);
+		unescape(source);
+		out[n].conn = (maj << 20) | min;
+		snprintf(out[n].point, sizeof(out[n].point), "%.159s", point);
+		snprintf(out[n].source, sizeof(out[n].source), "%.95s", source);
+		snprintf(out[n].fstype, sizeof(out[n].fstype), "%.31s", fstype);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Register every process holding /dev/fuse open as a daemon (connection learnt at its first
+ * reply), so that its time is followed from the window's start. */
+static void scan_daemons(struct fuse_tracer *t)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *e;
+	pid_t self = getpid();
+
+	if (!proc)
+		return;
+	while ((e = readdir(proc))) {
+		char path[288], link[64];
+		struct dirent *fe;
+		DIR *fds;
+		int pid = atoi(e->d_name);
+
+		if (pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+		fds = opendir(path);
+		if (!fds)
+			continue;
+		while ((fe = readdir(fds))) {
+			ssize_t n;
+
+			if (fe->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, fe->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = 0;
+			if (!strcmp(link, "/dev/fuse")) {
+				struct fuse_daemon d = { 0 };
+				__u32 key = pid;
+				FILE *c;
+
+				snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+				c = fopen(path, "re");
+				if (c) {
+					if (fgets(d.comm, sizeof(d.comm), c))
+						d.comm[strcspn(d.comm, "\n")] = 0;
+					fclose(c);
+				}
+				bpf_map__update_elem(t->skel->maps.daemons, &key, sizeof(key), &d,
+						     sizeof(d), BPF_NOEXIST);
+				break;
+			}
+		}
+		closedir(fds);
+	}
+	closedir(proc);
+}
+
+/* ---- map readers ---- */
+
+static void sum_lost(struct fuse_tracer *t, struct fuse_lost *out)
+{
+	struct fuse_lost v[t->ncpus];
+	__u32 zero = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (bpf_map__lookup_elem(t->skel->maps.fuse_lost, &zero, sizeof(zero), v, sizeof(v), 0))
+		return;
+	for (int c = 0; c < t->ncpus; c++) {
+		out->inflight_full += v[c].inflight_full;
+		out->unmatched_end += v[c].unmatched_end;
+		out->stats_full += v[c].stats_full;
+		out->daemon_full += v[c].daemon_full;
+	}
+}
+
+/* Delete the keys of `map` whose phase field (phase_size bytes at phase_off) is tag; count them. */
+static uint64_t clear_phase(struct bpf_map *map, size_t key_size, size_t phase_off,
+			    size_t phase_size, int tag)
+{
+	unsigned char key[32], next[32], (*dead)[32] = calloc(16384, 32);
+	uint64_t ndead = 0;
+	int have = 0;
+
+	if (!dead)
+		return 0;
+	while (ndead < 16384 && !bpf_map__get_next_key(map, have ? key : NULL, next, key_size)) {
+		uint32_t ph = 0;
+
+		memcpy(&ph, next + phase_off, phase_size);
+		if ((int)ph == tag)
+			memcpy(dead[ndead++], next, key_size);
+		memcpy(key, next, key_size);
+		have = 1;
+	}
+	for (uint64_t i = 0; i < ndead; i++)
+		bpf_map__delete_elem(map, dead[i], key_size, 0);
+	free(dead);
+	return ndead;
+}
+
+/* Requests of phase `tag` still in flight (a daemon that never answered): counted, dropped. */
+static uint64_t drop_inflight(struct fuse_tracer *t, int tag)
+{
+	struct bpf_map *m = t->skel->maps.inflight;
+	struct fuse_inflight_key key, next, *dead = calloc(16384, sizeof(key));
+	struct fuse_inflight v;
+	uint64_t n = 0;
+	int have = 0;
+
+	if (!dead)
+		return 0;
+	while (n < 16384 && !bpf_map__get_next_key(m, have ? &key : NULL, &next, sizeof(next))) {
+		key = next;
+		have = 1;
+		if (!bpf_map__lookup_elem(m, &key, sizeof(key), &v, sizeof(v), 0) && v.phase == tag)
+			dead[n++] = key;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		bpf_map__delete_elem(m, &dead[i], sizeof(key), 0);
+	free(dead);
+	return n;
+}
+
+void fuse_tracer_phase_begin(struct fuse_tracer *t, int tag)
+{
+	if (!t || !t->skel || tag < 0 || tag >= FUSE_MAX_PHASES)
+		return;
+	t->skel->data->current_phase = FUSE_NO_PHASE;
+	clear_phase(t->skel->maps.fuse_stats, sizeof(struct fuse_key), 6, 1, tag);
+	clear_phase(t->skel->maps.dstats, sizeof(struct fuse_dkey), 4, 4, tag);
+	drop_inflight(t, tag);
+	sum_lost(t, &t->lost0);
+	scan_daemons(t);
+	t->nmounts = scan_mounts(t->mounts, MAX_MOUNTS);
+	t->skel->bss->outstanding = 0;
+	t->skel->bss->busy_base = 0;
+	t->skel->bss->busy_since = 0;
+	t->skel->bss->phase_begin_ns = mono_ns(); /* CLOCK_MONOTONIC, bpf_ktime_get_ns()'s clock */
+	t->skel->data->current_phase = tag;
+}
+
+static void read_rows(struct fuse_tracer *t, int tag, struct fuse_phase *p)
+{
+	struct bpf_map *m = t->skel->maps.fuse_stats;
+	struct fuse_stat *v = calloc(t->ncpus, sizeof(*v));
+	struct fuse_key key, next;
+	int have = 0;
+
+	while (v && !bpf_map__get_next_key(m, have ? &key : NULL, &next, sizeof(next))) {
+		struct fuse_row *r;
+
+		key = next;
+		have = 1;
+		if (key.phase != tag ||
+		    bpf_map__lookup_elem(m, &key, sizeof(key), v, t->ncpus * sizeof(*v), 0))
+			continue;
+		r = realloc(p->rows, (p->nrows + 1) * sizeof(*r));
+		if (!r)
+			break;
+		p->rows = r;
+		r = &p->rows[p->nrows++];
+		memset(r, 0, sizeof(*r));
+		r->conn = key.conn;
+		r->op = key.op;
+		r->who = key.who;
+		for (int c = 0; c < t->ncpus; c++)
+			fuse_row_merge(&r->st, &v[c]);
+	}
+	free(v);
+}
+
+/* The daemons with time in this phase, with their connection and name. */
+static void read_daemons(struct fuse_tracer *t, int tag, struct fuse_phase *p)
+{
+	struct bpf_map *m = t->skel->maps.dstats;
+	struct fuse_dstat *v = calloc(t->ncpus, sizeof(*v));
+	struct fuse_dkey key, next;
+	int have = 0;
+
+	while (v && !bpf_map__get_next_key(m, have ? &key : NULL, &next, sizeof(next))) {
+		struct fuse_daemon_row *r;
+		struct fuse_daemon d;
+
+		key = next;
+		have = 1;
+		if ((int)key.phase != tag ||
+		    bpf_map__lookup_elem(m, &key, sizeof(key), v, t->ncpus * sizeof(*v), 0))
+			continue;
+		r = realloc(p->daemons, (p->ndaemons + 1) * sizeof(*r));
+		if (!r)
+			break;
+		p->daemons = r;
+		r = &p->daemons[p->ndaemons++];
+		memset(r, 0, sizeof(*r));
+		r->tgid = key.tgid;
+		if (!bpf_map__lookup_elem(t->skel->maps.daemons, &key.tgid, sizeof(key.tgid), &d,
+					  sizeof(d), 0)) {
+			r->conn = d.conn;
+			r->replies = d.replies;
+			memcpy(r->comm, d.comm, sizeof(r->comm));
+		}
+		for (int c = 0; c < t->ncpus; c++) {
+			for (int k = 0; k < FUSE_D_COUNT; k++) {
+				r->st.total_ns[k] += v[c].total_ns[k];
+				r->st.overlap_ns[k] += v[c].overlap_ns[k];
+			}
+		}
+	}
+	free(v);
+}
+
+/* The mounts seen at the begin, plus those mounted since. */
+static void merge_mounts(struct fuse_tracer *t, struct fuse_phase *p)
+{
+	struct fuse_mount_info now[MAX_MOUNTS];
+	int n = scan_mounts(now, MAX_MOUNTS);
+
+	p->mounts = calloc(t->nmounts + n, sizeof(*p->mounts));
+	if (!p->mounts)
+		return;
+	for (int i = 0; i < t->nmounts; i++)
+		p->mounts[p->nmounts++] = t->mounts[i];
+	for (int i = 0; i < n; i++)
+		if (!fuse_mount_of(p, now[i].conn))
+			p->mounts[p->nmounts++] = now[i];
+}
+
+int fuse_tracer_phase_end(struct fuse_tracer *t, int tag, struct phase_result *r)
+{
+	struct fuse_phase *p;
+	struct fuse_lost now;
+
+	if (!t || tag < 0 || tag >= FUSE_MAX_PHASES)
+		return 0;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -1;
+	p->nfs_probes = t->nfs_probes;
+	if (t->skel) {
+		t->skel->data->current_phase = FUSE_NO_PHASE;
+		read_rows(t, tag, p);
+		read_daemons(t, tag, p);
+		p->unfinished = drop_inflight(t, tag);
+		sum_lost(t, &now);
+		p->lost.inflight_full = now.inflight_full - t->lost0.inflight_full;
+		p->lost.unmatched_end = now.unmatched_end - t->lost0.unmatched_end;
+		p->lost.stats_full = now.stats_full - t->lost0.stats_full;
+		p->lost.daemon_full = now.daemon_full - t->lost0.daemon_full;
+		merge_mounts(t, p);
+	}
+	r->fuse = p;
+	return 0;
+}

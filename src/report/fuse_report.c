@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The FUSE section of the text and JSON reports; see fuse_report.h. */
+#include <stdio.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "fuse_report.h"
+#include "fuse_model.h"
+#include "result.h"
+#include "units.h"
+
+/* "/mnt/x" for a connection, or "conn 0:N" when its mount is unknown (unmounted before the end). */
+static const char *mount_name(const struct fuse_phase *f, uint32_t conn, char *buf, size_t n)
+{
+	const struct fuse_mount_info *m = fuse_mount_of(f, conn);
+
+	if (m)
+		return m->point;
+	snprintf(buf, n, "conn %u:%u", conn >> 20, conn & 0xfffff);
+	return buf;
+}
+
+static const char *fs_name(const struct fuse_phase *f, uint32_t conn)
+{
+	const struct fuse_mount_info *m = fuse_mount_of(f, conn);
+
+	return m ? m->fstype : "?";
+}
+
+static void print_requests(FILE *out, const struct phase_result *p, const struct fuse_phase *f)
+{
+	char a[32], b[32], c[32], d[32], e[32], mb[48];
+
+	fprintf(out, "  %-22s %-14s %-12s %-9s %8s %6s %10s %9s %9s %9s\n", "mount", "fs", "opcode",
+		"for", "requests", "errors", "bytes", "p50", "p99", "max");
+	for (size_t i = 0; i < f->nrows; i++) {
+		const struct fuse_row *r = &f->rows[i];
+
+		fprintf(out, "  %-22s %-14s %-12s %-9s %8llu %6llu %10s %9s %9s %9s\n",
+			mount_name(f, r->conn, mb, sizeof(mb)), fs_name(f, r->conn),
+			fuse_op_name(r->op), fuse_who_name(r->who), (unsigned long long)r->st.count,
+			(unsigned long long)r->st.errors, fmt_bytes(a, sizeof(a), fuse_row_bytes(r)),
+			fmt_ns(b, sizeof(b), fuse_hist_pct(r->st.hist, 0.5)),
+			fmt_ns(c, sizeof(c), fuse_hist_pct(r->st.hist, 0.99)),
+			fmt_ns(d, sizeof(d), r->st.max_ns));
+	}
+	/* The workload's synchronous waits, by (mount, opcode): its share of the wall. */
+	for (size_t i = 0; i < f->nrows; i++) {
+		const struct fuse_row *r = &f->rows[i];
+		uint64_t wall = wall_ns(&p->wall);
+
+		if (r->who != FUSE_WHO_TREE || !r->st.wait_ns)
+			continue;
+		fprintf(out, "  waiting on FUSE (%s, %s): %s in %llu requests, %s of the wall "
+			"(task time: tasks waiting at once count once each)\n",
+			mount_name(f, r->conn, mb, sizeof(mb)), fuse_op_name(r->op),
+			fmt_ns(a, sizeof(a), r->st.wait_ns), (unsigned long long)r->st.waits,
+			fmt_pct(e, sizeof(e), wall ? (double)r->st.wait_ns / wall : 0));
+	}
+}
+
+/* One daemon line: its time in each class, over the window and while the workload waited. */
+static void print_daemon(FILE *out, const struct fuse_phase *f, const struct fuse_daemon_row *d)
+{
+	char mb[48], v[FUSE_D_COUNT][32], w[FUSE_D_COUNT][32];
+
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		fmt_ns(v[c], sizeof(v[c]), d->st.overlap_ns[c]);
+		fmt_ns(w[c], sizeof(w[c]), d->st.total_ns[c]);
+	}
+	fprintf(out, "  pid %u (%s) serving %s, %u replies\n", d->tgid, d->comm,
+		d->conn ? mount_name(f, d->conn, mb, sizeof(mb)) : "(no reply seen)", d->replies);
+	fprintf(out, "    %-24s %14s %14s\n", "", "while waited on", "whole window");
+	for (int c = 0; c < FUSE_D_COUNT; c++)
+		fprintf(out, "    %-24s %14s %14s\n", fuse_dcls_name(c), v[c], w[c]);
+}
+
+void fuse_report_text(FILE *out, const struct phase_result *p)
+{
+	const struct fuse_phase *f = p->fuse;
+	int shown = 0;
+
+	if (!f)
+		return;
+	if (f->nrows) {
+		fprintf(out, "\nFUSE requests (send -> end; bytes: WRITE data, READ data, else "
+			"payloads without headers)\n");
+		print_requests(out, p, f);
+	}
+	for (size_t i = 0; i < f->ndaemons; i++) {
+		const struct fuse_daemon_row *d = &f->daemons[i];
+
+		if (!d->conn || !fuse_conn_used(f, d->conn))
+			continue;
+		if (!shown++)
+			fprintf(out, "\nFUSE daemons (not part of the workload's CPU; charged to its "
+				"requests by overlap with the time they were in flight)\n");
+		print_daemon(out, f, d);
+	}
+	if (f->unfinished || f->lost.inflight_full || f->lost.unmatched_end || f->lost.stats_full ||
+	    f->lost.daemon_full)
+		fprintf(out, "  FUSE: %llu requests never answered; lost: %llu in flight, %llu ends "
+			"without a send, %llu rows, %llu daemon\n",
+			(unsigned long long)f->unfinished, (unsigned long long)f->lost.inflight_full,
+			(unsigned long long)f->lost.unmatched_end,
+			(unsigned long long)f->lost.stats_full,
+			(unsigned long long)f->lost.daemon_full);
+	if (!f->nfs_probes)
+		fprintf(out, "\nNFS: not traceable on this kernel (no nfs:/sunrpc: tracepoints)\n");
+}
+
+static void put_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static struct json_object *daemon_obj(const struct fuse_phase *f, const struct fuse_daemon_row *d)
+{
+	struct json_object *o = json_object_new_object(), *ov = json_object_new_object(),
+			   *tot = json_object_new_object();
+	char mb[48];
+
+	put_u64(o, "pid", d->tgid);
+	json_object_object_add(o, "comm", json_object_new_string(d->comm));
+	json_object_object_add(o, "mount", json_object_new_string(d->conn ?
+			       mount_name(f, d->conn, mb, sizeof(mb)) : ""));
+	put_u64(o, "replies", d->replies);
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		put_u64(ov, fuse_dcls_key(c), d->st.overlap_ns[c]);
+		put_u64(tot, fuse_dcls_key(c), d->st.total_ns[c]);
+	}
+	json_object_object_add(o, "while_waited_ns", ov);
+	json_object_object_add(o, "window_ns", tot);
+	return o;
+}
+
+void fuse_report_json(struct json_object *phase_obj, const struct phase_result *p)
+{
+	const struct fuse_phase *f = p->fuse;
+	struct json_object *o, *rows, *ds;
+	char mb[48];
+
+	if (!f)
+		return;
+	o = json_object_new_object();
+	rows = json_object_new_array();
+	ds = json_object_new_array();
+	for (size_t i = 0; i < f->nrows; i++) {
+		const struct fuse_row *r = &f->rows[i];
+		struct json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "mount", json_object_new_string(
+				       mount_name(f, r->conn, mb, sizeof(mb))));
+		json_object_object_add(x, "fs", json_object_new_string(fs_name(f, r->conn)));
+		put_u64(x, "connection", r->conn);
+		json_object_object_add(x, "opcode", json_object_new_string(fuse_op_name(r->op)));
+		json_object_object_add(x, "for", json_object_new_string(fuse_who_name(r->who)));
+		put_u64(x, "requests", r->st.count);
+		put_u64(x, "errors", r->st.errors);
+		put_u64(x, "bytes", fuse_row_bytes(r));
+		put_u64(x, "in_bytes", r->st.in_bytes);
+		put_u64(x, "out_bytes", r->st.out_bytes);
+		put_u64(x, "latency_sum_ns", r->st.lat_ns);
+		put_u64(x, "p50_ns", fuse_hist_pct(r->st.hist, 0.5));
+		put_u64(x, "p99_ns", fuse_hist_pct(r->st.hist, 0.99));
+		put_u64(x, "max_ns", r->st.max_ns);
+		put_u64(x, "wait_ns", r->st.wait_ns);
+		put_u64(x, "waits", r->st.waits);
+		json_object_array_add(rows, x);
+	}
+	for (size_t i = 0; i < f->ndaemons; i++)
+		if (f->daemons[i].conn && fuse_conn_used(f, f->daemons[i].conn))
+			json_object_array_add(ds, daemon_obj(f, &f->daemons[i]));
+	json_object_object_add(o, "requests", rows);
+	json_object_object_add(o, "daemons", ds);
+	json_object_object_add(o, "charge", json_object_new_string("overlap"));
+	put_u64(o, "unfinished", f->unfinished);
+	put_u64(o, "lost_inflight", f->lost.inflight_full);
+	put_u64(o, "unmatched_end", f->lost.unmatched_end);
+	put_u64(o, "lost_rows", f->lost.stats_full + f->lost.daemon_full);
+	json_object_object_add(o, "nfs_traceable", json_object_new_boolean(f->nfs_probes));
+	json_object_object_add(phase_obj, "fuse", o);
+}
