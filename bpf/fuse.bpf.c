@@ -33,10 +33,13 @@ __u64 phase_begin_ns;
 __s64 outstanding;
 __u64 busy_since, busy_base;
 
-/* Per syscall number: bit 0 its first argument is an fd, bit 1 it is a network syscall. */
+/* Per syscall number: bit 0 its first argument is an fd, bit 1 it is a network syscall, bit 2 it
+ * sends (write, sendmsg, ...: its return value counts bytes sent), bit 3 it receives. */
 const volatile __u8 nr_flags[FUSE_NET_NR_SLOTS];
 #define NRF_FD 1
 #define NRF_NET 2
+#define NRF_TX 4
+#define NRF_RX 8
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -216,6 +219,19 @@ int BPF_PROG(fuse_send, const struct fuse_req *req)
 	return 0;
 }
 
+/* Count a reply of daemon tgid in the open window. */
+static __always_inline void count_reply(__u32 tgid)
+{
+	struct fuse_dkey key = { .tgid = tgid, .phase = current_phase };
+	struct fuse_dstat *s;
+
+	if (key.phase >= FUSE_MAX_PHASES)
+		return;
+	s = row(&dstats, &key, &zero_dstat);
+	if (s)
+		s->replies++;
+}
+
 /* The current task ended a request normally: it is writing the reply, so it serves `conn`. */
 static __always_inline void learn_daemon(__u32 conn)
 {
@@ -226,6 +242,7 @@ static __always_inline void learn_daemon(__u32 conn)
 	if (d) {
 		d->conn = conn;
 		d->replies++;
+		count_reply(tgid);
 		return;
 	}
 	if (current_task((__u32)id))
@@ -236,6 +253,8 @@ static __always_inline void learn_daemon(__u32 conn)
 		bpf_get_current_comm(n.comm, sizeof(n.comm));
 		if (bpf_map_update_elem(&daemons, &tgid, &n, BPF_NOEXIST))
 			LOST(daemon_full);
+		else
+			count_reply(tgid);
 	}
 }
 
@@ -447,12 +466,35 @@ int BPF_PROG(fuse_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
+/* Bytes a daemon thread's syscall moved through a socket, to its row of the open window. */
+static __always_inline void count_net(struct fuse_dthread *d, long ret)
+{
+	struct fuse_dkey key = { .tgid = d->tgid, .phase = current_phase };
+	struct fuse_dstat *s;
+	__u8 f;
+
+	if (ret <= 0 || d->nr >= FUSE_NET_NR_SLOTS || key.phase >= FUSE_MAX_PHASES)
+		return;
+	f = nr_flags[d->nr];
+	if (!(f & (NRF_TX | NRF_RX)) || (d->fdkind != FUSE_FD_SOCK && !(f & NRF_NET)))
+		return;
+	s = row(&dstats, &key, &zero_dstat);
+	if (!s)
+		return;
+	if (f & NRF_TX)
+		s->net_tx += ret;
+	else
+		s->net_rx += ret;
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fuse_sys_exit, struct pt_regs *regs, long ret)
 {
 	struct fuse_dthread *d = current_dthread();
 
-	if (d)
+	if (d) {
+		count_net(d, ret);
 		d->nr = 0xffff;
+	}
 	return 0;
 }

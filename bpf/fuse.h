@@ -80,6 +80,8 @@ enum fuse_dcls {
 struct fuse_daemon {
 	__u32 conn;          /* 0 until a request ends in one of its threads */
 	__u32 replies;       /* requests whose end ran in it (it wrote their reply) */
+	__u32 parent;        /* a helper (e.g. sshfs's ssh): the daemon it is a child of; else 0 */
+	__u32 pad;
 	char comm[16];
 };
 
@@ -93,6 +95,9 @@ struct fuse_dkey {
 struct fuse_dstat {
 	__u64 total_ns[FUSE_D_COUNT];
 	__u64 overlap_ns[FUSE_D_COUNT];
+	__u64 replies;       /* requests it answered in the phase */
+	__u64 net_tx;        /* bytes its syscalls sent on sockets */
+	__u64 net_rx;        /* bytes its syscalls received from sockets */
 };
 
 /* Per daemon thread: the class of the interval that began at `since`. */

@@ -9,6 +9,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -60,6 +65,26 @@ static void probe_name(const struct bpf_program *p, char *buf, size_t n)
 		 "sched" : "raw_syscalls", tp);
 }
 
+/* Per syscall number, for the daemon probes: 1 first argument an fd, 2 network syscall, 4 sends
+ * bytes (its return value), 8 receives bytes. */
+static void set_nr_flags(__u8 *flags)
+{
+	static const char *const tx[] = { "write", "writev", "pwrite64", "pwritev", "pwritev2",
+					  "sendto", "sendmsg", NULL };
+	static const char *const rx[] = { "read", "readv", "pread64", "preadv", "preadv2",
+					  "recvfrom", "recvmsg", NULL };
+	int nr;
+
+	for (nr = 0; nr < FUSE_NET_NR_SLOTS; nr++)
+		flags[nr] = (syscall_first_arg_fd(nr) ? 1 : 0) | (syscall_is_network(nr) ? 2 : 0);
+	for (int i = 0; tx[i]; i++)
+		if ((nr = syscall_nr(tx[i])) >= 0 && nr < FUSE_NET_NR_SLOTS)
+			flags[nr] |= 4;
+	for (int i = 0; rx[i]; i++)
+		if ((nr = syscall_nr(rx[i])) >= 0 && nr < FUSE_NET_NR_SLOTS)
+			flags[nr] |= 8;
+}
+
 /* Open the skeleton sharing the core's tree maps (and the I/O probes' writeback map), with the
  * programs whose bit is set in `on` autoloaded. */
 static struct fuse_bpf *open_with(struct tracer *core, struct io_tracer *io, unsigned on)
@@ -81,9 +106,7 @@ static struct fuse_bpf *open_with(struct tracer *core, struct io_tracer *io, uns
 		return NULL;
 	}
 	s->rodata->use_hash = core->use_hash != 0;
-	for (unsigned nr = 0; nr < FUSE_NET_NR_SLOTS; nr++)
-		s->rodata->nr_flags[nr] = (syscall_first_arg_fd(nr) ? 1 : 0) |
-					  (syscall_is_network(nr) ? 2 : 0);
+	set_nr_flags(s->rodata->nr_flags);
 	bpf_object__for_each_program(p, s->obj)
 		bpf_program__set_autoload(p, (on >> i++) & 1);
 	return s;
@@ -272,10 +295,169 @@ static int scan_mounts(struct fuse_mount_info *out, int max)
 	return n;
 }
 
-/* Register every process holding /dev/fuse open as a daemon (connection learnt at its first
- * reply), so that its time is followed from the window's start. */
+/* Name of process pid (its comm) into buf[16]; "" if gone. */
+static void proc_comm(int pid, char *buf)
+{
+	char path[64];
+	FILE *c;
+
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	c = fopen(path, "re");
+	if (!c)
+		return;
+	if (fgets(buf, 16, c))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(c);
+}
+
+/* Calls fn(pid, inode, arg) for each "socket:[inode]" fd of pid and returns whether pid holds
+ * /dev/fuse open. */
+static int scan_fds(int pid, void (*fn)(int pid, uint32_t ino, void *arg), void *arg)
+{
+	char path[288], link[64];
+	struct dirent *fe;
+	DIR *fds;
+	int fuse = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	fds = opendir(path);
+	if (!fds)
+		return 0;
+	while ((fe = readdir(fds))) {
+		unsigned ino;
+		ssize_t n;
+
+		if (fe->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, fe->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = 0;
+		if (!strcmp(link, "/dev/fuse"))
+			fuse = 1;
+		else if (fn && sscanf(link, "socket:[%u]", &ino) == 1)
+			fn(pid, ino, arg);
+	}
+	closedir(fds);
+	return fuse;
+}
+
+struct inoset {
+	uint32_t *ino, *owner;   /* socket inode, and the daemon it leads to */
+	int n, cap;
+};
+
+static void inoset_add(struct inoset *s, uint32_t ino, uint32_t owner)
+{
+	if (s->n == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 64;
+		uint32_t *a = realloc(s->ino, cap * sizeof(*a)), *b;
+
+		if (!a)
+			return;
+		s->ino = a;
+		b = realloc(s->owner, cap * sizeof(*b));
+		if (!b)
+			return;
+		s->owner = b;
+		s->cap = cap;
+	}
+	s->ino[s->n] = ino;
+	s->owner[s->n++] = owner;
+}
+
+static int inoset_find(const struct inoset *s, uint32_t ino)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ino[i] == ino)
+			return i;
+	return -1;
+}
+
+static void collect_ino(int pid, uint32_t ino, void *arg)
+{
+	inoset_add(arg, ino, pid);
+}
+
+/* The peers of the unix sockets in `mine` (sock_diag), as a set owned by the same daemons. */
+static void unix_peers(const struct inoset *mine, struct inoset *peers)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req r;
+	} req = {
+		.nlh = { .nlmsg_len = sizeof(req), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.r = { .sdiag_family = AF_UNIX, .udiag_states = ~0u, .udiag_show = UDIAG_SHOW_PEER },
+	};
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), done = 0;
+	static char buf[32768];
+
+	if (fd < 0)
+		return;
+	if (send(fd, &req, sizeof(req), 0) < 0)
+		done = 1;
+	while (!done) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (n <= 0)
+			break;
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+			struct unix_diag_msg *m = NLMSG_DATA(h);
+			struct rtattr *a = (struct rtattr *)(m + 1);
+			int len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*m)), i;
+
+			if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
+				done = 1;
+				break;
+			}
+			i = inoset_find(mine, m->udiag_ino);
+			if (i < 0)
+				continue;
+			for (; RTA_OK(a, len); a = RTA_NEXT(a, len))
+				if (a->rta_type == UNIX_DIAG_PEER)
+					inoset_add(peers, *(uint32_t *)RTA_DATA(a), mine->owner[i]);
+		}
+	}
+	close(fd);
+}
+
+static void add_daemon(struct fuse_tracer *t, int pid, int parent)
+{
+	struct fuse_daemon d = { .parent = parent };
+	__u32 key = pid;
+
+	proc_comm(pid, d.comm);
+	bpf_map__update_elem(t->skel->maps.daemons, &key, sizeof(key), &d, sizeof(d), BPF_NOEXIST);
+}
+
+struct helper_scan {
+	struct fuse_tracer *t;
+	const struct inoset *peers;
+	int found;
+};
+
+static void match_helper(int pid, uint32_t ino, void *arg)
+{
+	struct helper_scan *h = arg;
+	int i = inoset_find(h->peers, ino);
+
+	if (i >= 0 && !h->found && (uint32_t)pid != h->peers->owner[i]) {
+		add_daemon(h->t, pid, h->peers->owner[i]);
+		h->found = 1;
+	}
+}
+
+/* Register every process holding /dev/fuse open as a daemon (its connection is learnt at its
+ * first reply), and the processes at the other end of its unix sockets as its helpers (sshfs's
+ * ssh), so that their time is followed from the window's start. */
 static void scan_daemons(struct fuse_tracer *t)
 {
+	struct inoset mine = { 0 }, peers = { 0 };
+	int *pids = NULL, np = 0, cap = 0, nh = 0;
 	DIR *proc = opendir("/proc");
 	struct dirent *e;
 	pid_t self = getpid();
@@ -283,47 +465,38 @@ static void scan_daemons(struct fuse_tracer *t)
 	if (!proc)
 		return;
 	while ((e = readdir(proc))) {
-		char path[288], link[64];
-		struct dirent *fe;
-		DIR *fds;
-		int pid = atoi(e->d_name);
+		int pid = atoi(e->d_name), before = mine.n;
 
 		if (pid <= 0 || pid == self)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/fd", pid);
-		fds = opendir(path);
-		if (!fds)
-			continue;
-		while ((fe = readdir(fds))) {
-			ssize_t n;
+		if (np == cap) {
+			int *n = realloc(pids, (cap = cap ? 2 * cap : 1024) * sizeof(*n));
 
-			if (fe->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, fe->d_name);
-			n = readlink(path, link, sizeof(link) - 1);
-			if (n <= 0)
-				continue;
-			link[n] = 0;
-			if (!strcmp(link, "/dev/fuse")) {
-				struct fuse_daemon d = { 0 };
-				__u32 key = pid;
-				FILE *c;
-
-				snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-				c = fopen(path, "re");
-				if (c) {
-					if (fgets(d.comm, sizeof(d.comm), c))
-						d.comm[strcspn(d.comm, "\n")] = 0;
-					fclose(c);
-				}
-				bpf_map__update_elem(t->skel->maps.daemons, &key, sizeof(key), &d,
-						     sizeof(d), BPF_NOEXIST);
+			if (!n)
 				break;
-			}
+			pids = n;
 		}
-		closedir(fds);
+		pids[np++] = pid;
+		if (scan_fds(pid, collect_ino, &mine) && nh < MAX_DAEMONS) {
+			add_daemon(t, pid, 0);
+			nh++;
+		} else {
+			mine.n = before; /* not a daemon: its sockets do not count */
+		}
 	}
 	closedir(proc);
+	if (mine.n)
+		unix_peers(&mine, &peers);
+	for (int i = 0; peers.n && i < np; i++) {
+		struct helper_scan h = { t, &peers, 0 };
+
+		scan_fds(pids[i], match_helper, &h);
+	}
+	free(pids);
+	free(mine.ino);
+	free(mine.owner);
+	free(peers.ino);
+	free(peers.owner);
 }
 
 /* ---- map readers ---- */
@@ -467,7 +640,7 @@ static void read_daemons(struct fuse_tracer *t, int tag, struct fuse_phase *p)
 		if (!bpf_map__lookup_elem(t->skel->maps.daemons, &key.tgid, sizeof(key.tgid), &d,
 					  sizeof(d), 0)) {
 			r->conn = d.conn;
-			r->replies = d.replies;
+			r->parent = d.parent;
 			memcpy(r->comm, d.comm, sizeof(r->comm));
 		}
 		for (int c = 0; c < t->ncpus; c++) {
@@ -475,7 +648,11 @@ static void read_daemons(struct fuse_tracer *t, int tag, struct fuse_phase *p)
 				r->st.total_ns[k] += v[c].total_ns[k];
 				r->st.overlap_ns[k] += v[c].overlap_ns[k];
 			}
+			r->st.replies += v[c].replies;
+			r->st.net_tx += v[c].net_tx;
+			r->st.net_rx += v[c].net_rx;
 		}
+		r->replies = r->st.replies;
 	}
 	free(v);
 }

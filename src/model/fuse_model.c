@@ -19,7 +19,7 @@ const char *fuse_op_name(unsigned op)
 		[40] = "POLL", [41] = "NOTIFY_REPLY", [42] = "BATCH_FORGET", [43] = "FALLOCATE",
 		[44] = "READDIRPLUS", [45] = "RENAME2", [46] = "LSEEK", [47] = "COPY_FILE_RANGE",
 		[48] = "SETUPMAPPING", [49] = "REMOVEMAPPING", [50] = "SYNCFS", [51] = "TMPFILE",
-		[52] = "STATX",
+		[52] = "STATX", [53] = "COPY_FILE_RANGE_64",
 	};
 	static char buf[16];
 
@@ -109,23 +109,39 @@ void fuse_row_merge(struct fuse_stat *acc, const struct fuse_stat *s)
 		acc->hist[k] += s->hist[k];
 }
 
-void fuse_daemon_total(const struct fuse_phase *p, const struct fuse_daemon_row *d, uint64_t *total,
-		       uint64_t *overlap)
-{
-	(void)p;
-	*total = *overlap = 0;
-	for (int c = 0; c < FUSE_D_COUNT; c++) {
-		*total += d->st.total_ns[c];
-		*overlap += d->st.overlap_ns[c];
-	}
-}
-
 int fuse_conn_used(const struct fuse_phase *p, uint32_t conn)
 {
 	for (size_t i = 0; i < p->nrows; i++)
 		if (p->rows[i].conn == conn && p->rows[i].who != FUSE_WHO_OTHER)
 			return 1;
 	return 0;
+}
+
+uint32_t fuse_daemon_conn(const struct fuse_phase *p, const struct fuse_daemon_row *d)
+{
+	if (d->conn || !d->parent)
+		return d->conn;
+	for (size_t i = 0; i < p->ndaemons; i++)
+		if (p->daemons[i].tgid == d->parent)
+			return p->daemons[i].conn;
+	return 0;
+}
+
+int fuse_daemon_shown(const struct fuse_phase *p, const struct fuse_daemon_row *d)
+{
+	uint32_t conn = fuse_daemon_conn(p, d);
+
+	return conn && fuse_conn_used(p, conn);
+}
+
+uint64_t fuse_daemon_busy(const struct fuse_daemon_row *d)
+{
+	uint64_t t = 0;
+
+	for (int c = 0; c < FUSE_D_COUNT; c++)
+		if (c != FUSE_D_IDLE)
+			t += d->st.overlap_ns[c];
+	return t;
 }
 
 void fuse_phase_free(struct fuse_phase *p)

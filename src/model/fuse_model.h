@@ -27,7 +27,8 @@ struct fuse_mount_info {
 struct fuse_daemon_row {
 	uint32_t tgid;
 	uint32_t conn;            /* 0: not seen answering any request */
-	uint32_t replies;
+	uint32_t replies;         /* in this phase */
+	uint32_t parent;          /* a helper process: the daemon it is a child of (else 0) */
 	char comm[16];
 	struct fuse_dstat st;     /* summed over CPUs */
 };
@@ -60,11 +61,15 @@ uint64_t fuse_hist_pct(const uint32_t *hist, double q);
 uint64_t fuse_row_bytes(const struct fuse_row *r);
 /* Add a row's counters to acc (histograms too). */
 void fuse_row_merge(struct fuse_stat *acc, const struct fuse_stat *s);
-/* Sum over the phase's daemons that served a connection the workload used (or all, if conn is 0). */
-void fuse_daemon_total(const struct fuse_phase *p, const struct fuse_daemon_row *d, uint64_t *total,
-		       uint64_t *overlap);
 /* Does the workload (or writeback for it) have requests on conn in this phase? */
 int fuse_conn_used(const struct fuse_phase *p, uint32_t conn);
+/* The connection daemon d serves (a helper: its parent's), 0 if none is known. */
+uint32_t fuse_daemon_conn(const struct fuse_phase *p, const struct fuse_daemon_row *d);
+/* Does daemon d (or its parent, for a helper) serve a connection the workload used? */
+int fuse_daemon_shown(const struct fuse_phase *p, const struct fuse_daemon_row *d);
+/* The busy part of a daemon's time while the workload waited: everything but waiting for
+ * requests. */
+uint64_t fuse_daemon_busy(const struct fuse_daemon_row *d);
 void fuse_phase_free(struct fuse_phase *p);
 
 #endif

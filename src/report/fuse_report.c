@@ -58,20 +58,71 @@ static void print_requests(FILE *out, const struct phase_result *p, const struct
 	}
 }
 
-/* One daemon line: its time in each class, over the window and while the workload waited. */
+/* One daemon block: its time in each class, while the workload waited and over the window. */
 static void print_daemon(FILE *out, const struct fuse_phase *f, const struct fuse_daemon_row *d)
 {
-	char mb[48], v[FUSE_D_COUNT][32], w[FUSE_D_COUNT][32];
+	char mb[48], v[FUSE_D_COUNT][32], w[FUSE_D_COUNT][32], tx[32], rx[32];
 
 	for (int c = 0; c < FUSE_D_COUNT; c++) {
 		fmt_ns(v[c], sizeof(v[c]), d->st.overlap_ns[c]);
 		fmt_ns(w[c], sizeof(w[c]), d->st.total_ns[c]);
 	}
-	fprintf(out, "  pid %u (%s) serving %s, %u replies\n", d->tgid, d->comm,
-		d->conn ? mount_name(f, d->conn, mb, sizeof(mb)) : "(no reply seen)", d->replies);
-	fprintf(out, "    %-24s %14s %14s\n", "", "while waited on", "whole window");
+	if (d->parent)
+		fprintf(out, "  pid %u (%s), helper of pid %u\n", d->tgid, d->comm, d->parent);
+	else
+		fprintf(out, "  pid %u (%s) serving %s, %u replies in this phase\n", d->tgid, d->comm,
+			mount_name(f, d->conn, mb, sizeof(mb)), d->replies);
+	fprintf(out, "    %-24s %16s %14s\n", "thread time", "while waited on", "whole window");
 	for (int c = 0; c < FUSE_D_COUNT; c++)
-		fprintf(out, "    %-24s %14s %14s\n", fuse_dcls_name(c), v[c], w[c]);
+		fprintf(out, "    %-24s %16s %14s\n", fuse_dcls_name(c), v[c], w[c]);
+	fprintf(out, "    sockets: %s sent, %s received\n", fmt_bytes(tx, sizeof(tx), d->st.net_tx),
+		fmt_bytes(rx, sizeof(rx), d->st.net_rx));
+}
+
+/* The workload row with the longest wait, NULL if none waited. */
+static const struct fuse_row *top_wait(const struct fuse_phase *f)
+{
+	const struct fuse_row *top = NULL;
+
+	for (size_t i = 0; i < f->nrows; i++)
+		if (f->rows[i].who == FUSE_WHO_TREE && f->rows[i].st.wait_ns &&
+		    (!top || f->rows[i].st.wait_ns > top->st.wait_ns))
+			top = &f->rows[i];
+	return top;
+}
+
+/* One sentence: the longest FUSE wait and what the daemon did meanwhile. */
+static void print_summary(FILE *out, const struct phase_result *p, const struct fuse_phase *f)
+{
+	const struct fuse_row *r = top_wait(f);
+	const struct fuse_daemon_row *d = NULL;
+	uint64_t busy, wall = wall_ns(&p->wall);
+	char a[32], b[32], c[32], mb[48];
+
+	if (!r)
+		return;
+	for (size_t i = 0; i < f->ndaemons; i++)
+		if (!f->daemons[i].parent && f->daemons[i].conn == r->conn)
+			d = &f->daemons[i];
+	fprintf(out, "  %s took %s; %s of it waiting on %llu FUSE %s requests to %s", p->name,
+		fmt_ns(a, sizeof(a), wall), fmt_ns(b, sizeof(b), r->st.wait_ns),
+		(unsigned long long)r->st.waits, fuse_op_name(r->op),
+		mount_name(f, r->conn, mb, sizeof(mb)));
+	if (d)
+		fprintf(out, " (%s, pid %u", d->comm, d->tgid);
+	fprintf(out, "%sp50 %s)", d ? ", " : " (", fmt_ns(c, sizeof(c), fuse_hist_pct(r->st.hist, 0.5)));
+	busy = d ? fuse_daemon_busy(d) : 0;
+	if (busy) {
+		fprintf(out, "; %s spent that time", d->comm);
+		for (int k = 0, n = 0; k < FUSE_D_COUNT; k++) {
+			if (k == FUSE_D_IDLE || d->st.overlap_ns[k] * 20 < busy)
+				continue; /* under 5% */
+			fprintf(out, "%s %.0f%% %s", n++ ? "," : "", 100.0 * d->st.overlap_ns[k] / busy,
+				k == FUSE_D_CPU ? "on CPU" : fuse_dcls_name(k));
+		}
+		fprintf(out, " (of its busy thread time)");
+	}
+	fprintf(out, "\n");
 }
 
 void fuse_report_text(FILE *out, const struct phase_result *p)
@@ -84,12 +135,13 @@ void fuse_report_text(FILE *out, const struct phase_result *p)
 	if (f->nrows) {
 		fprintf(out, "\nFUSE requests (send -> end; bytes: WRITE data, READ data, else "
 			"payloads without headers)\n");
+		print_summary(out, p, f);
 		print_requests(out, p, f);
 	}
 	for (size_t i = 0; i < f->ndaemons; i++) {
 		const struct fuse_daemon_row *d = &f->daemons[i];
 
-		if (!d->conn || !fuse_conn_used(f, d->conn))
+		if (!fuse_daemon_shown(f, d))
 			continue;
 		if (!shown++)
 			fprintf(out, "\nFUSE daemons (not part of the workload's CPU; charged to its "
@@ -121,9 +173,12 @@ static struct json_object *daemon_obj(const struct fuse_phase *f, const struct f
 
 	put_u64(o, "pid", d->tgid);
 	json_object_object_add(o, "comm", json_object_new_string(d->comm));
-	json_object_object_add(o, "mount", json_object_new_string(d->conn ?
-			       mount_name(f, d->conn, mb, sizeof(mb)) : ""));
+	json_object_object_add(o, "mount", json_object_new_string(
+			       mount_name(f, fuse_daemon_conn(f, d), mb, sizeof(mb))));
+	put_u64(o, "helper_of", d->parent);
 	put_u64(o, "replies", d->replies);
+	put_u64(o, "net_tx_bytes", d->st.net_tx);
+	put_u64(o, "net_rx_bytes", d->st.net_rx);
 	for (int c = 0; c < FUSE_D_COUNT; c++) {
 		put_u64(ov, fuse_dcls_key(c), d->st.overlap_ns[c]);
 		put_u64(tot, fuse_dcls_key(c), d->st.total_ns[c]);
@@ -168,7 +223,7 @@ void fuse_report_json(struct json_object *phase_obj, const struct phase_result *
 		json_object_array_add(rows, x);
 	}
 	for (size_t i = 0; i < f->ndaemons; i++)
-		if (f->daemons[i].conn && fuse_conn_used(f, f->daemons[i].conn))
+		if (fuse_daemon_shown(f, &f->daemons[i]))
 			json_object_array_add(ds, daemon_obj(f, &f->daemons[i]));
 	json_object_object_add(o, "requests", rows);
 	json_object_object_add(o, "daemons", ds);
