@@ -22,6 +22,7 @@
 #include "iowhy.h"
 #include "tree.bpf.h"
 #include "fuse.h"
+#include "inode_set.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -89,6 +90,15 @@ struct {
 	__type(key, __u32);
 	__type(value, struct io_wb);
 } wb_tasks SEC(".maps");
+
+/* Shared with bpf/io.bpf.c (bpf_map__reuse_fd; one entry when the I/O probes are not loaded): the
+ * inodes the tree dirtied. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, IOWHY_INODE_BUCKETS);
+	__type(key, __u32);
+	__type(value, struct iowhy_inode_bucket);
+} tree_inodes SEC(".maps");
 
 /* Per CPU: whether the task switched in last is a daemon thread. */
 struct fuse_cpu {
@@ -183,6 +193,32 @@ static __always_inline __u32 req_conn(const struct fuse_req *req)
 	return BPF_CORE_READ(req, fm, fc, dev);
 }
 
+/* A background WRITE is a page-cache writeback request (struct fuse_writepage_args around its
+ * args): did the tree dirty its inode? Such requests are also sent from whatever context ends the
+ * previous background request (the daemon's reply), so the flusher's context alone misses most. */
+static __always_inline int wb_of_tree(const struct fuse_req *req)
+{
+	struct fuse_writepage_args *wpa;
+	struct iowhy_inode_bucket *b;
+	struct inode *inode;
+	__u32 dev, idx;
+	__u64 ino;
+	char *a;
+
+	a = (char *)BPF_CORE_READ(req, args);
+	if (!a)
+		return 0;
+	wpa = (void *)(a - bpf_core_field_offset(struct fuse_writepage_args, ia.ap.args));
+	inode = BPF_CORE_READ(wpa, inode);
+	if (!inode)
+		return 0;
+	dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	ino = BPF_CORE_READ(inode, i_ino);
+	idx = inode_bucket(dev, ino);
+	b = bpf_map_lookup_elem(&tree_inodes, &idx);
+	return b && inode_set_has(b, inode_tag(dev, ino));
+}
+
 SEC("tp_btf/fuse_request_send")
 int BPF_PROG(fuse_send, const struct fuse_req *req)
 {
@@ -192,6 +228,10 @@ int BPF_PROG(fuse_send, const struct fuse_req *req)
 	struct fuse_inflight_key k = {};
 	__u32 op;
 
+	op = BPF_CORE_READ(req, in.h.opcode);
+	f.op = op < FUSE_OP_FOLD ? op : FUSE_OP_FOLD;
+	f.len = BPF_CORE_READ(req, in.h.len);
+	f.sync = !(BPF_CORE_READ(req, flags) & (1UL << FR_BACKGROUND));
 	if (c) {
 		f.who = FUSE_WHO_TREE;
 		f.phase = c->phase;
@@ -200,13 +240,10 @@ int BPF_PROG(fuse_send, const struct fuse_req *req)
 
 		if (current_phase >= FUSE_MAX_PHASES)
 			return 0;
-		f.who = w && w->tree ? FUSE_WHO_WB : FUSE_WHO_OTHER;
+		f.who = (w && w->tree) || (op == FUSE_OP_WRITE && !f.sync && wb_of_tree(req)) ?
+			FUSE_WHO_WB : FUSE_WHO_OTHER;
 		f.phase = current_phase;
 	}
-	op = BPF_CORE_READ(req, in.h.opcode);
-	f.op = op < FUSE_OP_FOLD ? op : FUSE_OP_FOLD;
-	f.len = BPF_CORE_READ(req, in.h.len);
-	f.sync = !(BPF_CORE_READ(req, flags) & (1UL << FR_BACKGROUND));
 	f.t_send = bpf_ktime_get_ns();
 	k.unique = BPF_CORE_READ(req, in.h.unique);
 	k.conn = req_conn(req);

@@ -2,7 +2,8 @@
 /*
  * A tiny FUSE file system for the integration tests: one flat directory of files kept in memory
  * (sizes only; data is dropped), answering every WRITE after sleeping FUSE_SLOW_MS (default 20)
- * milliseconds. Usage: fuse_slow MOUNTPOINT [fuse options, e.g. -f]
+ * milliseconds. FUSE_SLOW_WBCACHE=1 asks for the kernel's writeback cache (writes then reach the
+ * daemon from writeback). Usage: fuse_slow MOUNTPOINT [fuse options, e.g. -f]
  */
 #define FUSE_USE_VERSION 31
 #include <errno.h>
@@ -24,6 +25,7 @@ struct file {
 static struct file files[MAX_FILES];
 static int nfiles;
 static long sleep_ms = 20;
+static int wbcache;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The file called path ("/name"), NULL if none; call with the lock held. */
@@ -38,6 +40,8 @@ static struct file *find(const char *path)
 static void *slow_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	conn->max_write = 128 * 1024;
+	if (wbcache)
+		conn->want |= FUSE_CAP_WRITEBACK_CACHE;
 	cfg->direct_io = 0;
 	return NULL;
 }
@@ -175,7 +179,35 @@ static int slow_unlink(const char *path)
 	return f ? 0 : -ENOENT;
 }
 
+/* Nothing is buffered here: flush and fsync have nothing to do. */
+static int slow_flush(const char *path, struct fuse_file_info *fi)
+{
+	(void)path;
+	(void)fi;
+	return 0;
+}
+
+static int slow_fsync(const char *path, int datasync, struct fuse_file_info *fi)
+{
+	(void)path;
+	(void)datasync;
+	(void)fi;
+	return 0;
+}
+
+/* Times are not kept (the writeback cache sends them at close). */
+static int slow_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
+{
+	(void)path;
+	(void)tv;
+	(void)fi;
+	return 0;
+}
+
 static const struct fuse_operations ops = {
+	.utimens = slow_utimens,
+	.flush = slow_flush,
+	.fsync = slow_fsync,
 	.init = slow_init,
 	.getattr = slow_getattr,
 	.readdir = slow_readdir,
@@ -193,5 +225,6 @@ int main(int argc, char **argv)
 
 	if (ms)
 		sleep_ms = atol(ms);
+	wbcache = getenv("FUSE_SLOW_WBCACHE") && atoi(getenv("FUSE_SLOW_WBCACHE"));
 	return fuse_main(argc, argv, &ops, NULL);
 }

@@ -91,7 +91,7 @@ static struct fuse_bpf *open_with(struct tracer *core, struct io_tracer *io, uns
 {
 	struct fuse_bpf *s = fuse_bpf__open();
 	struct bpf_program *p;
-	int i = 0, wb = io_tracer_map_fd(io, "wb_tasks");
+	int i = 0, wb = io_tracer_map_fd(io, "wb_tasks"), ti = io_tracer_map_fd(io, "tree_inodes");
 
 	if (!s)
 		return NULL;
@@ -101,7 +101,9 @@ static struct fuse_bpf *open_with(struct tracer *core, struct io_tracer *io, uns
 	    bpf_map__reuse_fd(s->maps.tree_inflight, bpf_map__fd(core->skel->maps.tree_inflight)) ||
 	    bpf_map__reuse_fd(s->maps.disk_slots, bpf_map__fd(core->skel->maps.disk_slots)) ||
 	    bpf_map__reuse_fd(s->maps.last_complete, bpf_map__fd(core->skel->maps.last_complete)) ||
-	    (wb >= 0 && bpf_map__reuse_fd(s->maps.wb_tasks, wb))) {
+	    (wb >= 0 && bpf_map__reuse_fd(s->maps.wb_tasks, wb)) ||
+	    (ti >= 0 && bpf_map__reuse_fd(s->maps.tree_inodes, ti)) ||
+	    (ti < 0 && bpf_map__set_max_entries(s->maps.tree_inodes, 1))) {
 		fuse_bpf__destroy(s);
 		return NULL;
 	}
