@@ -41,6 +41,8 @@ const volatile __u8 nr_flags[FUSE_NET_NR_SLOTS];
 #define NRF_NET 2
 #define NRF_TX 4
 #define NRF_RX 8
+#define NRF_POLL 16   /* poll, ppoll: (struct pollfd *, nfds, ...) */
+#define POLL_FDS 8    /* pollfds looked at */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -76,6 +78,13 @@ struct {
 	__type(key, struct fuse_dkey);
 	__type(value, struct fuse_dstat);
 } dstats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, struct fuse_dproc);
+} dprocs SEC(".maps");
 
 /* Shared with bpf/io.bpf.c when the I/O probes are loaded (bpf_map__reuse_fd): tid of a task
  * inside writeback_single_inode -> whether the tree dirtied that inode. */
@@ -148,6 +157,8 @@ struct {
 #define S_IFSOCK_ 0140000
 #define S_IFCHR_ 0020000
 #define TASK_UNINTERRUPTIBLE_ 0x2
+#define TASK_DEAD_ 0x80
+#define FUSE_D_GONE FUSE_D_COUNT /* a thread's last class: it exited */
 #define TASK_NOLOAD_ 0x400
 
 /* Row `key` of a per-CPU hash, created from a zeroed template; NULL when the map is full. */
@@ -351,35 +362,97 @@ int BPF_PROG(fuse_end, const struct fuse_req *req)
 
 /* ---- daemons ---- */
 
-/* Close the current interval of daemon thread `d` at `now` and start one of class `cls`. */
-static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8 cls)
+/* Add dt (ov of it while the workload waited) to class c of the row (tgid, open window). */
+static __always_inline void dstat_add(__u32 tgid, __u64 c, __u64 dt, __u64 ov, int wall)
 {
-	__u64 b = busy_now(now), from = d->since;
-	__u32 ph = current_phase;
+	struct fuse_dkey key = { .tgid = tgid, .phase = current_phase };
+	struct fuse_dstat *s;
 
-	if (ph < FUSE_MAX_PHASES && d->cls < FUSE_D_COUNT) {
-		struct fuse_dkey key = { .tgid = d->tgid, .phase = ph };
-		struct fuse_dstat *s = row(&dstats, &key, &zero_dstat);
-		__u64 dt, ov;
+	if (key.phase >= FUSE_MAX_PHASES)
+		return;
+	s = row(&dstats, &key, &zero_dstat);
+	if (!s) {
+		LOST(daemon_full);
+		return;
+	}
+	asm volatile("" : "+r"(c)); /* keep the bound check on the register used */
+	if (c >= FUSE_D_COUNT)
+		return;
+	if (wall) {
+		s->wall_ns[c] += dt;
+		s->wall_overlap_ns[c] += ov;
+	} else {
+		s->total_ns[c] += dt;
+		s->overlap_ns[c] += ov;
+	}
+}
 
-		if (from < phase_begin_ns)
-			from = phase_begin_ns;
-		dt = now > from ? now - from : 0;
-		ov = b > d->busy_at_since ? b - d->busy_at_since : 0;
-		if (ov > dt)
-			ov = dt;
-		if (s) {
-			__u64 c = d->cls;
+/* Length of [from, now] inside the window, and the busy clock's advance over it (<= that). */
+static __always_inline void span(__u64 from, __u64 b_from, __u64 now, __u64 b, __u64 *dt, __u64 *ov)
+{
+	if (from < phase_begin_ns)
+		from = phase_begin_ns;
+	*dt = now > from ? now - from : 0;
+	*ov = b > b_from ? b - b_from : 0;
+	if (*ov > *dt)
+		*ov = *dt;
+}
 
-			asm volatile("" : "+r"(c)); /* keep the bound check on the register used */
-			if (c < FUSE_D_COUNT) {
-				s->total_ns[c] += dt;
-				s->overlap_ns[c] += ov;
-			}
-		} else {
+/* The process-level class: the first of CPU, run queue, disk, network, other, idle with a thread. */
+static __always_inline __u32 proc_class(const struct fuse_dproc *p)
+{
+	if (p->n[FUSE_D_CPU] > 0)
+		return FUSE_D_CPU;
+	if (p->n[FUSE_D_RUNQ] > 0)
+		return FUSE_D_RUNQ;
+	if (p->n[FUSE_D_DISK] > 0)
+		return FUSE_D_DISK;
+	if (p->n[FUSE_D_NET] > 0)
+		return FUSE_D_NET;
+	if (p->n[FUSE_D_OTHER] > 0)
+		return FUSE_D_OTHER;
+	return FUSE_D_IDLE;
+}
+
+/* A thread of tgid moves from class `from` to `to` (FUSE_D_GONE: not counted): close the
+ * process-level interval and update the counts. Atomics: threads of one process run on several
+ * CPUs (no spin locks in tracing programs); a transition racing another may be charged to the
+ * class either saw. */
+static __always_inline void dproc_move(__u32 tgid, __u64 now, __u64 b, __u8 from, __u8 to)
+{
+	struct fuse_dproc *p = bpf_map_lookup_elem(&dprocs, &tgid);
+	__u64 since, b_since, dt, ov;
+
+	if (!p) {
+		struct fuse_dproc n = { .since = now, .busy_at_since = b };
+
+		bpf_map_update_elem(&dprocs, &tgid, &n, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&dprocs, &tgid);
+		if (!p) {
 			LOST(daemon_full);
+			return;
 		}
 	}
+	since = __sync_lock_test_and_set(&p->since, now);
+	b_since = __sync_lock_test_and_set(&p->busy_at_since, b);
+	span(since, b_since, now, b, &dt, &ov);
+	dstat_add(tgid, proc_class(p), dt, ov, 1);
+	if (from < FUSE_D_COUNT)
+		__sync_fetch_and_add(&p->n[from], -1);
+	if (to < FUSE_D_COUNT)
+		__sync_fetch_and_add(&p->n[to], 1);
+}
+
+/* Close the current interval of daemon thread `d` at `now` and start one of class `cls`
+ * (FUSE_D_GONE: the thread exited). */
+static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8 cls)
+{
+	__u64 b = busy_now(now), dt, ov;
+
+	span(d->since, d->busy_at_since, now, b, &dt, &ov);
+	dstat_add(d->tgid, d->cls, dt, ov, 0);
+	if (d->cls != cls)
+		dproc_move(d->tgid, now, b, d->cls, cls);
 	d->since = now;
 	d->busy_at_since = b;
 	d->cls = cls;
@@ -394,6 +467,7 @@ static __always_inline struct fuse_dthread *dthread(__u32 tid, __u32 tgid, __u64
 	if (d) {
 		if (d->tgid == tgid)
 			return d;
+		dproc_move(d->tgid, now, busy_now(now), d->cls, FUSE_D_GONE);
 		bpf_map_delete_elem(&dthreads, &tid); /* tid reused */
 	}
 	if (!bpf_map_lookup_elem(&daemons, &tgid))
@@ -406,6 +480,7 @@ static __always_inline struct fuse_dthread *dthread(__u32 tid, __u32 tgid, __u64
 			LOST(daemon_full);
 			return NULL;
 		}
+		dproc_move(tgid, now, n.busy_at_since, FUSE_D_GONE, FUSE_D_CPU);
 	}
 	return bpf_map_lookup_elem(&dthreads, &tid);
 }
@@ -436,11 +511,15 @@ int BPF_PROG(fuse_switch, bool preempt, struct task_struct *prev, struct task_st
 	__u64 now = bpf_ktime_get_ns();
 	struct fuse_dthread *d;
 	struct fuse_cpu *c;
-	__u32 zero = 0;
+	__u32 zero = 0, prev_tid = prev->pid;
 
-	d = dthread(prev->pid, prev->tgid, now);
-	if (d)
+	d = dthread(prev_tid, prev->tgid, now);
+	if (d && (prev_state & TASK_DEAD_)) {
+		dthread_mark(d, now, FUSE_D_GONE);
+		bpf_map_delete_elem(&dthreads, &prev_tid);
+	} else if (d) {
 		dthread_mark(d, now, off_class(preempt, prev, prev_state, d));
+	}
 	d = next->pid ? dthread(next->pid, next->tgid, now) : NULL;
 	if (d)
 		dthread_mark(d, now, FUSE_D_CPU);
@@ -489,17 +568,40 @@ static __always_inline struct fuse_dthread *current_dthread(void)
 	return dthread(tid, id >> 32, bpf_ktime_get_ns());
 }
 
+/* A poll on any socket (of its first POLL_FDS fds) waits on the network. */
+static __always_inline __u8 poll_kind(struct pt_regs *regs)
+{
+	struct pollfd *fds = (void *)PT_REGS_PARM1_CORE(regs);
+	unsigned long n = PT_REGS_PARM2_CORE(regs);
+
+	for (int i = 0; i < POLL_FDS; i++) {
+		struct pollfd p;
+
+		if (i >= n || bpf_probe_read_user(&p, sizeof(p), &fds[i]))
+			break;
+		if (fd_kind(p.fd) == FUSE_FD_SOCK)
+			return FUSE_FD_SOCK;
+	}
+	return FUSE_FD_NONE;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(fuse_sys_enter, struct pt_regs *regs, long id)
 {
 	struct fuse_dthread *d = current_dthread();
+	__u8 f;
 
 	if (!d)
 		return 0;
 	d->nr = id >= 0 && id < 0xffff ? id : 0xfffe;
 	d->fdkind = FUSE_FD_NONE;
-	if (id >= 0 && id < FUSE_NET_NR_SLOTS && (nr_flags[id] & NRF_FD))
+	if (id < 0 || id >= FUSE_NET_NR_SLOTS)
+		return 0;
+	f = nr_flags[id];
+	if (f & NRF_FD)
 		d->fdkind = fd_kind(PT_REGS_PARM1_CORE(regs));
+	else if (f & NRF_POLL)
+		d->fdkind = poll_kind(regs);
 	return 0;
 }
 

@@ -95,9 +95,23 @@ struct fuse_dkey {
 struct fuse_dstat {
 	__u64 total_ns[FUSE_D_COUNT];
 	__u64 overlap_ns[FUSE_D_COUNT];
+	__u64 wall_ns[FUSE_D_COUNT];         /* process view: the highest class of its threads */
+	__u64 wall_overlap_ns[FUSE_D_COUNT]; /* ... while the workload had requests in flight */
 	__u64 replies;       /* requests it answered in the phase */
 	__u64 net_tx;        /* bytes its syscalls sent on sockets */
 	__u64 net_rx;        /* bytes its syscalls received from sockets */
+};
+
+/*
+ * Per daemon process: how many of its threads are in each class now, and when its process-level
+ * state last changed. The process is in the first class, in the order CPU, run queue, disk I/O
+ * wait, network wait, other wait, waiting for requests, that has a thread in it.
+ */
+struct fuse_dproc {
+	__u64 since;
+	__u64 busy_at_since;
+	__s32 n[FUSE_D_COUNT];
+	__u32 pad;
 };
 
 /* Per daemon thread: the class of the interval that began at `since`. */

@@ -66,7 +66,7 @@ static void probe_name(const struct bpf_program *p, char *buf, size_t n)
 }
 
 /* Per syscall number, for the daemon probes: 1 first argument an fd, 2 network syscall, 4 sends
- * bytes (its return value), 8 receives bytes. */
+ * bytes (its return value), 8 receives bytes, 16 poll/ppoll (asleep on a socket: network). */
 static void set_nr_flags(__u8 *flags)
 {
 	static const char *const tx[] = { "write", "writev", "pwrite64", "pwritev", "pwritev2",
@@ -83,6 +83,10 @@ static void set_nr_flags(__u8 *flags)
 	for (int i = 0; rx[i]; i++)
 		if ((nr = syscall_nr(rx[i])) >= 0 && nr < FUSE_NET_NR_SLOTS)
 			flags[nr] |= 8;
+	if ((nr = syscall_nr("poll")) >= 0 && nr < FUSE_NET_NR_SLOTS)
+		flags[nr] |= 16;
+	if ((nr = syscall_nr("ppoll")) >= 0 && nr < FUSE_NET_NR_SLOTS)
+		flags[nr] |= 16;
 }
 
 /* Open the skeleton sharing the core's tree maps (and the I/O probes' writeback map), with the
@@ -649,6 +653,8 @@ static void read_daemons(struct fuse_tracer *t, int tag, struct fuse_phase *p)
 			for (int k = 0; k < FUSE_D_COUNT; k++) {
 				r->st.total_ns[k] += v[c].total_ns[k];
 				r->st.overlap_ns[k] += v[c].overlap_ns[k];
+				r->st.wall_ns[k] += v[c].wall_ns[k];
+				r->st.wall_overlap_ns[k] += v[c].wall_overlap_ns[k];
 			}
 			r->st.replies += v[c].replies;
 			r->st.net_tx += v[c].net_tx;

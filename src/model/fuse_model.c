@@ -139,8 +139,7 @@ uint64_t fuse_daemon_busy(const struct fuse_daemon_row *d)
 	uint64_t t = 0;
 
 	for (int c = 0; c < FUSE_D_COUNT; c++)
-		if (c != FUSE_D_IDLE)
-			t += d->st.overlap_ns[c];
+		t += d->st.wall_overlap_ns[c];
 	return t;
 }
 

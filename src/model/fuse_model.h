@@ -67,8 +67,8 @@ int fuse_conn_used(const struct fuse_phase *p, uint32_t conn);
 uint32_t fuse_daemon_conn(const struct fuse_phase *p, const struct fuse_daemon_row *d);
 /* Does daemon d (or its parent, for a helper) serve a connection the workload used? */
 int fuse_daemon_shown(const struct fuse_phase *p, const struct fuse_daemon_row *d);
-/* The busy part of a daemon's time while the workload waited: everything but waiting for
- * requests. */
+/* The daemon process's time while the workload had requests in flight (its process view, all
+ * classes: the share of the workload's waiting it was alive for). */
 uint64_t fuse_daemon_busy(const struct fuse_daemon_row *d);
 void fuse_phase_free(struct fuse_phase *p);
 

@@ -61,9 +61,10 @@ static void print_requests(FILE *out, const struct phase_result *p, const struct
 /* One daemon block: its time in each class, while the workload waited and over the window. */
 static void print_daemon(FILE *out, const struct fuse_phase *f, const struct fuse_daemon_row *d)
 {
-	char mb[48], v[FUSE_D_COUNT][32], w[FUSE_D_COUNT][32], tx[32], rx[32];
+	char mb[48], v[FUSE_D_COUNT][32], w[FUSE_D_COUNT][32], x[FUSE_D_COUNT][32], tx[32], rx[32];
 
 	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		fmt_ns(x[c], sizeof(x[c]), d->st.wall_overlap_ns[c]);
 		fmt_ns(v[c], sizeof(v[c]), d->st.overlap_ns[c]);
 		fmt_ns(w[c], sizeof(w[c]), d->st.total_ns[c]);
 	}
@@ -72,9 +73,11 @@ static void print_daemon(FILE *out, const struct fuse_phase *f, const struct fus
 	else
 		fprintf(out, "  pid %u (%s) serving %s, %u replies in this phase\n", d->tgid, d->comm,
 			mount_name(f, d->conn, mb, sizeof(mb)), d->replies);
-	fprintf(out, "    %-24s %16s %14s\n", "thread time", "while waited on", "whole window");
+	fprintf(out, "    %-22s %16s %16s %14s\n", "", "process, while", "thread time,", "thread time,");
+	fprintf(out, "    %-22s %16s %16s %14s\n", "", "waited on", "while waited on",
+		"whole window");
 	for (int c = 0; c < FUSE_D_COUNT; c++)
-		fprintf(out, "    %-24s %16s %14s\n", fuse_dcls_name(c), v[c], w[c]);
+		fprintf(out, "    %-22s %16s %16s %14s\n", fuse_dcls_name(c), x[c], v[c], w[c]);
 	fprintf(out, "    sockets: %s sent, %s received\n", fmt_bytes(tx, sizeof(tx), d->st.net_tx),
 		fmt_bytes(rx, sizeof(rx), d->st.net_rx));
 }
@@ -115,12 +118,12 @@ static void print_summary(FILE *out, const struct phase_result *p, const struct 
 	if (busy) {
 		fprintf(out, "; %s spent that time", d->comm);
 		for (int k = 0, n = 0; k < FUSE_D_COUNT; k++) {
-			if (k == FUSE_D_IDLE || d->st.overlap_ns[k] * 20 < busy)
+			if (d->st.wall_overlap_ns[k] * 20 < busy)
 				continue; /* under 5% */
-			fprintf(out, "%s %.0f%% %s", n++ ? "," : "", 100.0 * d->st.overlap_ns[k] / busy,
+			fprintf(out, "%s %.0f%% %s", n++ ? "," : "",
+				100.0 * d->st.wall_overlap_ns[k] / busy,
 				k == FUSE_D_CPU ? "on CPU" : fuse_dcls_name(k));
 		}
-		fprintf(out, " (of its busy thread time)");
 	}
 	fprintf(out, "\n");
 }
@@ -185,6 +188,14 @@ static struct json_object *daemon_obj(const struct fuse_phase *f, const struct f
 	}
 	json_object_object_add(o, "while_waited_ns", ov);
 	json_object_object_add(o, "window_ns", tot);
+	ov = json_object_new_object();
+	tot = json_object_new_object();
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		put_u64(ov, fuse_dcls_key(c), d->st.wall_overlap_ns[c]);
+		put_u64(tot, fuse_dcls_key(c), d->st.wall_ns[c]);
+	}
+	json_object_object_add(o, "process_while_waited_ns", ov);
+	json_object_object_add(o, "process_window_ns", tot);
 	return o;
 }
 

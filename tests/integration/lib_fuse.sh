@@ -5,8 +5,7 @@
 fuse_mount_wait() {
 	local i
 	for i in $(seq 100); do
-		findmnt -rn -t fuse,fuse.bindfs,fuse.sshfs,fuse.fuse_slow "$1" >/dev/null 2>&1 &&
-			return 0
+		findmnt -rn -o FSTYPE --mountpoint "$1" 2>/dev/null | grep -q '^fuse' && return 0
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.1
 	done
