@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Loader of bpf/fuse.bpf.c and the per-phase collection; see fuse_probes.h. */
 #include <ctype.h>
+#include <signal.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include "core_probes.h"
 #include "io_probes.h"
 #include "syscalls.h"
+#include "units.h"
 #include "result.h"
 #include "iowhy.skel.h"
 #include "fuse.skel.h"
@@ -679,6 +681,62 @@ static void merge_mounts(struct fuse_tracer *t, struct fuse_phase *p)
 	for (int i = 0; i < n; i++)
 		if (!fuse_mount_of(p, now[i].conn))
 			p->mounts[p->nmounts++] = now[i];
+}
+
+/* ", or end its daemon (pid N[, M])" for the daemons known to serve conn. */
+static void print_daemons_of(struct fuse_tracer *t, uint32_t conn, FILE *out)
+{
+	__u32 key, next;
+	struct fuse_daemon d;
+	int have = 0, n = 0;
+
+	while (!bpf_map__get_next_key(t->skel->maps.daemons, have ? &key : NULL, &next,
+				      sizeof(next))) {
+		key = next;
+		have = 1;
+		if (bpf_map__lookup_elem(t->skel->maps.daemons, &key, sizeof(key), &d, sizeof(d), 0) ||
+		    d.conn != conn || kill(key, 0))
+			continue;
+		fprintf(out, "%s%u", n++ ? ", " : ", or end its daemon (pid ", key);
+	}
+	if (n)
+		fprintf(out, ")");
+}
+
+int fuse_tracer_stuck(struct fuse_tracer *t, uint64_t min_age_ns, FILE *out)
+{
+	struct fuse_inflight_key key, next;
+	struct fuse_inflight v;
+	uint64_t now = mono_ns();
+	int have = 0, n = 0;
+
+	if (!t || !t->skel)
+		return 0;
+	while (!bpf_map__get_next_key(t->skel->maps.inflight, have ? &key : NULL, &next,
+				      sizeof(next))) {
+		const struct fuse_mount_info *m = NULL;
+		char age[32], path[80];
+
+		key = next;
+		have = 1;
+		if (bpf_map__lookup_elem(t->skel->maps.inflight, &key, sizeof(key), &v, sizeof(v), 0) ||
+		    v.who == FUSE_WHO_OTHER || now < v.t_send + min_age_ns)
+			continue;
+		for (int i = 0; i < t->nmounts; i++)
+			if (t->mounts[i].conn == key.conn)
+				m = &t->mounts[i];
+		fmt_ns(age, sizeof(age), now - v.t_send);
+		snprintf(path, sizeof(path), "/sys/fs/fuse/connections/%u/abort", key.conn & 0xfffff);
+		fprintf(out, "iowhy: the workload waits on FUSE (%s, %s) for %s: its daemon has not "
+			"answered, and a task waiting on a request its daemon has read cannot be "
+			"killed; abort the connection: %secho 1 > %s", m ? m->point : "?",
+			fuse_op_name(v.op), age, access(path, F_OK) ?
+			"mount -t fusectl none /sys/fs/fuse/connections; " : "", path);
+		print_daemons_of(t, key.conn, out);
+		fprintf(out, "\n");
+		n++;
+	}
+	return n;
 }
 
 int fuse_tracer_phase_end(struct fuse_tracer *t, int tag, struct phase_result *r)

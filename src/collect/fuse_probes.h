@@ -18,6 +18,8 @@
 #ifndef IOWHY_FUSE_PROBES_H
 #define IOWHY_FUSE_PROBES_H
 
+#include <stdint.h>
+#include <stdio.h>
 #include "fuse_model.h"
 
 struct fuse_tracer;
@@ -33,6 +35,10 @@ void fuse_tracer_phase_begin(struct fuse_tracer *t, int tag);
  * is attached). Returns 0, or -1 when out of memory. */
 int fuse_tracer_phase_end(struct fuse_tracer *t, int tag, struct phase_result *r);
 const char *fuse_tracer_missing(const struct fuse_tracer *t);
+/* The workload's FUSE requests in flight for longer than min_age_ns, one line each on `out` with
+ * the way out (a task waiting on a request its daemon has read cannot be killed until the daemon
+ * answers or the connection is aborted). Returns how many. */
+int fuse_tracer_stuck(struct fuse_tracer *t, uint64_t min_age_ns, FILE *out);
 void fuse_tracer_close(struct fuse_tracer *t);
 
 #endif

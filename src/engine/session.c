@@ -30,6 +30,7 @@
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
+#define STUCK_HINT_NS (3000ull * 1000 * 1000)  /* still there this long after SIGKILL: say why */
 
 static volatile sig_atomic_t interrupted;
 
@@ -290,7 +291,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 {
 	struct phase_ctx *pc = &s->pc;
 	struct rusage ru0, ru1;
-	int gate[2], st = 0, signalled = 0, pidfd;
+	int gate[2], st = 0, signalled = 0, pidfd, hinted = 0;
 	uint64_t start, deadline = 0, end, pre_release;
 	pid_t pid, parent = getpid();
 
@@ -345,6 +346,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		tracer_drain(&s->tracer);
 		if (interrupted)
 			stop_child(ps, pid, &signalled, &deadline);
+		if (signalled == 2 && !hinted && now_ns() > deadline + STUCK_HINT_NS)
+			hinted = fuse_tracer_stuck(s->fuse, STUCK_HINT_NS, stderr) >= 0;
 		if (waitpid(pid, &st, WNOHANG) == pid)
 			break;
 	}
