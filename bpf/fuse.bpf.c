@@ -398,7 +398,8 @@ static __always_inline void span(__u64 from, __u64 b_from, __u64 now, __u64 b, _
 		*ov = *dt;
 }
 
-/* The process-level class: the first of CPU, run queue, disk, network, other, idle with a thread. */
+/* The process-level class: the first of CPU, run queue, disk, network, other, idle that has a
+ * thread in it. */
 static __always_inline __u32 proc_class(const struct fuse_dproc *p)
 {
 	if (p->n[FUSE_D_CPU] > 0)
@@ -473,8 +474,8 @@ static __always_inline struct fuse_dthread *dthread(__u32 tid, __u32 tgid, __u64
 	if (!bpf_map_lookup_elem(&daemons, &tgid))
 		return NULL;
 	{
-		struct fuse_dthread n = { .since = now, .busy_at_since = busy_now(now), .tgid = tgid,
-					  .nr = 0xffff, .cls = FUSE_D_CPU };
+		struct fuse_dthread n = { .since = now, .busy_at_since = busy_now(now),
+					  .tgid = tgid, .nr = 0xffff, .cls = FUSE_D_CPU };
 
 		if (bpf_map_update_elem(&dthreads, &tid, &n, BPF_ANY)) {
 			LOST(daemon_full);

@@ -398,7 +398,8 @@ static void unix_peers(const struct inoset *mine, struct inoset *peers)
 	} req = {
 		.nlh = { .nlmsg_len = sizeof(req), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
 			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
-		.r = { .sdiag_family = AF_UNIX, .udiag_states = ~0u, .udiag_show = UDIAG_SHOW_PEER },
+		.r = { .sdiag_family = AF_UNIX, .udiag_states = ~0u,
+		       .udiag_show = UDIAG_SHOW_PEER },
 	};
 	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), done = 0;
 	static char buf[32768];
@@ -694,8 +695,8 @@ static void print_daemons_of(struct fuse_tracer *t, uint32_t conn, FILE *out)
 				      sizeof(next))) {
 		key = next;
 		have = 1;
-		if (bpf_map__lookup_elem(t->skel->maps.daemons, &key, sizeof(key), &d, sizeof(d), 0) ||
-		    d.conn != conn || kill(key, 0))
+		if (bpf_map__lookup_elem(t->skel->maps.daemons, &key, sizeof(key), &d, sizeof(d),
+					 0) || d.conn != conn || kill(key, 0))
 			continue;
 		fprintf(out, "%s%u", n++ ? ", " : ", or end its daemon (pid ", key);
 	}
@@ -719,17 +720,20 @@ int fuse_tracer_stuck(struct fuse_tracer *t, uint64_t min_age_ns, FILE *out)
 
 		key = next;
 		have = 1;
-		if (bpf_map__lookup_elem(t->skel->maps.inflight, &key, sizeof(key), &v, sizeof(v), 0) ||
-		    v.who == FUSE_WHO_OTHER || now < v.t_send + min_age_ns)
+		if (bpf_map__lookup_elem(t->skel->maps.inflight, &key, sizeof(key), &v, sizeof(v),
+					 0) || v.who == FUSE_WHO_OTHER)
+			continue;
+		if (now < v.t_send + min_age_ns)
 			continue;
 		for (int i = 0; i < t->nmounts; i++)
 			if (t->mounts[i].conn == key.conn)
 				m = &t->mounts[i];
 		fmt_ns(age, sizeof(age), now - v.t_send);
-		snprintf(path, sizeof(path), "/sys/fs/fuse/connections/%u/abort", key.conn & 0xfffff);
-		fprintf(out, "iowhy: the workload waits on FUSE (%s, %s) for %s: its daemon has not "
-			"answered, and a task waiting on a request its daemon has read cannot be "
-			"killed; abort the connection: %secho 1 > %s", m ? m->point : "?",
+		snprintf(path, sizeof(path), "/sys/fs/fuse/connections/%u/abort",
+			 key.conn & 0xfffff);
+		fprintf(out, "iowhy: the workload waits on FUSE (%s, %s) for %s: its daemon has "
+			"not answered, and a task waiting on a request its daemon has read cannot "
+			"be killed; abort the connection: %secho 1 > %s", m ? m->point : "?",
 			fuse_op_name(v.op), age, access(path, F_OK) ?
 			"mount -t fusectl none /sys/fs/fuse/connections; " : "", path);
 		print_daemons_of(t, key.conn, out);

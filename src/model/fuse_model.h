@@ -55,7 +55,8 @@ const char *fuse_dcls_name(unsigned cls);
 const char *fuse_dcls_key(unsigned cls);
 /* The mount of connection conn, NULL if unknown. */
 const struct fuse_mount_info *fuse_mount_of(const struct fuse_phase *p, uint32_t conn);
-/* Percentile q (0..1) of a latency histogram, the middle of the slot it falls in (ns); 0 if empty. */
+/* Percentile q (0..1) of a latency histogram: the middle of the slot it falls in (ns); 0 if
+ * empty. */
 uint64_t fuse_hist_pct(const uint32_t *hist, double q);
 /* Data bytes of a row: WRITE's payload, READ's reply, else request + reply payloads. */
 uint64_t fuse_row_bytes(const struct fuse_row *r);

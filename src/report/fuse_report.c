@@ -38,7 +38,8 @@ static void print_requests(FILE *out, const struct phase_result *p, const struct
 		fprintf(out, "  %-22s %-14s %-12s %-9s %8llu %6llu %10s %9s %9s %9s\n",
 			mount_name(f, r->conn, mb, sizeof(mb)), fs_name(f, r->conn),
 			fuse_op_name(r->op), fuse_who_name(r->who), (unsigned long long)r->st.count,
-			(unsigned long long)r->st.errors, fmt_bytes(a, sizeof(a), fuse_row_bytes(r)),
+			(unsigned long long)r->st.errors,
+			fmt_bytes(a, sizeof(a), fuse_row_bytes(r)),
 			fmt_ns(b, sizeof(b), fuse_hist_pct(r->st.hist, 0.5)),
 			fmt_ns(c, sizeof(c), fuse_hist_pct(r->st.hist, 0.99)),
 			fmt_ns(d, sizeof(d), r->st.max_ns));
@@ -71,9 +72,10 @@ static void print_daemon(FILE *out, const struct fuse_phase *f, const struct fus
 	if (d->parent)
 		fprintf(out, "  pid %u (%s), helper of pid %u\n", d->tgid, d->comm, d->parent);
 	else
-		fprintf(out, "  pid %u (%s) serving %s, %u replies in this phase\n", d->tgid, d->comm,
-			mount_name(f, d->conn, mb, sizeof(mb)), d->replies);
-	fprintf(out, "    %-22s %16s %16s %14s\n", "", "process, while", "thread time,", "thread time,");
+		fprintf(out, "  pid %u (%s) serving %s, %u replies in this phase\n", d->tgid,
+			d->comm, mount_name(f, d->conn, mb, sizeof(mb)), d->replies);
+	fprintf(out, "    %-22s %16s %16s %14s\n", "", "process, while", "thread time,",
+		"thread time,");
 	fprintf(out, "    %-22s %16s %16s %14s\n", "", "waited on", "while waited on",
 		"whole window");
 	for (int c = 0; c < FUSE_D_COUNT; c++)
@@ -113,7 +115,8 @@ static void print_summary(FILE *out, const struct phase_result *p, const struct 
 		mount_name(f, r->conn, mb, sizeof(mb)));
 	if (d)
 		fprintf(out, " (%s, pid %u", d->comm, d->tgid);
-	fprintf(out, "%sp50 %s)", d ? ", " : " (", fmt_ns(c, sizeof(c), fuse_hist_pct(r->st.hist, 0.5)));
+	fprintf(out, "%sp50 %s)", d ? ", " : " (",
+		fmt_ns(c, sizeof(c), fuse_hist_pct(r->st.hist, 0.5)));
 	busy = d ? fuse_daemon_busy(d) : 0;
 	if (busy) {
 		fprintf(out, "; %s spent that time", d->comm);
@@ -147,15 +150,16 @@ void fuse_report_text(FILE *out, const struct phase_result *p)
 		if (!fuse_daemon_shown(f, d))
 			continue;
 		if (!shown++)
-			fprintf(out, "\nFUSE daemons (not part of the workload's CPU; charged to its "
-				"requests by overlap with the time they were in flight)\n");
+			fprintf(out, "\nFUSE daemons (not part of the workload's CPU; charged "
+				"to its requests by overlap with the time they were in flight)\n");
 		print_daemon(out, f, d);
 	}
 	if (f->unfinished || f->lost.inflight_full || f->lost.unmatched_end || f->lost.stats_full ||
 	    f->lost.daemon_full)
-		fprintf(out, "  FUSE: %llu requests never answered; lost: %llu in flight, %llu ends "
-			"without a send, %llu rows, %llu daemon\n",
-			(unsigned long long)f->unfinished, (unsigned long long)f->lost.inflight_full,
+		fprintf(out, "  FUSE: %llu requests never answered; lost: %llu in flight, %llu "
+			"ends without a send, %llu rows, %llu daemon\n",
+			(unsigned long long)f->unfinished,
+			(unsigned long long)f->lost.inflight_full,
 			(unsigned long long)f->lost.unmatched_end,
 			(unsigned long long)f->lost.stats_full,
 			(unsigned long long)f->lost.daemon_full);
