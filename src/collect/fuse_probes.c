@@ -34,6 +34,7 @@ struct fuse_tracer {
 	struct fuse_bpf *skel;
 	struct bpf_link *links[8];
 	int nlinks;
+	int daemons_attached;     /* daemon programs: attached at the first phase with a FUSE mount */
 	int ncpus;
 	int nfs_probes;
 	char missing[512];
@@ -204,12 +205,32 @@ static struct fuse_bpf *load_probed(struct fuse_tracer *t, struct tracer *core,
 	return s;
 }
 
-int fuse_tracer_open(struct fuse_tracer **out, struct tracer *core, struct io_tracer *io)
+/* Attach the loaded request programs (fuse_*: requests = 1) or the daemon programs (sched_switch,
+ * sys_enter/exit: requests = 0); those that fail are listed as missing. */
+static void attach_set(struct fuse_tracer *t, int requests)
 {
-	struct fuse_tracer *t = calloc(1, sizeof(*t));
 	struct bpf_program *p;
 	char name[96];
 
+	bpf_object__for_each_program(p, t->skel->obj) {
+		int is_req = !strncmp(bpf_program__section_name(p), "tp_btf/fuse_", 12);
+		struct bpf_link *l;
+
+		if (!bpf_program__autoload(p) || is_req != requests || t->nlinks >= 8)
+			continue;
+		l = bpf_program__attach(p);
+		if (!l) {
+			probe_name(p, name, sizeof(name));
+			add_missing(t, name);
+			continue;
+		}
+		t->links[t->nlinks++] = l;
+	}
+}
+
+int fuse_tracer_open(struct fuse_tracer **out, struct tracer *core, struct io_tracer *io)
+{
+	struct fuse_tracer *t = calloc(1, sizeof(*t));
 	*out = NULL;
 	if (!t) {
 		fprintf(stderr, "iowhy: out of memory\n");
@@ -219,21 +240,8 @@ int fuse_tracer_open(struct fuse_tracer **out, struct tracer *core, struct io_tr
 	t->skel = t->ncpus > 0 ? load_probed(t, core, io) : NULL;
 	if (!t->skel)
 		add_missing(t, "fuse:fuse_request_send,fuse:fuse_request_end");
-	else {
-		bpf_object__for_each_program(p, t->skel->obj) {
-			struct bpf_link *l;
-
-			if (!bpf_program__autoload(p) || t->nlinks >= 8)
-				continue;
-			l = bpf_program__attach(p);
-			if (!l) {
-				probe_name(p, name, sizeof(name));
-				add_missing(t, name);
-				continue;
-			}
-			t->links[t->nlinks++] = l;
-		}
-	}
+	else
+		attach_set(t, 1);
 	*out = t;
 	return 0;
 }
@@ -583,8 +591,15 @@ void fuse_tracer_phase_begin(struct fuse_tracer *t, int tag)
 	clear_phase(t->skel->maps.dstats, sizeof(struct fuse_dkey), 4, 4, tag);
 	drop_inflight(t, tag);
 	sum_lost(t, &t->lost0);
-	scan_daemons(t);
 	t->nmounts = scan_mounts(t->mounts, MAX_MOUNTS);
+	/* Daemon tracking runs on every context switch and syscall of the machine: only once there
+	 * is a FUSE mount to serve (a mount made during a phase gets its daemon from the next one). */
+	if (t->nmounts && !t->daemons_attached) {
+		attach_set(t, 0);
+		t->daemons_attached = 1;
+	}
+	if (t->daemons_attached)
+		scan_daemons(t);
 	t->skel->bss->outstanding = 0;
 	t->skel->bss->busy_base = 0;
 	t->skel->bss->busy_since = 0;

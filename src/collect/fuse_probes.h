@@ -11,6 +11,8 @@
  *   fuse_tracer_close(fu);                  detach, free (NULL is fine)
  *   fuse_phase_free(r->fuse);               (fuse_model.h) once the report is printed
  *
+ * The daemon programs (sched_switch, sys_enter/exit: they run on every context switch and syscall
+ * of the machine) are attached at the first phase that starts with a FUSE mount present.
  * Every probe is optional: without fuse_request_send/end there is no FUSE data (r->fuse stays
  * NULL), without sched_switch/sys_enter/sys_exit no daemon time. The nfs:/sunrpc: tracepoints are
  * looked for and listed as missing when absent (docs/IO.md: what NFS tracing would attach to).

@@ -34,9 +34,11 @@ echo "  daemon pid $DPID: CPU $cpu ns, replies $(fuse_daemon "$J" "$DPID" replie
 check "the daemon is identified by its pid" test -n "$cpu"
 check "the daemon's CPU is shown" fcmp "${cpu:-0} > 0"
 check "the daemon serves the mount" test "$(fuse_daemon "$J" "$DPID" mount)" = "$TMPROOT/mnt"
-echo "  workload CPU: traced $tree ns, getrusage (dd only) $ru ns"
-check "the daemon's CPU is not in the workload's (traced <= 1.1 x dd's getrusage)" \
-	fcmp "$tree <= 1.1 * $ru"
+echo "  workload CPU: traced $tree ns, getrusage (dd only) $ru ns; daemon CPU ${cpu:-0} ns"
+# Folded in, the daemon's CPU would add to the tree's; the tree's CPU may run above getrusage's
+# on a loaded VM (steal time), so the margin is half the daemon's CPU, not a fixed share.
+check "the daemon's CPU is not in the workload's (traced - getrusage < daemon / 2)" \
+	fcmp "$tree - $ru < ${cpu:-0} / 2"
 check "the daemon is not a workload task" \
 	test "$(jqr "$J" '[.phases[0].comms[] | select(.comm == "bindfs")] | length')" = 0
 check "the text report has the daemon block" grep -q "pid $DPID (bindfs) serving" \

@@ -31,6 +31,11 @@ mkdir -p /run/sshd # privilege separation directory sshd insists on
 /usr/sbin/sshd -f "$K/sshd_config" -D -e 2>"$K/sshd.log" &
 SSHD=$!
 on_exit "kill $SSHD 2>/dev/null"
+for i in $(seq 100); do # until sshd listens
+	python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 1)" 2>/dev/null &&
+		break
+	sleep 0.1
+done
 # noforget: stable inode numbers (cp refuses a source whose inode changed while copying)
 sshfs -f -o "IdentityFile=$K/id,StrictHostKeyChecking=no,UserKnownHostsFile=/dev/null" \
 	-o "port=$PORT,BatchMode=yes,ConnectTimeout=10,noforget" \
@@ -41,6 +46,8 @@ fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { cat "$K/sshd.log" "$K/sshfs.log"; fa
 "$IOWHY" copy --files 200 --size 64k --jobs 1,4 --dir "$TMPROOT/mnt" --json "$J" \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy copy exits 0" test $? = 0
+check "sshfs stayed mounted and alive" bash -c "kill -0 $DPID && findmnt -rn -o FSTYPE \
+	--mountpoint '$TMPROOT/mnt' | grep -q '^fuse.sshfs'" || cat "$K/sshd.log" "$K/sshfs.log"
 for i in 0 1; do
 	name=$(jqr "$J" ".phases[$i].name")
 	bytes=$(jqr "$J" ".phases[$i].facts.bytes")
