@@ -15,6 +15,7 @@
 #include "fuse_model.h"
 #include "fuse_report.h"
 #include "result.h"
+#include "syscalls.h"
 
 #define MS 1000000ULL
 
@@ -51,6 +52,17 @@ static void test_pct(void **state)
 	p99 = fuse_hist_pct(hist, 0.99);
 	assert_true(p50 >= 20 * MS && p50 <= 21 * MS);
 	assert_true(p99 >= 29 * MS && p99 <= 33 * MS);
+}
+
+/* The network group: socket syscalls, not file I/O. */
+static void test_network_group(void **state)
+{
+	(void)state;
+	assert_true(syscall_is_network(syscall_nr("sendmsg")));
+	assert_true(syscall_is_network(syscall_nr("recvfrom")));
+	assert_true(syscall_is_network(syscall_nr("connect")));
+	assert_false(syscall_is_network(syscall_nr("read")));
+	assert_false(syscall_is_network(syscall_nr("poll")));
 }
 
 static void test_names_and_bytes(void **state)
@@ -156,6 +168,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lat_slots),
 		cmocka_unit_test(test_pct),
+		cmocka_unit_test(test_network_group),
 		cmocka_unit_test(test_names_and_bytes),
 		cmocka_unit_test(test_daemon_links),
 		cmocka_unit_test(test_report_text),
