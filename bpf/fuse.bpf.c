@@ -86,6 +86,13 @@ struct {
 	__type(value, struct fuse_dproc);
 } dprocs SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct fuse_ddkey);
+	__type(value, struct fuse_ddstat);
+} ddisk SEC(".maps");
+
 /* Shared with bpf/io.bpf.c when the I/O probes are loaded (bpf_map__reuse_fd): tid of a task
  * inside writeback_single_inode -> whether the tree dirtied that inode. */
 struct io_wb {
@@ -452,6 +459,21 @@ static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8
 
 	span(d->since, d->busy_at_since, now, b, &dt, &ov);
 	dstat_add(d->tgid, d->cls, dt, ov, 0);
+	if (d->cls == FUSE_D_DISK && current_phase < FUSE_MAX_PHASES) {
+		struct fuse_ddkey k = { .tgid = d->tgid, .dev = d->dev, .phase = current_phase };
+		struct fuse_ddstat zero = {}, *s = bpf_map_lookup_elem(&ddisk, &k);
+
+		if (!s) {
+			bpf_map_update_elem(&ddisk, &k, &zero, BPF_NOEXIST);
+			s = bpf_map_lookup_elem(&ddisk, &k);
+		}
+		if (s) {
+			s->total_ns += dt;
+			s->overlap_ns += ov;
+		} else {
+			LOST(daemon_full);
+		}
+	}
 	if (d->cls != cls)
 		dproc_move(d->tgid, now, b, d->cls, cls);
 	d->since = now;
@@ -532,8 +554,9 @@ int BPF_PROG(fuse_switch, bool preempt, struct task_struct *prev, struct task_st
 	return 0;
 }
 
-/* What file descriptor `fd` of the current task is: a socket, /dev/fuse or other. */
-static __always_inline __u8 fd_kind(long fd)
+/* What file descriptor `fd` of the current task is: a socket, /dev/fuse or other; *dev: the
+ * st_dev of its file (0 if none). */
+static __always_inline __u8 fd_kind_dev(long fd, __u32 *dev)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct file **fds;
@@ -541,6 +564,7 @@ static __always_inline __u8 fd_kind(long fd)
 	unsigned int max;
 	umode_t mode;
 
+	*dev = 0;
 	if (fd < 0)
 		return FUSE_FD_NONE;
 	max = BPF_CORE_READ(t, files, fdt, max_fds);
@@ -549,6 +573,7 @@ static __always_inline __u8 fd_kind(long fd)
 	fds = BPF_CORE_READ(t, files, fdt, fd);
 	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
 		return FUSE_FD_NONE;
+	*dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
 	mode = BPF_CORE_READ(f, f_inode, i_mode);
 	if ((mode & S_IFMT_) == S_IFSOCK_)
 		return FUSE_FD_SOCK;
@@ -567,6 +592,13 @@ static __always_inline struct fuse_dthread *current_dthread(void)
 	if (c && c->tid == tid && !c->daemon)
 		return NULL;
 	return dthread(tid, id >> 32, bpf_ktime_get_ns());
+}
+
+static __always_inline __u8 fd_kind(long fd)
+{
+	__u32 dev;
+
+	return fd_kind_dev(fd, &dev);
 }
 
 /* A poll on any socket (of its first POLL_FDS fds) waits on the network. */
@@ -596,11 +628,12 @@ int BPF_PROG(fuse_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	d->nr = id >= 0 && id < 0xffff ? id : 0xfffe;
 	d->fdkind = FUSE_FD_NONE;
+	d->dev = 0;
 	if (id < 0 || id >= FUSE_NET_NR_SLOTS)
 		return 0;
 	f = nr_flags[id];
 	if (f & NRF_FD)
-		d->fdkind = fd_kind(PT_REGS_PARM1_CORE(regs));
+		d->fdkind = fd_kind_dev(PT_REGS_PARM1_CORE(regs), &d->dev);
 	else if (f & NRF_POLL)
 		d->fdkind = poll_kind(regs);
 	return 0;

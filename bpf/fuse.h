@@ -114,6 +114,19 @@ struct fuse_dproc {
 	__u32 pad;
 };
 
+/* A daemon's disk I/O wait per device (the st_dev of the file its syscall was on; 0: unknown, e.g.
+ * a page fault), per phase. */
+struct fuse_ddkey {
+	__u32 tgid;
+	__u32 dev;
+	__u32 phase;
+};
+
+struct fuse_ddstat {
+	__u64 total_ns;
+	__u64 overlap_ns;
+};
+
 /* Per daemon thread: the class of the interval that began at `since`. */
 struct fuse_dthread {
 	__u64 since;
@@ -122,6 +135,8 @@ struct fuse_dthread {
 	__u16 nr;            /* syscall in progress, 0xffff none */
 	__u8 cls;            /* class of the current interval */
 	__u8 fdkind;         /* of the syscall's fd: enum fuse_fdkind */
+	__u32 dev;           /* st_dev of the syscall's file (0: none, or not an fd syscall) */
+	__u32 pad;
 };
 
 enum fuse_fdkind { FUSE_FD_NONE = 0, FUSE_FD_SOCK, FUSE_FD_DEVFUSE };

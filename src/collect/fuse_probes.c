@@ -34,7 +34,7 @@ struct fuse_tracer {
 	struct fuse_bpf *skel;
 	struct bpf_link *links[8];
 	int nlinks;
-	int daemons_attached;     /* daemon programs: attached at the first phase with a FUSE mount */
+	int daemons_attached;     /* daemon programs: from the first phase with a FUSE mount */
 	int ncpus;
 	int nfs_probes;
 	char missing[512];
@@ -589,11 +589,13 @@ void fuse_tracer_phase_begin(struct fuse_tracer *t, int tag)
 	t->skel->data->current_phase = FUSE_NO_PHASE;
 	clear_phase(t->skel->maps.fuse_stats, sizeof(struct fuse_key), 6, 1, tag);
 	clear_phase(t->skel->maps.dstats, sizeof(struct fuse_dkey), 4, 4, tag);
+	clear_phase(t->skel->maps.ddisk, sizeof(struct fuse_ddkey), 8, 4, tag);
 	drop_inflight(t, tag);
 	sum_lost(t, &t->lost0);
 	t->nmounts = scan_mounts(t->mounts, MAX_MOUNTS);
 	/* Daemon tracking runs on every context switch and syscall of the machine: only once there
-	 * is a FUSE mount to serve (a mount made during a phase gets its daemon from the next one). */
+	 * is a FUSE mount to serve (a mount made during a phase gets its daemon from the next
+	 * one). */
 	if (t->nmounts && !t->daemons_attached) {
 		attach_set(t, 0);
 		t->daemons_attached = 1;
@@ -679,6 +681,71 @@ static void read_daemons(struct fuse_tracer *t, int tag, struct fuse_phase *p)
 			r->st.net_rx += v[c].net_rx;
 		}
 		r->replies = r->st.replies;
+	}
+	free(v);
+}
+
+/* "vda", "loop3" for a block device (/sys/dev/block), else "MAJ:MIN"; "?" for 0. */
+static void dev_name(uint32_t dev, char *buf, size_t n)
+{
+	char path[64], link[256];
+	ssize_t k;
+
+	if (!dev) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", dev >> 20, dev & 0xfffff);
+	k = readlink(path, link, sizeof(link) - 1);
+	if (k > 0) {
+		link[k] = 0;
+		snprintf(buf, n, "%.31s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+	} else {
+		snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
+	}
+}
+
+/* Each daemon's disk I/O wait by device in phase tag, largest first (the 8 largest). */
+static void read_disks(struct fuse_tracer *t, int tag, struct fuse_phase *p)
+{
+	struct bpf_map *m = t->skel->maps.ddisk;
+	struct fuse_ddstat *v = calloc(t->ncpus, sizeof(*v));
+	struct fuse_ddkey key, next;
+	int have = 0;
+
+	while (v && !bpf_map__get_next_key(m, have ? &key : NULL, &next, sizeof(next))) {
+		struct fuse_disk_row r = { 0 };
+		struct fuse_daemon_row *d = NULL;
+		int at;
+
+		key = next;
+		have = 1;
+		if ((int)key.phase != tag ||
+		    bpf_map__lookup_elem(m, &key, sizeof(key), v, t->ncpus * sizeof(*v), 0))
+			continue;
+		for (size_t i = 0; i < p->ndaemons; i++)
+			if (p->daemons[i].tgid == key.tgid)
+				d = &p->daemons[i];
+		if (!d)
+			continue;
+		r.dev = key.dev;
+		dev_name(key.dev, r.name, sizeof(r.name));
+		for (int c = 0; c < t->ncpus; c++) {
+			r.total_ns += v[c].total_ns;
+			r.overlap_ns += v[c].overlap_ns;
+		}
+		/* insert by total, largest first, keeping the 8 largest */
+		at = d->ndisks < 8 ? d->ndisks : 8;
+		while (at > 0 && d->disks[at - 1].total_ns < r.total_ns) {
+			if (at < 8)
+				d->disks[at] = d->disks[at - 1];
+			at--;
+		}
+		if (at < 8) {
+			d->disks[at] = r;
+			if (d->ndisks < 8)
+				d->ndisks++;
+		}
 	}
 	free(v);
 }
@@ -773,6 +840,7 @@ int fuse_tracer_phase_end(struct fuse_tracer *t, int tag, struct phase_result *r
 		t->skel->data->current_phase = FUSE_NO_PHASE;
 		read_rows(t, tag, p);
 		read_daemons(t, tag, p);
+		read_disks(t, tag, p);
 		p->unfinished = drop_inflight(t, tag);
 		sum_lost(t, &now);
 		p->lost.inflight_full = now.inflight_full - t->lost0.inflight_full;

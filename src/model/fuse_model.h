@@ -24,6 +24,12 @@ struct fuse_mount_info {
 	char fstype[32];          /* "fuse.bindfs", "fuse.sshfs", ... */
 };
 
+struct fuse_disk_row {
+	uint32_t dev;             /* kernel dev_t encoding; 0: unknown */
+	char name[32];            /* "vda", "loop3", "0:45" */
+	uint64_t total_ns, overlap_ns;
+};
+
 struct fuse_daemon_row {
 	uint32_t tgid;
 	uint32_t conn;            /* 0: not seen answering any request */
@@ -31,6 +37,8 @@ struct fuse_daemon_row {
 	uint32_t parent;          /* a helper process: the daemon it is a child of (else 0) */
 	char comm[16];
 	struct fuse_dstat st;     /* summed over CPUs */
+	struct fuse_disk_row disks[8]; /* disk I/O wait by device, largest first */
+	int ndisks;
 };
 
 struct fuse_phase {

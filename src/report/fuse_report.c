@@ -82,6 +82,12 @@ static void print_daemon(FILE *out, const struct fuse_phase *f, const struct fus
 		fprintf(out, "    %-22s %16s %16s %14s\n", fuse_dcls_name(c), x[c], v[c], w[c]);
 	fprintf(out, "    sockets: %s sent, %s received\n", fmt_bytes(tx, sizeof(tx), d->st.net_tx),
 		fmt_bytes(rx, sizeof(rx), d->st.net_rx));
+	for (int i = 0; i < d->ndisks; i++)
+		fprintf(out, "%s %s %s (%s while waited on)%s",
+			i ? "," : "    disk I/O wait by device:", d->disks[i].name,
+			fmt_ns(tx, sizeof(tx), d->disks[i].total_ns),
+			fmt_ns(rx, sizeof(rx), d->disks[i].overlap_ns),
+			i + 1 == d->ndisks ? "\n" : "");
 }
 
 /* The workload row with the longest wait, NULL if none waited. */
@@ -200,6 +206,16 @@ static struct json_object *daemon_obj(const struct fuse_phase *f, const struct f
 	}
 	json_object_object_add(o, "process_while_waited_ns", ov);
 	json_object_object_add(o, "process_window_ns", tot);
+	ov = json_object_new_array();
+	for (int i = 0; i < d->ndisks; i++) {
+		struct json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "device", json_object_new_string(d->disks[i].name));
+		put_u64(x, "window_ns", d->disks[i].total_ns);
+		put_u64(x, "while_waited_ns", d->disks[i].overlap_ns);
+		json_object_array_add(ov, x);
+	}
+	json_object_object_add(o, "disk_wait_by_device", ov);
 	return o;
 }
 
