@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The FUSE section of the text and JSON reports; see fuse_report.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 #include "fuse_report.h"
@@ -26,9 +27,43 @@ static const char *fs_name(const struct fuse_phase *f, uint32_t conn)
 	return m ? m->fstype : "?";
 }
 
+static int cmp_wait(const void *a, const void *b)
+{
+	const struct fuse_row *x = *(const struct fuse_row *const *)a;
+	const struct fuse_row *y = *(const struct fuse_row *const *)b;
+
+	return x->st.wait_ns < y->st.wait_ns ? 1 : x->st.wait_ns > y->st.wait_ns ? -1 : 0;
+}
+
+/* The workload's synchronous waits by (mount, opcode), longest first, with their share of the
+ * wall (task time: tasks waiting at once each count). */
+static void print_waits(FILE *out, const struct phase_result *p, const struct fuse_phase *f)
+{
+	const struct fuse_row **w = calloc(f->nrows ? f->nrows : 1, sizeof(*w));
+	uint64_t wall = wall_ns(&p->wall);
+	char a[32], e[32], mb[48];
+	size_t n = 0;
+
+	if (!w)
+		return;
+	for (size_t i = 0; i < f->nrows; i++)
+		if (f->rows[i].who == FUSE_WHO_TREE && f->rows[i].st.wait_ns)
+			w[n++] = &f->rows[i];
+	qsort(w, n, sizeof(*w), cmp_wait);
+	if (n)
+		fprintf(out, "  the workload's waits (task time: tasks waiting at once each "
+			"count):\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  waiting on FUSE (%s, %s): %s in %llu requests, %s of the wall\n",
+			mount_name(f, w[i]->conn, mb, sizeof(mb)), fuse_op_name(w[i]->op),
+			fmt_ns(a, sizeof(a), w[i]->st.wait_ns), (unsigned long long)w[i]->st.waits,
+			fmt_pct(e, sizeof(e), wall ? (double)w[i]->st.wait_ns / wall : 0));
+	free(w);
+}
+
 static void print_requests(FILE *out, const struct phase_result *p, const struct fuse_phase *f)
 {
-	char a[32], b[32], c[32], d[32], e[32], mb[48];
+	char a[32], b[32], c[32], d[32], mb[48];
 
 	fprintf(out, "  %-22s %-14s %-12s %-9s %8s %6s %10s %9s %9s %9s\n", "mount", "fs", "opcode",
 		"for", "requests", "errors", "bytes", "p50", "p99", "max");
@@ -44,19 +79,7 @@ static void print_requests(FILE *out, const struct phase_result *p, const struct
 			fmt_ns(c, sizeof(c), fuse_hist_pct(r->st.hist, 0.99)),
 			fmt_ns(d, sizeof(d), r->st.max_ns));
 	}
-	/* The workload's synchronous waits, by (mount, opcode): its share of the wall. */
-	for (size_t i = 0; i < f->nrows; i++) {
-		const struct fuse_row *r = &f->rows[i];
-		uint64_t wall = wall_ns(&p->wall);
-
-		if (r->who != FUSE_WHO_TREE || !r->st.wait_ns)
-			continue;
-		fprintf(out, "  waiting on FUSE (%s, %s): %s in %llu requests, %s of the wall "
-			"(task time: tasks waiting at once count once each)\n",
-			mount_name(f, r->conn, mb, sizeof(mb)), fuse_op_name(r->op),
-			fmt_ns(a, sizeof(a), r->st.wait_ns), (unsigned long long)r->st.waits,
-			fmt_pct(e, sizeof(e), wall ? (double)r->st.wait_ns / wall : 0));
-	}
+	print_waits(out, p, f);
 }
 
 /* One daemon block: its time in each class, while the workload waited and over the window. */
