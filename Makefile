@@ -100,6 +100,11 @@ $(OUT)/tests/test_symbols: | $(OUT)/tests/elf_fixture
 $(OUT)/calib: tests/calib.c | $(OUT)
 	$(CC) $(CFLAGS) -pthread -o $@ $<
 
+# A FUSE daemon that answers each WRITE after 20 ms (integration tests; libfuse3).
+$(OUT)/fuse_slow: tests/fuse_slow.c | $(OUT)
+	$(CC) -O2 -g -Wall -Wextra -Werror $(shell pkg-config --cflags fuse3) -o $@ $< \
+		$(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3 -lpthread)
+
 unit: $(UNIT_BINS)
 	@sh tests/unit/run.sh $(UNIT_BINS)
 
@@ -107,10 +112,10 @@ deps:
 	@sh tests/install-deps.sh
 
 test: deps
-	$(MAKE) all $(UNIT_BINS) $(OUT)/calib
+	$(MAKE) all $(UNIT_BINS) $(OUT)/calib $(OUT)/fuse_slow
 	@bash tests/run.sh $(UNIT_BINS)
 
-integration: all $(OUT)/calib
+integration: all $(OUT)/calib $(OUT)/fuse_slow
 	@bash tests/integration/run.sh
 
 demo: deps
