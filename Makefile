@@ -12,7 +12,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 CLANG    ?= clang
 BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 CC       ?= gcc
-PKGS     := libbpf libelf zlib json-c libcrypto libarchive
+PKGS     := libbpf libelf zlib json-c libcrypto libarchive liburing
 
 CFLAGS   ?= -O2 -g
 # The layers, top to bottom: cli -> workloads -> engine -> collect, report -> summary -> model -> util
@@ -20,7 +20,7 @@ CFLAGS   ?= -O2 -g
 LAYERS   := cli workloads engine collect report summary model util
 INCLUDES := -I$(OUT) -Ibpf $(addprefix -Isrc/,$(LAYERS))
 CFLAGS   += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE $(INCLUDES)
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lcrypto -larchive) -lm -lpthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lcrypto -larchive -luring) -lm -lpthread
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -Wall -Werror
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
@@ -100,6 +100,11 @@ $(OUT)/tests/test_symbols: | $(OUT)/tests/elf_fixture
 $(OUT)/calib: tests/calib.c | $(OUT)
 	$(CC) $(CFLAGS) -pthread -o $@ $<
 
+# A FUSE daemon that answers each WRITE after 20 ms (integration tests; libfuse3).
+$(OUT)/fuse_slow: tests/fuse_slow.c | $(OUT)
+	$(CC) -O2 -g -Wall -Wextra -Werror $(shell pkg-config --cflags fuse3) -o $@ $< \
+		$(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3 -lpthread)
+
 unit: $(UNIT_BINS)
 	@sh tests/unit/run.sh $(UNIT_BINS)
 
@@ -107,10 +112,10 @@ deps:
 	@sh tests/install-deps.sh
 
 test: deps
-	$(MAKE) all $(UNIT_BINS) $(OUT)/calib
+	$(MAKE) all $(UNIT_BINS) $(OUT)/calib $(OUT)/fuse_slow
 	@bash tests/run.sh $(UNIT_BINS)
 
-integration: all $(OUT)/calib
+integration: all $(OUT)/calib $(OUT)/fuse_slow
 	@bash tests/integration/run.sh
 
 demo: deps

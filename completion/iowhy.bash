@@ -18,6 +18,8 @@ _iowhy_options()
 	tar) echo "--members --member-size --readers --gzip --archive --dir $_iowhy_common" ;;
 	copy) echo "--files --size --tree --jobs --mode --from --to --dir $_iowhy_common" ;;
 	delete) echo "--files --size --tree --jobs --mode --dir $_iowhy_common" ;;
+	hunt) echo "--time --depths --stack --write --write-size --json -j --help -h --version -V" ;;
+	compare) echo "--help -h --version -V" ;;
 	esac
 }
 
@@ -29,7 +31,7 @@ _iowhy()
 	# the subcommand: the first word after iowhy
 	cmd=${words[1]}
 	if [[ $cword -eq 1 ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "run gen bigfile read rand fsbench tar copy delete report flamegraph --help --version -V" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "run gen bigfile read rand fsbench tar copy delete hunt compare report flamegraph --help --version -V" -- "$cur")
 		return
 	fi
 	# after run's command word (or --), complete the traced command as a command line

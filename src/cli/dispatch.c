@@ -4,7 +4,9 @@
 #include <string.h>
 #include "commands.h"
 #include "bpf_features.h"
+#include "cmd_compare.h"
 #include "gen.h"
+#include "hunt.h"
 #include "storage.h"
 #include "writer.h"
 
@@ -24,6 +26,8 @@ static const struct command commands[] = {
 	{ "tar", cmd_tar, "tar byte-range reads: --members M --member-size S --readers R [--gzip]" },
 	{ "copy", cmd_copy, "copy a tree: --files N --size S --jobs LIST --mode process|inproc" },
 	{ "delete", cmd_delete, "delete a tree: --files N --size S --jobs LIST --mode process|inproc" },
+	{ "hunt", cmd_hunt, "read-only bottleneck hunt: PATH|DEVICE members alone, together" },
+	{ "compare", cmd_compare, "two JSON reports side by side: iowhy compare A.json B.json" },
 	{ "report", cmd_report, "render a saved --json report again: JSON [-q] [--text] [--html F]" },
 	{ "flamegraph", cmd_flamegraph, "folded stacks to an interactive SVG: FOLDED > out.svg" },
 };

@@ -36,9 +36,11 @@
 #include "outfile.h"
 #include "workload_group.h"
 #include "sampler.h"
+#include "fuse_probes.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
+#define STUCK_HINT_NS (3000ull * 1000 * 1000)  /* still there this long after SIGKILL: say why */
 
 static volatile sig_atomic_t interrupted;
 static struct wgroup wg = { .guard_wr = -1 }; /* the workload's cgroup and guard */
@@ -293,6 +295,7 @@ struct session {
 	struct core_probes core;
 	struct io_probes *io;
 	struct sampler *smp;
+	struct fuse_probes *fuse;
 	struct phase_ctx pc;
 	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
 	struct timeline *tl;          /* --timeline: the tasks' state slices, else NULL */
@@ -325,7 +328,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	const char *exe = ps->fn ? NULL : resolve_command(ps->argv[0], exe_buf, sizeof(exe_buf));
 	struct phase_ctx *pc = &s->pc;
 	struct rusage ru0, ru1;
-	int gate[2], st = 0, signalled = 0, pidfd;
+	int gate[2], st = 0, signalled = 0, pidfd, hinted = 0;
 	uint64_t start, deadline = 0, end, pre_release;
 	pid_t pid, parent = getpid();
 
@@ -361,6 +364,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		io_probes_phase_begin(s->io, pc->tag);
 	if (sampler_active(s->smp))
 		sampler_phase_begin(s->smp, pc->tag);
+	fuse_probes_phase_begin(s->fuse, pc->tag);
 	getrusage(RUSAGE_CHILDREN, &ru0);
 	/* rusage will include what the child used before the release (fork, gate): not traced */
 	pre_release = task_cpu_ns(pid);
@@ -384,6 +388,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		core_probes_drain(&s->core);
 		if (interrupted)
 			stop_child(ps, pid, &signalled, &deadline);
+		if (signalled == 2 && !hinted && now_ns() > deadline + STUCK_HINT_NS)
+			hinted = fuse_probes_stuck(s->fuse, STUCK_HINT_NS, stderr) >= 0;
 		if (waitpid(pid, &st, WNOHANG) == pid)
 			break;
 	}
@@ -432,6 +438,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	if (sampler_active(s->smp) && (r->samples = sampler_phase_end(s->smp, pc->tag,
 						      ps->argv ? ps->argv[0] : NULL)))
 		cpu_samples_split_phase(r->samples, r);
+	fuse_probes_phase_end(s->fuse, pc->tag, r);
 	r->facts = *s->shared;
 	return 0;
 }
@@ -451,9 +458,11 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	core_probes_missing(&s->core, &res->missing);
 	io_probes_missing(s->io, &res->missing);
 	sampler_missing(s->smp, &res->missing);
+	fuse_probes_missing(s->fuse, &res->missing);
 	core_probes_times(&s->core, &res->probe_times);
 	io_probes_times(s->io, &res->probe_times);
 	sampler_times(s->smp, &res->probe_times);
+	fuse_probes_times(s->fuse, &res->probe_times);
 	core_probes_counters((struct core_probes *)&s->core, &c);
 	res->events_lost = c.events_lost + s->core.dropped;
 	res->storage_failed = c.storage_failed;
@@ -468,6 +477,7 @@ static void free_results(struct session_result *res)
 		free(res->phases[i].comms);
 		io_result_free(res->phases[i].io);
 		cpu_samples_free(res->phases[i].samples);
+		fuse_phase_free(res->phases[i].fuse);
 	}
 	free(res->phases);
 }
@@ -722,9 +732,12 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		reports_close(&rf);
 		return 1;
 	}
+	if (!o->no_io)
+		fuse_probes_open(&s.fuse, &s.core, s.io);
 	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
 				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io),
-								 sampler_probe_set(s.smp) }, 3);
+								 sampler_probe_set(s.smp),
+								 fuse_probes_set(s.fuse) }, 4);
 	core_probes_dontfork_mappings();
 	wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -738,6 +751,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		if (s.shared != MAP_FAILED)
 			munmap(s.shared, sizeof(*s.shared));
 		free(res.phases);
+		fuse_probes_close(s.fuse);
 		sampler_close(s.smp);
 		io_probes_close(s.io);
 		core_probes_close(&s.core);
@@ -779,6 +793,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	res.partial = interrupted != 0;
 	fill_header(&res, tool, command, &s);
 	detach0 = now_ns();
+	fuse_probes_close(s.fuse);
 	sampler_close(s.smp);
 	io_probes_close(s.io);
 	core_probes_close(&s.core);

@@ -33,6 +33,7 @@ struct phase_result {
 	struct phase_facts facts;
 	struct io_phase *io;      /* device / page-cache data (io_model.h), NULL when not traced */
 	struct cpu_samples *samples; /* CPU samples (cpu_samples.h), NULL with --no-sample */
+	struct fuse_phase *fuse;  /* FUSE requests and daemons (fuse_model.h), NULL when not traced */
 };
 
 struct session_result {

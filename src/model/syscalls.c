@@ -262,3 +262,18 @@ bool syscall_first_arg_fd(unsigned nr)
 	init_tables();
 	return nr < iowhy_syscall_names_len && fd_first[nr];
 }
+
+/* The network group: socket syscalls (a daemon asleep in one waits on the network). */
+static const char *const network_names[] = {
+	"socket", "socketpair", "connect", "accept", "accept4", "bind", "listen", "shutdown",
+	"sendto", "recvfrom", "sendmsg", "recvmsg", "sendmmsg", "recvmmsg", "getsockopt",
+	"setsockopt", "getsockname", "getpeername", NULL,
+};
+
+bool syscall_is_network(unsigned nr)
+{
+	for (int i = 0; network_names[i]; i++)
+		if (syscall_nr(network_names[i]) == (int)nr)
+			return true;
+	return false;
+}

@@ -26,6 +26,9 @@ bool syscall_returns_bytes(unsigned nr);
 /* True for calls whose first argument is a file descriptor (read, write, fsync, ...). */
 bool syscall_first_arg_fd(unsigned nr);
 
+/* True for the network group: socket syscalls (connect, sendmsg, recvfrom, ...). */
+bool syscall_is_network(unsigned nr);
+
 /* Generated at build time (build/syscall_names.c). */
 extern const char *const iowhy_syscall_names[];
 extern const unsigned iowhy_syscall_names_len;

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include "io_report.h"
 #include "cpu_report.h"
+#include "fuse_report.h"
 #include "report.h"
 #include "columns.h"
 #include "json_put.h"
@@ -220,6 +221,7 @@ static struct json_object *phase_obj(const struct phase_result *p, const char (*
 	if (p->io && ps)
 		io_report_json(o, p, ps);
 	cpu_report_json(o, p);
+	fuse_report_json(o, p);
 	return o;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "io_report.h"
 #include "cpu_report.h"
+#include "fuse_report.h"
 #include "report.h"
 #include "columns.h"
 #include "summary.h"
@@ -738,6 +739,7 @@ static void print_phase(FILE *out, const struct phase_result *p, const char (*di
 	if (p->io && ps)
 		io_report_text(out, p, ps);
 	cpu_report_text(out, p);
+	fuse_report_text(out, p);
 }
 
 /* One explanation line, word-wrapped at EXPLAIN_WIDTH with an indented continuation. */

@@ -7,9 +7,9 @@
 # loop of 2 ms processes on a 250 Hz kernel is no witness for the split (docs/SAMPLING.md).
 need_root
 j=$TMPROOT/r.json
-$IOWHY run --no-io --json "$j" -- sh -c \
+$IOWHY run -v --no-io --json "$j" -o "$TMPROOT/out" -- sh -c \
 	'for i in $(seq 100); do dd if=/dev/zero of=/dev/null bs=512 count=5000 2>/dev/null; done' \
-	>"$TMPROOT/out" || fail "iowhy run exited $?"
+	>/dev/null || fail "iowhy run exited $?"
 cs=".phases[0].cpu_samples"
 n=$(comm_field "$j" 0 dd execs)
 check "100 dd execs seen (got $n)" test "$n" = 100

@@ -7,7 +7,7 @@ source tests/integration/lib_dev.sh
 make_loop_ext4 128
 throttle_write_bps "$LOOPDEV" 4194304
 J=$TMPROOT/r.json
-"$IOWHY" run --json "$J" -- sh -c "echo \$\$ > '$THROTTLE_CG/cgroup.procs' && exec '$CALIB' fsync '$MNT/f' 200" \
+"$IOWHY" run -v --json "$J" -- sh -c "echo \$\$ > '$THROTTLE_CG/cgroup.procs' && exec '$CALIB' fsync '$MNT/f' 200" \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
 check "the file is 800 KiB" test "$(stat -c %s "$MNT/f")" = 819200

@@ -22,6 +22,8 @@
 #include "options.h"
 #include "outfile.h"
 #include "storage.h"
+#include "hunt.h"
+#include "cmd_compare.h"
 
 /* The case table leaves the fields a case does not use to zero. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -35,6 +37,7 @@ union any_opts {
 	struct fsbench_opts fsbench;
 	struct tar_opts tar;
 	struct copy_opts copy;   /* copy and delete */
+	struct hunt_opts hunt;
 };
 
 enum ftype { F_NONE, F_INT, F_U64, F_STR, F_PTR_SET };
@@ -59,6 +62,21 @@ struct opt_case {
 #define RD "--size", "1M"
 
 static const struct opt_case cases[] = {
+	/* ---- hunt ---- */
+	{ "hunt", { "/mnt" }, 0, NULL, SFIELD(hunt.target, "/mnt") },
+	{ "hunt", { "--time", "0.2", "/mnt" }, 0, "time", FIELD(hunt.ndepth, F_INT, 4) },
+	{ "hunt", { "--time", "0.01", "/mnt" }, 2, .wants = "--time" },
+	{ "hunt", { "--depths", "1,8", "/mnt" }, 0, "depths", FIELD(hunt.ndepth, F_INT, 2) },
+	{ "hunt", { "--depths", "8,1", "/mnt" }, 2, .wants = "increasing" },
+	{ "hunt", { "--stack", "/mnt" }, 0, "stack", FIELD(hunt.stack_only, F_INT, 1) },
+	{ "hunt", { "--write", "f", "/mnt" }, 0, "write", SFIELD(hunt.write_path, "f") },
+	{ "hunt", { "--write-size", "64", "/mnt" }, 0, "write-size",
+	  FIELD(hunt.write_mib, F_U64, 64) },
+	{ "hunt", { "--json", "@NEW", "/mnt" }, 0, "json", SFIELD(hunt.json_path, "@NEW") },
+	{ "hunt", { "--json", "-", "/mnt" }, 2, .wants = "--json -" },
+	{ "hunt", { "--no-io", "/mnt" }, 2, .wants = "--no-io" },
+	{ "hunt", { "/a", "/b" }, 2, .wants = "unexpected" },
+	{ "hunt", { "--stack" }, 2, .wants = "PATH or DEVICE" },
 	/* ---- run ---- */
 	{ "run", { "true" }, 0, NULL, FIELD(run.argc, F_INT, 1) },
 	{ "run", { "--", "echo", "--json", "x" }, 0, NULL, FIELD(run.argc, F_INT, 3) },
@@ -291,6 +309,13 @@ static int parse_any(const char *cmd, int argc, char **argv, union any_opts *u)
 		return copy_parse(argc, argv, &u->copy, 0);
 	if (!strcmp(cmd, "delete"))
 		return copy_parse(argc, argv, &u->copy, 1);
+	if (!strcmp(cmd, "hunt"))
+		return hunt_parse(argc, argv, &u->hunt);
+	if (!strcmp(cmd, "compare")) {
+		int first;
+
+		return opts_parse(&compare_cmd, argc, argv, &u->run.co, NULL, &first);
+	}
 	fail_msg("no parser for %s", cmd);
 	return -1;
 }
@@ -417,7 +442,7 @@ static void test_syntax_errors_hint_help(void **state)
 
 static const struct cmd_def *const all_cmds[] = {
 	&run_cmd, &gen_cmd, &bigfile_cmd, &read_cmd, &rand_cmd, &fsbench_cmd, &tar_cmd, &copy_cmd,
-	&delete_cmd,
+	&delete_cmd, &hunt_cmd, &compare_cmd,
 };
 
 /* The bit of a common option in cmd_def.common, as options.c maps it. */

@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iowhy FUSE probes: requests per (connection, opcode) between fuse_request_send and
+ * fuse_request_end, and the time of the daemons that answer them.
+ *
+ * Requests: at send, the request is classified in its sender's context (a workload tree task, a
+ * flusher writing back an inode the tree dirtied, or other while a window is open) and remembered
+ * by (connection, unique); at end its latency, bytes and error go to its row. A request sent
+ * without FR_BACKGROUND keeps its sender asleep until the end: that time is the sender's wait.
+ *
+ * Daemons: a daemon is a process in which a request's end ran (the end runs in the thread that
+ * writes the reply to /dev/fuse), or one user space found holding /dev/fuse. Their threads are
+ * followed at sched_switch and at syscall entry (the syscall, and whether its fd is a socket or
+ * /dev/fuse): each interval of a thread's time gets a class (CPU, run queue, disk I/O wait,
+ * network wait, waiting for requests, other) and is added in full and in the part that overlapped
+ * the workload's requests in flight (a "busy clock" that runs while any is outstanding).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "iowhy.h"
+#include "tree.bpf.h"
+#include "fuse.h"
+#include "inode_set.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Window phase (FUSE_NO_PHASE between phases) and when it began; written by user space. */
+__u32 current_phase = FUSE_NO_PHASE;
+__u64 phase_begin_ns;
+
+/* The busy clock: time during which the workload had FUSE requests in flight. */
+__s64 outstanding;
+__u64 busy_since, busy_base;
+
+/* Per syscall number: bit 0 its first argument is an fd, bit 1 it is a network syscall, bit 2 it
+ * sends (write, sendmsg, ...: its return value counts bytes sent), bit 3 it receives. */
+const volatile __u8 nr_flags[FUSE_NET_NR_SLOTS];
+#define NRF_FD 1
+#define NRF_NET 2
+#define NRF_TX 4
+#define NRF_RX 8
+#define NRF_POLL 16   /* poll, ppoll: (struct pollfd *, nfds, ...) */
+#define POLL_FDS 8    /* pollfds looked at */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 512);
+	__type(key, struct fuse_key);
+	__type(value, struct fuse_stat);
+} fuse_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct fuse_inflight_key);
+	__type(value, struct fuse_inflight);
+} inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, struct fuse_daemon);
+} daemons SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct fuse_dthread);
+} dthreads SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct fuse_dkey);
+	__type(value, struct fuse_dstat);
+} dstats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, struct fuse_dproc);
+} dprocs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct fuse_ddkey);
+	__type(value, struct fuse_ddstat);
+} ddisk SEC(".maps");
+
+/* Shared with bpf/io.bpf.c when the I/O probes are loaded (bpf_map__reuse_fd): tid of a task
+ * inside writeback_single_inode -> whether the tree dirtied that inode. */
+struct io_wb {
+	__u32 tree;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct io_wb);
+} wb_tasks SEC(".maps");
+
+/* Shared with bpf/io.bpf.c (bpf_map__reuse_fd; one entry when the I/O probes are not loaded): the
+ * inodes the tree dirtied. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, IOWHY_INODE_BUCKETS);
+	__type(key, __u32);
+	__type(value, struct iowhy_inode_bucket);
+} tree_inodes SEC(".maps");
+
+/* Per CPU: whether the task switched in last is a daemon thread. */
+struct fuse_cpu {
+	__u32 tid;
+	__u32 daemon;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fuse_cpu);
+} fuse_cpu SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fuse_lost);
+} fuse_lost SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fuse_stat);
+} zero_stat SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fuse_dstat);
+} zero_dstat SEC(".maps");
+
+#define LOST(field)                                                         \
+	do {                                                                \
+		__u32 z_ = 0;                                               \
+		struct fuse_lost *l_ = bpf_map_lookup_elem(&fuse_lost, &z_); \
+		if (l_)                                                     \
+			l_->field++;                                        \
+	} while (0)
+
+#define ECONNABORTED_ 103
+#define ENOTCONN_ 107
+#define S_IFMT_ 0170000
+#define S_IFSOCK_ 0140000
+#define S_IFCHR_ 0020000
+#define TASK_UNINTERRUPTIBLE_ 0x2
+#define TASK_DEAD_ 0x80
+#define FUSE_D_GONE FUSE_D_COUNT /* a thread's last class: it exited */
+#define TASK_NOLOAD_ 0x400
+
+/* Row `key` of a per-CPU hash, created from a zeroed template; NULL when the map is full. */
+static __always_inline void *row(void *map, const void *key, void *zero_map)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+	__u32 z = 0;
+	void *zero;
+
+	if (v)
+		return v;
+	zero = bpf_map_lookup_elem(zero_map, &z);
+	if (!zero)
+		return NULL;
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
+/* The busy clock now: its base plus the running stretch when requests are outstanding. */
+static __always_inline __u64 busy_now(__u64 now)
+{
+	__u64 b = busy_base, s = busy_since;
+
+	if (outstanding > 0 && now > s)
+		b += now - s;
+	return b;
+}
+
+static __always_inline void busy_add(__u64 now, int delta)
+{
+	__s64 before = __sync_fetch_and_add(&outstanding, delta);
+
+	if (delta > 0 && before == 0)
+		busy_since = now;
+	else if (delta < 0 && before == 1 && now > busy_since)
+		busy_base += now - busy_since;
+}
+
+/* ---- requests ---- */
+
+static __always_inline __u32 req_conn(const struct fuse_req *req)
+{
+	return BPF_CORE_READ(req, fm, fc, dev);
+}
+
+/* A background WRITE is a page-cache writeback request (struct fuse_writepage_args around its
+ * args): did the tree dirty its inode? Such requests are also sent from whatever context ends the
+ * previous background request (the daemon's reply), so the flusher's context alone misses most. */
+static __always_inline int wb_of_tree(const struct fuse_req *req)
+{
+	struct fuse_writepage_args *wpa;
+	struct iowhy_inode_bucket *b;
+	struct inode *inode;
+	__u32 dev, idx;
+	__u64 ino;
+	char *a;
+
+	a = (char *)BPF_CORE_READ(req, args);
+	if (!a)
+		return 0;
+	wpa = (void *)(a - bpf_core_field_offset(struct fuse_writepage_args, ia.ap.args));
+	inode = BPF_CORE_READ(wpa, inode);
+	if (!inode)
+		return 0;
+	dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	ino = BPF_CORE_READ(inode, i_ino);
+	idx = inode_bucket(dev, ino);
+	b = bpf_map_lookup_elem(&tree_inodes, &idx);
+	return b && inode_set_has(b, inode_tag(dev, ino));
+}
+
+SEC("tp_btf/fuse_request_send")
+int BPF_PROG(fuse_send, const struct fuse_req *req)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct iowhy_task *c = current_task(tid);
+	struct fuse_inflight f = {};
+	struct fuse_inflight_key k = {};
+	__u32 op;
+
+	op = BPF_CORE_READ(req, in.h.opcode);
+	f.op = op < FUSE_OP_FOLD ? op : FUSE_OP_FOLD;
+	f.len = BPF_CORE_READ(req, in.h.len);
+	f.sync = !(BPF_CORE_READ(req, flags) & (1UL << FR_BACKGROUND));
+	if (c) {
+		f.who = FUSE_WHO_TREE;
+		f.phase = c->phase;
+	} else {
+		struct io_wb *w = bpf_map_lookup_elem(&wb_tasks, &tid);
+
+		if (current_phase >= FUSE_MAX_PHASES)
+			return 0;
+		f.who = (w && w->tree) || (op == FUSE_OP_WRITE && !f.sync && wb_of_tree(req)) ?
+			FUSE_WHO_WB : FUSE_WHO_OTHER;
+		f.phase = current_phase;
+	}
+	f.t_send = bpf_ktime_get_ns();
+	k.unique = BPF_CORE_READ(req, in.h.unique);
+	k.conn = req_conn(req);
+	if (bpf_map_update_elem(&inflight, &k, &f, BPF_ANY)) {
+		LOST(inflight_full);
+		return 0;
+	}
+	if (f.who != FUSE_WHO_OTHER)
+		busy_add(f.t_send, 1);
+	return 0;
+}
+
+/* Count a reply of daemon tgid in the open window. */
+static __always_inline void count_reply(__u32 tgid)
+{
+	struct fuse_dkey key = { .tgid = tgid, .phase = current_phase };
+	struct fuse_dstat *s;
+
+	if (key.phase >= FUSE_MAX_PHASES)
+		return;
+	s = row(&dstats, &key, &zero_dstat);
+	if (s)
+		s->replies++;
+}
+
+/* The current task ended a request normally: it is writing the reply, so it serves `conn`. */
+static __always_inline void learn_daemon(__u32 conn)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32;
+	struct fuse_daemon *d = bpf_map_lookup_elem(&daemons, &tgid);
+
+	if (d) {
+		d->conn = conn;
+		d->replies++;
+		count_reply(tgid);
+		return;
+	}
+	if (current_task((__u32)id))
+		return; /* a tree task never serves the workload's requests */
+	{
+		struct fuse_daemon n = { .conn = conn, .replies = 1 };
+
+		bpf_get_current_comm(n.comm, sizeof(n.comm));
+		if (bpf_map_update_elem(&daemons, &tgid, &n, BPF_NOEXIST))
+			LOST(daemon_full);
+		else
+			count_reply(tgid);
+	}
+}
+
+SEC("tp_btf/fuse_request_end")
+int BPF_PROG(fuse_end, const struct fuse_req *req)
+{
+	struct fuse_inflight_key k = {};
+	struct fuse_inflight *f;
+	struct fuse_stat *s;
+	struct fuse_key key = {};
+	__u64 now = bpf_ktime_get_ns(), lat;
+	__s32 err = BPF_CORE_READ(req, out.h.error);
+	__u32 olen = BPF_CORE_READ(req, out.h.len);
+
+	k.unique = BPF_CORE_READ(req, in.h.unique);
+	k.conn = req_conn(req);
+	if (err != -ECONNABORTED_ && err != -ENOTCONN_)
+		learn_daemon(k.conn);
+	f = bpf_map_lookup_elem(&inflight, &k);
+	if (!f) {
+		if (current_phase < FUSE_MAX_PHASES)
+			LOST(unmatched_end);
+		return 0;
+	}
+	key.conn = k.conn;
+	key.op = f->op;
+	key.phase = f->phase;
+	key.who = f->who;
+	lat = now > f->t_send ? now - f->t_send : 0;
+	if (f->who != FUSE_WHO_OTHER)
+		busy_add(now, -1);
+	s = row(&fuse_stats, &key, &zero_stat);
+	if (!s) {
+		LOST(stats_full);
+		bpf_map_delete_elem(&inflight, &k);
+		return 0;
+	}
+	s->count++;
+	if (err)
+		s->errors++;
+	if (f->len > FUSE_IN_HDR)
+		s->in_bytes += f->len - FUSE_IN_HDR - (f->op == FUSE_OP_WRITE &&
+				f->len >= FUSE_IN_HDR + FUSE_WRITE_IN ? FUSE_WRITE_IN : 0);
+	if (olen > FUSE_OUT_HDR)
+		s->out_bytes += olen - FUSE_OUT_HDR;
+	s->lat_ns += lat;
+	if (lat > s->max_ns)
+		s->max_ns = lat;
+	if (f->sync) {
+		s->wait_ns += lat;
+		s->waits++;
+	}
+	s->hist[fuse_lat_slot(lat)]++;
+	bpf_map_delete_elem(&inflight, &k);
+	return 0;
+}
+
+/* ---- daemons ---- */
+
+/* Add dt (ov of it while the workload waited) to class c of the row (tgid, open window). */
+static __always_inline void dstat_add(__u32 tgid, __u64 c, __u64 dt, __u64 ov, int wall)
+{
+	struct fuse_dkey key = { .tgid = tgid, .phase = current_phase };
+	struct fuse_dstat *s;
+
+	if (key.phase >= FUSE_MAX_PHASES)
+		return;
+	s = row(&dstats, &key, &zero_dstat);
+	if (!s) {
+		LOST(daemon_full);
+		return;
+	}
+	asm volatile("" : "+r"(c)); /* keep the bound check on the register used */
+	if (c >= FUSE_D_COUNT)
+		return;
+	if (wall) {
+		s->wall_ns[c] += dt;
+		s->wall_overlap_ns[c] += ov;
+	} else {
+		s->total_ns[c] += dt;
+		s->overlap_ns[c] += ov;
+	}
+}
+
+/* Length of [from, now] inside the window, and the busy clock's advance over it (<= that). */
+static __always_inline void span(__u64 from, __u64 b_from, __u64 now, __u64 b, __u64 *dt, __u64 *ov)
+{
+	if (from < phase_begin_ns)
+		from = phase_begin_ns;
+	*dt = now > from ? now - from : 0;
+	*ov = b > b_from ? b - b_from : 0;
+	if (*ov > *dt)
+		*ov = *dt;
+}
+
+/* The process-level class: the first of CPU, run queue, disk, network, other, idle that has a
+ * thread in it. */
+static __always_inline __u32 proc_class(const struct fuse_dproc *p)
+{
+	if (p->n[FUSE_D_CPU] > 0)
+		return FUSE_D_CPU;
+	if (p->n[FUSE_D_RUNQ] > 0)
+		return FUSE_D_RUNQ;
+	if (p->n[FUSE_D_DISK] > 0)
+		return FUSE_D_DISK;
+	if (p->n[FUSE_D_NET] > 0)
+		return FUSE_D_NET;
+	if (p->n[FUSE_D_OTHER] > 0)
+		return FUSE_D_OTHER;
+	return FUSE_D_IDLE;
+}
+
+/* A thread of tgid moves from class `from` to `to` (FUSE_D_GONE: not counted): close the
+ * process-level interval and update the counts. Atomics: threads of one process run on several
+ * CPUs (no spin locks in tracing programs); a transition racing another may be charged to the
+ * class either saw. */
+static __always_inline void dproc_move(__u32 tgid, __u64 now, __u64 b, __u8 from, __u8 to)
+{
+	struct fuse_dproc *p = bpf_map_lookup_elem(&dprocs, &tgid);
+	__u64 since, b_since, dt, ov;
+
+	if (!p) {
+		struct fuse_dproc n = { .since = now, .busy_at_since = b };
+
+		bpf_map_update_elem(&dprocs, &tgid, &n, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&dprocs, &tgid);
+		if (!p) {
+			LOST(daemon_full);
+			return;
+		}
+	}
+	since = __sync_lock_test_and_set(&p->since, now);
+	b_since = __sync_lock_test_and_set(&p->busy_at_since, b);
+	span(since, b_since, now, b, &dt, &ov);
+	dstat_add(tgid, proc_class(p), dt, ov, 1);
+	if (from < FUSE_D_COUNT)
+		__sync_fetch_and_add(&p->n[from], -1);
+	if (to < FUSE_D_COUNT)
+		__sync_fetch_and_add(&p->n[to], 1);
+}
+
+/* Close the current interval of daemon thread `d` at `now` and start one of class `cls`
+ * (FUSE_D_GONE: the thread exited). */
+static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8 cls)
+{
+	__u64 b = busy_now(now), dt, ov;
+
+	span(d->since, d->busy_at_since, now, b, &dt, &ov);
+	dstat_add(d->tgid, d->cls, dt, ov, 0);
+	if (d->cls == FUSE_D_DISK && current_phase < FUSE_MAX_PHASES) {
+		struct fuse_ddkey k = { .tgid = d->tgid, .dev = d->dev, .phase = current_phase };
+		struct fuse_ddstat zero = {}, *s = bpf_map_lookup_elem(&ddisk, &k);
+
+		if (!s) {
+			bpf_map_update_elem(&ddisk, &k, &zero, BPF_NOEXIST);
+			s = bpf_map_lookup_elem(&ddisk, &k);
+		}
+		if (s) {
+			s->total_ns += dt;
+			s->overlap_ns += ov;
+		} else {
+			LOST(daemon_full);
+		}
+	}
+	if (d->cls != cls)
+		dproc_move(d->tgid, now, b, d->cls, cls);
+	d->since = now;
+	d->busy_at_since = b;
+	d->cls = cls;
+}
+
+/* The thread state of daemon thread `tid` of `tgid`, created on first sight; NULL if tgid is no
+ * daemon. */
+static __always_inline struct fuse_dthread *dthread(__u32 tid, __u32 tgid, __u64 now)
+{
+	struct fuse_dthread *d = bpf_map_lookup_elem(&dthreads, &tid);
+
+	if (d) {
+		if (d->tgid == tgid)
+			return d;
+		dproc_move(d->tgid, now, busy_now(now), d->cls, FUSE_D_GONE);
+		bpf_map_delete_elem(&dthreads, &tid); /* tid reused */
+	}
+	if (!bpf_map_lookup_elem(&daemons, &tgid))
+		return NULL;
+	{
+		struct fuse_dthread n = { .since = now, .busy_at_since = busy_now(now),
+					  .tgid = tgid, .nr = 0xffff, .cls = FUSE_D_CPU };
+
+		if (bpf_map_update_elem(&dthreads, &tid, &n, BPF_ANY)) {
+			LOST(daemon_full);
+			return NULL;
+		}
+		dproc_move(tgid, now, n.busy_at_since, FUSE_D_GONE, FUSE_D_CPU);
+	}
+	return bpf_map_lookup_elem(&dthreads, &tid);
+}
+
+/* Class of a daemon thread leaving the CPU in state `st`. */
+static __always_inline __u8 off_class(bool preempt, struct task_struct *prev, unsigned int st,
+				      struct fuse_dthread *d)
+{
+	if (preempt || st == 0)
+		return FUSE_D_RUNQ;
+	if (d->nr != 0xffff) {
+		if (d->fdkind == FUSE_FD_DEVFUSE)
+			return FUSE_D_IDLE;
+		if (d->fdkind == FUSE_FD_SOCK || (d->nr < FUSE_NET_NR_SLOTS &&
+						  (nr_flags[d->nr] & NRF_NET)))
+			return FUSE_D_NET;
+	}
+	if ((st & TASK_UNINTERRUPTIBLE_) && !(st & TASK_NOLOAD_) &&
+	    BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait))
+		return FUSE_D_DISK;
+	return FUSE_D_OTHER;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(fuse_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct fuse_dthread *d;
+	struct fuse_cpu *c;
+	__u32 zero = 0, prev_tid = prev->pid;
+
+	d = dthread(prev_tid, prev->tgid, now);
+	if (d && (prev_state & TASK_DEAD_)) {
+		dthread_mark(d, now, FUSE_D_GONE);
+		bpf_map_delete_elem(&dthreads, &prev_tid);
+	} else if (d) {
+		dthread_mark(d, now, off_class(preempt, prev, prev_state, d));
+	}
+	d = next->pid ? dthread(next->pid, next->tgid, now) : NULL;
+	if (d)
+		dthread_mark(d, now, FUSE_D_CPU);
+	c = bpf_map_lookup_elem(&fuse_cpu, &zero);
+	if (c) {
+		c->tid = next->pid;
+		c->daemon = d != NULL;
+	}
+	return 0;
+}
+
+/* What file descriptor `fd` of the current task is: a socket, /dev/fuse or other; *dev: the
+ * st_dev of its file (0 if none). */
+static __always_inline __u8 fd_kind_dev(long fd, __u32 *dev)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct file **fds;
+	struct file *f = NULL;
+	unsigned int max;
+	umode_t mode;
+
+	*dev = 0;
+	if (fd < 0)
+		return FUSE_FD_NONE;
+	max = BPF_CORE_READ(t, files, fdt, max_fds);
+	if (fd >= max)
+		return FUSE_FD_NONE;
+	fds = BPF_CORE_READ(t, files, fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+		return FUSE_FD_NONE;
+	*dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+	mode = BPF_CORE_READ(f, f_inode, i_mode);
+	if ((mode & S_IFMT_) == S_IFSOCK_)
+		return FUSE_FD_SOCK;
+	if ((mode & S_IFMT_) == S_IFCHR_ && BPF_CORE_READ(f, f_inode, i_rdev) == FUSE_DEVFUSE_RDEV)
+		return FUSE_FD_DEVFUSE;
+	return FUSE_FD_NONE;
+}
+
+/* The daemon thread state of the current task, NULL if it is none (per-CPU answer first). */
+static __always_inline struct fuse_dthread *current_dthread(void)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 zero = 0, tid = (__u32)id;
+	struct fuse_cpu *c = bpf_map_lookup_elem(&fuse_cpu, &zero);
+
+	if (c && c->tid == tid && !c->daemon)
+		return NULL;
+	return dthread(tid, id >> 32, bpf_ktime_get_ns());
+}
+
+static __always_inline __u8 fd_kind(long fd)
+{
+	__u32 dev;
+
+	return fd_kind_dev(fd, &dev);
+}
+
+/* A poll on any socket (of its first POLL_FDS fds) waits on the network. */
+static __always_inline __u8 poll_kind(struct pt_regs *regs)
+{
+	struct pollfd *fds = (void *)PT_REGS_PARM1_CORE(regs);
+	unsigned long n = PT_REGS_PARM2_CORE(regs);
+
+	for (int i = 0; i < POLL_FDS; i++) {
+		struct pollfd p;
+
+		if (i >= n || bpf_probe_read_user(&p, sizeof(p), &fds[i]))
+			break;
+		if (fd_kind(p.fd) == FUSE_FD_SOCK)
+			return FUSE_FD_SOCK;
+	}
+	return FUSE_FD_NONE;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(fuse_sys_enter, struct pt_regs *regs, long id)
+{
+	struct fuse_dthread *d = current_dthread();
+	__u8 f;
+
+	if (!d)
+		return 0;
+	d->nr = id >= 0 && id < 0xffff ? id : 0xfffe;
+	d->fdkind = FUSE_FD_NONE;
+	d->dev = 0;
+	if (id < 0 || id >= FUSE_NET_NR_SLOTS)
+		return 0;
+	f = nr_flags[id];
+	if (f & NRF_FD)
+		d->fdkind = fd_kind_dev(PT_REGS_PARM1_CORE(regs), &d->dev);
+	else if (f & NRF_POLL)
+		d->fdkind = poll_kind(regs);
+	return 0;
+}
+
+/* Bytes a daemon thread's syscall moved through a socket, to its row of the open window. */
+static __always_inline void count_net(struct fuse_dthread *d, long ret)
+{
+	struct fuse_dkey key = { .tgid = d->tgid, .phase = current_phase };
+	struct fuse_dstat *s;
+	__u8 f;
+
+	if (ret <= 0 || d->nr >= FUSE_NET_NR_SLOTS || key.phase >= FUSE_MAX_PHASES)
+		return;
+	f = nr_flags[d->nr];
+	if (!(f & (NRF_TX | NRF_RX)) || (d->fdkind != FUSE_FD_SOCK && !(f & NRF_NET)))
+		return;
+	s = row(&dstats, &key, &zero_dstat);
+	if (!s)
+		return;
+	if (f & NRF_TX)
+		s->net_tx += ret;
+	else
+		s->net_rx += ret;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fuse_sys_exit, struct pt_regs *regs, long ret)
+{
+	struct fuse_dthread *d = current_dthread();
+
+	if (d) {
+		count_net(d, ret);
+		d->nr = 0xffff;
+	}
+	return 0;
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The FUSE section of the text and JSON reports; see fuse_report.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "fuse_report.h"
+#include "fuse_model.h"
+#include "result.h"
+#include "units.h"
+
+/* "/mnt/x" for a connection, or "conn 0:N" when its mount is unknown (unmounted before the end). */
+static const char *mount_name(const struct fuse_phase *f, uint32_t conn, char *buf, size_t n)
+{
+	const struct fuse_mount_info *m = fuse_mount_of(f, conn);
+
+	if (m)
+		return m->point;
+	snprintf(buf, n, "conn %u:%u", conn >> 20, conn & 0xfffff);
+	return buf;
+}
+
+static const char *fs_name(const struct fuse_phase *f, uint32_t conn)
+{
+	const struct fuse_mount_info *m = fuse_mount_of(f, conn);
+
+	return m ? m->fstype : "?";
+}
+
+static int cmp_wait(const void *a, const void *b)
+{
+	const struct fuse_row *x = *(const struct fuse_row *const *)a;
+	const struct fuse_row *y = *(const struct fuse_row *const *)b;
+
+	return x->st.wait_ns < y->st.wait_ns ? 1 : x->st.wait_ns > y->st.wait_ns ? -1 : 0;
+}
+
+/* The workload's synchronous waits by (mount, opcode), longest first, with their share of the
+ * wall (task time: tasks waiting at once each count). */
+static void print_waits(FILE *out, const struct phase_result *p, const struct fuse_phase *f)
+{
+	const struct fuse_row **w = calloc(f->nrows ? f->nrows : 1, sizeof(*w));
+	uint64_t wall = wall_ns(&p->wall);
+	char a[32], e[32], mb[48];
+	size_t n = 0;
+
+	if (!w)
+		return;
+	for (size_t i = 0; i < f->nrows; i++)
+		if (f->rows[i].who == FUSE_WHO_TREE && f->rows[i].st.wait_ns)
+			w[n++] = &f->rows[i];
+	qsort(w, n, sizeof(*w), cmp_wait);
+	if (n)
+		fprintf(out, "  the workload's waits (task time: tasks waiting at once each "
+			"count):\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  waiting on FUSE (%s, %s): %s in %llu requests, %s of the wall\n",
+			mount_name(f, w[i]->conn, mb, sizeof(mb)), fuse_op_name(w[i]->op),
+			fmt_ns(a, sizeof(a), w[i]->st.wait_ns), (unsigned long long)w[i]->st.waits,
+			fmt_pct(e, sizeof(e), wall ? (double)w[i]->st.wait_ns / wall : 0));
+	free(w);
+}
+
+static void print_requests(FILE *out, const struct phase_result *p, const struct fuse_phase *f)
+{
+	char a[32], b[32], c[32], d[32], mb[48];
+
+	fprintf(out, "  %-22s %-14s %-12s %-9s %8s %6s %10s %9s %9s %9s\n", "mount", "fs", "opcode",
+		"for", "requests", "errors", "bytes", "p50", "p99", "max");
+	for (size_t i = 0; i < f->nrows; i++) {
+		const struct fuse_row *r = &f->rows[i];
+
+		fprintf(out, "  %-22s %-14s %-12s %-9s %8llu %6llu %10s %9s %9s %9s\n",
+			mount_name(f, r->conn, mb, sizeof(mb)), fs_name(f, r->conn),
+			fuse_op_name(r->op), fuse_who_name(r->who), (unsigned long long)r->st.count,
+			(unsigned long long)r->st.errors,
+			fmt_bytes(a, sizeof(a), fuse_row_bytes(r)),
+			fmt_ns(b, sizeof(b), fuse_hist_pct(r->st.hist, 0.5)),
+			fmt_ns(c, sizeof(c), fuse_hist_pct(r->st.hist, 0.99)),
+			fmt_ns(d, sizeof(d), r->st.max_ns));
+	}
+	print_waits(out, p, f);
+}
+
+/* One daemon block: its time in each class, while the workload waited and over the window. */
+static void print_daemon(FILE *out, const struct fuse_phase *f, const struct fuse_daemon_row *d)
+{
+	char mb[48], v[FUSE_D_COUNT][32], w[FUSE_D_COUNT][32], x[FUSE_D_COUNT][32], tx[32], rx[32];
+
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		fmt_ns(x[c], sizeof(x[c]), d->st.wall_overlap_ns[c]);
+		fmt_ns(v[c], sizeof(v[c]), d->st.overlap_ns[c]);
+		fmt_ns(w[c], sizeof(w[c]), d->st.total_ns[c]);
+	}
+	if (d->parent)
+		fprintf(out, "  pid %u (%s), helper of pid %u\n", d->tgid, d->comm, d->parent);
+	else
+		fprintf(out, "  pid %u (%s) serving %s, %u replies in this phase\n", d->tgid,
+			d->comm, mount_name(f, d->conn, mb, sizeof(mb)), d->replies);
+	fprintf(out, "    %-22s %16s %16s %14s\n", "", "process, while", "thread time,",
+		"thread time,");
+	fprintf(out, "    %-22s %16s %16s %14s\n", "", "waited on", "while waited on",
+		"whole window");
+	for (int c = 0; c < FUSE_D_COUNT; c++)
+		fprintf(out, "    %-22s %16s %16s %14s\n", fuse_dcls_name(c), x[c], v[c], w[c]);
+	fprintf(out, "    sockets: %s sent, %s received\n", fmt_bytes(tx, sizeof(tx), d->st.net_tx),
+		fmt_bytes(rx, sizeof(rx), d->st.net_rx));
+	for (int i = 0; i < d->ndisks; i++)
+		fprintf(out, "%s %s %s (%s while waited on)%s",
+			i ? "," : "    disk I/O wait by device:", d->disks[i].name,
+			fmt_ns(tx, sizeof(tx), d->disks[i].total_ns),
+			fmt_ns(rx, sizeof(rx), d->disks[i].overlap_ns),
+			i + 1 == d->ndisks ? "\n" : "");
+}
+
+/* The workload row with the longest wait, NULL if none waited. */
+static const struct fuse_row *top_wait(const struct fuse_phase *f)
+{
+	const struct fuse_row *top = NULL;
+
+	for (size_t i = 0; i < f->nrows; i++)
+		if (f->rows[i].who == FUSE_WHO_TREE && f->rows[i].st.wait_ns &&
+		    (!top || f->rows[i].st.wait_ns > top->st.wait_ns))
+			top = &f->rows[i];
+	return top;
+}
+
+/* One sentence: the longest FUSE wait and what the daemon did meanwhile. */
+static void print_summary(FILE *out, const struct phase_result *p, const struct fuse_phase *f)
+{
+	const struct fuse_row *r = top_wait(f);
+	const struct fuse_daemon_row *d = NULL;
+	uint64_t busy, wall = wall_ns(&p->wall);
+	char a[32], b[32], c[32], mb[48];
+
+	if (!r)
+		return;
+	for (size_t i = 0; i < f->ndaemons; i++)
+		if (!f->daemons[i].parent && f->daemons[i].conn == r->conn)
+			d = &f->daemons[i];
+	fprintf(out, "  %s took %s; %s of it waiting on %llu FUSE %s requests to %s", p->name,
+		fmt_ns(a, sizeof(a), wall), fmt_ns(b, sizeof(b), r->st.wait_ns),
+		(unsigned long long)r->st.waits, fuse_op_name(r->op),
+		mount_name(f, r->conn, mb, sizeof(mb)));
+	if (d)
+		fprintf(out, " (%s, pid %u", d->comm, d->tgid);
+	fprintf(out, "%sp50 %s)", d ? ", " : " (",
+		fmt_ns(c, sizeof(c), fuse_hist_pct(r->st.hist, 0.5)));
+	busy = d ? fuse_daemon_busy(d) : 0;
+	if (busy) {
+		fprintf(out, "; %s spent that time", d->comm);
+		for (int k = 0, n = 0; k < FUSE_D_COUNT; k++) {
+			if (d->st.wall_overlap_ns[k] * 20 < busy)
+				continue; /* under 5% */
+			fprintf(out, "%s %.0f%% %s", n++ ? "," : "",
+				100.0 * d->st.wall_overlap_ns[k] / busy,
+				k == FUSE_D_CPU ? "on CPU" : fuse_dcls_name(k));
+		}
+	}
+	fprintf(out, "\n");
+}
+
+void fuse_report_text(FILE *out, const struct phase_result *p)
+{
+	const struct fuse_phase *f = p->fuse;
+	int shown = 0;
+
+	if (!f)
+		return;
+	if (f->nrows) {
+		fprintf(out, "\nFUSE requests (send -> end; bytes: WRITE data, READ data, else "
+			"payloads without headers)\n");
+		print_summary(out, p, f);
+		print_requests(out, p, f);
+	}
+	for (size_t i = 0; i < f->ndaemons; i++) {
+		const struct fuse_daemon_row *d = &f->daemons[i];
+
+		if (!fuse_daemon_shown(f, d))
+			continue;
+		if (!shown++)
+			fprintf(out, "\nFUSE daemons (not part of the workload's CPU; charged "
+				"to its requests by overlap with the time they were in flight)\n");
+		print_daemon(out, f, d);
+	}
+	if (f->unfinished || f->lost.inflight_full || f->lost.unmatched_end || f->lost.stats_full ||
+	    f->lost.daemon_full)
+		fprintf(out, "  FUSE: %llu requests never answered; lost: %llu in flight, %llu "
+			"ends without a send, %llu rows, %llu daemon\n",
+			(unsigned long long)f->unfinished,
+			(unsigned long long)f->lost.inflight_full,
+			(unsigned long long)f->lost.unmatched_end,
+			(unsigned long long)f->lost.stats_full,
+			(unsigned long long)f->lost.daemon_full);
+	if (!f->nfs_probes)
+		fprintf(out, "\nNFS: not traceable on this kernel (no nfs:/sunrpc: tracepoints)\n");
+}
+
+static void put_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static struct json_object *daemon_obj(const struct fuse_phase *f, const struct fuse_daemon_row *d)
+{
+	struct json_object *o = json_object_new_object(), *ov = json_object_new_object(),
+			   *tot = json_object_new_object();
+	char mb[48];
+
+	put_u64(o, "pid", d->tgid);
+	json_object_object_add(o, "comm", json_object_new_string(d->comm));
+	json_object_object_add(o, "mount", json_object_new_string(
+			       mount_name(f, fuse_daemon_conn(f, d), mb, sizeof(mb))));
+	put_u64(o, "helper_of", d->parent);
+	put_u64(o, "replies", d->replies);
+	put_u64(o, "net_tx_bytes", d->st.net_tx);
+	put_u64(o, "net_rx_bytes", d->st.net_rx);
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		put_u64(ov, fuse_dcls_key(c), d->st.overlap_ns[c]);
+		put_u64(tot, fuse_dcls_key(c), d->st.total_ns[c]);
+	}
+	json_object_object_add(o, "while_waited_ns", ov);
+	json_object_object_add(o, "window_ns", tot);
+	ov = json_object_new_object();
+	tot = json_object_new_object();
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		put_u64(ov, fuse_dcls_key(c), d->st.wall_overlap_ns[c]);
+		put_u64(tot, fuse_dcls_key(c), d->st.wall_ns[c]);
+	}
+	json_object_object_add(o, "process_while_waited_ns", ov);
+	json_object_object_add(o, "process_window_ns", tot);
+	ov = json_object_new_array();
+	for (int i = 0; i < d->ndisks; i++) {
+		struct json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "device", json_object_new_string(d->disks[i].name));
+		put_u64(x, "window_ns", d->disks[i].total_ns);
+		put_u64(x, "while_waited_ns", d->disks[i].overlap_ns);
+		json_object_array_add(ov, x);
+	}
+	json_object_object_add(o, "disk_wait_by_device", ov);
+	return o;
+}
+
+void fuse_report_json(struct json_object *phase_obj, const struct phase_result *p)
+{
+	const struct fuse_phase *f = p->fuse;
+	struct json_object *o, *rows, *ds;
+	char mb[48];
+
+	if (!f)
+		return;
+	o = json_object_new_object();
+	rows = json_object_new_array();
+	ds = json_object_new_array();
+	for (size_t i = 0; i < f->nrows; i++) {
+		const struct fuse_row *r = &f->rows[i];
+		struct json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "mount", json_object_new_string(
+				       mount_name(f, r->conn, mb, sizeof(mb))));
+		json_object_object_add(x, "fs", json_object_new_string(fs_name(f, r->conn)));
+		put_u64(x, "connection", r->conn);
+		json_object_object_add(x, "opcode", json_object_new_string(fuse_op_name(r->op)));
+		json_object_object_add(x, "for", json_object_new_string(fuse_who_name(r->who)));
+		put_u64(x, "requests", r->st.count);
+		put_u64(x, "errors", r->st.errors);
+		put_u64(x, "bytes", fuse_row_bytes(r));
+		put_u64(x, "in_bytes", r->st.in_bytes);
+		put_u64(x, "out_bytes", r->st.out_bytes);
+		put_u64(x, "latency_sum_ns", r->st.lat_ns);
+		put_u64(x, "p50_ns", fuse_hist_pct(r->st.hist, 0.5));
+		put_u64(x, "p99_ns", fuse_hist_pct(r->st.hist, 0.99));
+		put_u64(x, "max_ns", r->st.max_ns);
+		put_u64(x, "wait_ns", r->st.wait_ns);
+		put_u64(x, "waits", r->st.waits);
+		json_object_array_add(rows, x);
+	}
+	for (size_t i = 0; i < f->ndaemons; i++)
+		if (fuse_daemon_shown(f, &f->daemons[i]))
+			json_object_array_add(ds, daemon_obj(f, &f->daemons[i]));
+	json_object_object_add(o, "requests", rows);
+	json_object_object_add(o, "daemons", ds);
+	json_object_object_add(o, "charge", json_object_new_string("overlap"));
+	put_u64(o, "unfinished", f->unfinished);
+	put_u64(o, "lost_inflight", f->lost.inflight_full);
+	put_u64(o, "unmatched_end", f->lost.unmatched_end);
+	put_u64(o, "lost_rows", f->lost.stats_full + f->lost.daemon_full);
+	json_object_object_add(o, "nfs_traceable", json_object_new_boolean(f->nfs_probes));
+	json_object_object_add(phase_obj, "fuse", o);
+}

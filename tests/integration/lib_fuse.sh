@@ -1,0 +1,34 @@
+# FUSE helpers for the integration tests (sourced after lib.sh). Every mount made here is
+# unmounted on exit, also on failure: fusermount3 -u, else umount -l.
+
+# fuse_mount_wait MNT PID: wait (up to 10 s) until MNT is a FUSE mount served by PID (alive).
+fuse_mount_wait() {
+	local i
+	for i in $(seq 100); do
+		findmnt -rn -o FSTYPE --mountpoint "$1" 2>/dev/null | grep -q '^fuse' && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# fuse_teardown MNT [PID]: unmount MNT (lazily if busy or if its daemon is gone), stop PID.
+fuse_teardown() {
+	fusermount3 -u "$1" 2>/dev/null || umount -l "$1" 2>/dev/null
+	[ -n "$2" ] && kill "$2" 2>/dev/null
+	[ -n "$2" ] && { sleep 0.2; kill -9 "$2" 2>/dev/null; }
+	return 0
+}
+
+# fuse_row J FIELD OPCODE [FOR]: sum of FIELD over the work phase's FUSE rows of OPCODE charged
+# to FOR (default "workload").
+fuse_row() {
+	jqr "$1" "[.phases[] | select(.kind == \"work\") | .fuse.requests[] |
+		select(.opcode == \"$3\" and .for == \"${4:-workload}\") | .$2] | add // 0"
+}
+
+# fuse_daemon J PID FIELD: a field of the daemon PID's entry in the work phase ("" if absent).
+fuse_daemon() {
+	jqr "$1" "[.phases[] | select(.kind == \"work\") | .fuse.daemons[] |
+		select(.pid == $2) | .$3] | first // empty"
+}

@@ -1,0 +1,28 @@
+# bindfs over ext4 on a loop device, dd with conv=fsync: the FUSE FSYNC makes bindfs fsync its
+# file on the loop device, and the daemon block shows that disk I/O wait by device (the loop
+# device), while dd's own wait is on the FUSE FSYNC request.
+need_root
+command -v bindfs >/dev/null || skip "bindfs not installed (tests/install-deps.sh)"
+source tests/integration/lib_dev.sh
+source tests/integration/lib_fuse.sh
+make_loop_ext4 128
+J=$TMPROOT/r.json
+mkdir -p "$MNT/src" "$TMPROOT/fmnt"
+bindfs -f "$MNT/src" "$TMPROOT/fmnt" &
+DPID=$!
+on_exit "fuse_teardown $TMPROOT/fmnt $DPID"
+fuse_mount_wait "$TMPROOT/fmnt" "$DPID" || { fail "bindfs mounted"; finish; }
+"$IOWHY" run --json "$J" -- dd if=/dev/zero of="$TMPROOT/fmnt/f" bs=1M count=16 conv=fsync \
+	>"$TMPROOT/out.txt" 2>&1
+check "iowhy run exits 0" test $? = 0
+fsync=$(fuse_row "$J" wait_ns FSYNC)
+disk=$(fuse_daemon "$J" "$DPID" process_while_waited_ns.disk_wait)
+dev=$(jqr "$J" "[.phases[0].fuse.daemons[] | select(.pid == $DPID) | .disk_wait_by_device[] |
+	select(.device == \"$LOOPNAME\") | .while_waited_ns] | add // 0")
+echo "  dd waited $fsync ns on FUSE FSYNC; bindfs disk I/O wait while waited on: $disk ns," \
+	"$dev ns of it on $LOOPNAME"
+check "dd waited on the FUSE FSYNC" fcmp "${fsync:-0} > 0"
+check "the daemon's disk I/O wait is shown" fcmp "${disk:-0} > 0"
+check "... on the loop device under its files" fcmp "$dev > 0"
+check "the text report names the device" grep -q "disk I/O wait by device: $LOOPNAME" \
+	"$TMPROOT/out.txt"

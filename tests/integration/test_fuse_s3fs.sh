@@ -1,0 +1,51 @@
+# S3fs (Debian s3fs) on a local S3 server (the npm s3rver, bound to 127.0.0.1, started and stopped
+# here): a 32 MiB dd shows its FUSE WRITE requests (dd's bytes within 1%), the daemon by the pid we
+# started, the upload on its sockets (>= dd's bytes, and the object s3rver stored is dd's size),
+# and the daemon's time while dd waited (process view) dominated by network wait: over half of its
+# time off the run queue, and more than any class but the run queue (CPU contention, not s3fs).
+need_root
+command -v s3fs >/dev/null || skip "s3fs not installed (tests/install-deps.sh)"
+command -v s3rver >/dev/null || skip "s3rver not installed: npm registry unreachable when tests/install-deps.sh ran"
+source tests/integration/lib_fuse.sh
+J=$TMPROOT/r.json
+mkdir -p "$TMPROOT/s3" "$TMPROOT/mnt"
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+s3rver --directory "$TMPROOT/s3" --address 127.0.0.1 --port "$PORT" --configure-bucket iowhy \
+	--silent >"$TMPROOT/s3rver.log" 2>&1 &
+SPID=$!
+on_exit "kill $SPID 2>/dev/null"
+for i in $(seq 100); do
+	python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 1)" 2>/dev/null &&
+		break
+	sleep 0.1
+done
+echo "S3RVER:S3RVER" >"$TMPROOT/passwd" # s3rver's fixed test credentials
+chmod 600 "$TMPROOT/passwd"
+s3fs iowhy "$TMPROOT/mnt" -f -o "url=http://127.0.0.1:$PORT,use_path_request_style" \
+	-o "passwd_file=$TMPROOT/passwd,dbglevel=warn" 2>"$TMPROOT/s3fs.log" &
+DPID=$!
+on_exit "fuse_teardown $TMPROOT/mnt $DPID"
+fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { cat "$TMPROOT/s3fs.log"; fail "s3fs mounted"; finish; }
+"$IOWHY" run --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=1M count=32 \
+	>"$TMPROOT/out.txt" 2>&1
+check "iowhy run exits 0" test $? = 0
+ddbytes=$(sed -n 's/^\([0-9]*\) bytes.*copied.*/\1/p' "$TMPROOT/out.txt")
+wbytes=$(fuse_row "$J" bytes WRITE)
+stored=$(stat -c %s "$TMPROOT/s3/iowhy/f._S3rver_object" 2>/dev/null || echo 0)
+tx=$(fuse_daemon "$J" "$DPID" net_tx_bytes)
+d='.phases[0].fuse.daemons[] | select(.pid == '$DPID') | .process_while_waited_ns'
+net=$(jqr "$J" "$d.network_wait")
+own=$(jqr "$J" "$d | .cpu + .disk_wait + .network_wait + .other_wait")
+echo "  s3fs while dd waited (process view): $(jq -c "$d" "$J")"
+echo "  dd wrote $ddbytes B; FUSE WRITE $wbytes B; s3fs (pid $DPID) sent $tx B; s3rver stored" \
+	"$stored B; while dd waited: network wait $net ns of $own ns off the run queue"
+check "dd reported its byte count" test -n "$ddbytes"
+check "FUSE WRITE bytes within 1% of dd's" within "$wbytes" "${ddbytes:-1}" 1
+check "the object stored is dd's size" test "$stored" = "$ddbytes"
+check "the daemon is identified by its pid" test -n "$tx"
+check "the daemon sent the data on its sockets" fcmp "${tx:-0} >= ${ddbytes:-1}"
+check "network wait dominates the daemon's time while dd waited (off the run queue)" \
+	fcmp "${net:-0} > 0.5 * ${own:-0}"
+check "network wait is the daemon's largest class but the run queue (a busy machine's)" \
+	jq -e "$d | .network_wait >= ([.cpu, .disk_wait, .other_wait, .idle] | max)" "$J"
+check "the text report has the daemon block" grep -q "pid $DPID (s3fs) serving" "$TMPROOT/out.txt"

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Verdict rules and the queue-depth knee on synthetic inputs: every rule fires on the numbers that
+ * support it, names the right member and carries its inputs, and stays silent when nothing stands
+ * out.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "knee.h"
+#include "verdicts.h"
+
+/* Three loop members that look alike: 150 us, 30% busy, 300 MiB/s, 2 in flight. */
+static struct vd_input three_alike(void)
+{
+	struct vd_input in;
+
+	memset(&in, 0, sizeof(in));
+	in.nmembers = 3;
+	for (int i = 0; i < 3; i++) {
+		struct vd_member *m = &in.m[i];
+
+		snprintf(m->name, sizeof(m->name), "loop%d", i);
+		m->major = 7;
+		m->minor = (unsigned int)i;
+		m->lat_us = 150 + 10 * i;
+		m->busy_pct = 30;
+		m->mib_s = 300;
+		m->iops = 1200;
+		m->inflight = 2;
+	}
+	return in;
+}
+
+/* The verdict of KIND in out[0..n), or NULL. */
+static const struct verdict *find(const struct verdict *v, int n, enum vd_kind kind)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].kind == kind)
+			return &v[i];
+	return NULL;
+}
+
+static double input_of(const struct verdict *v, const char *key)
+{
+	for (int i = 0; i < v->ninputs; i++)
+		if (!strcmp(v->inputs[i].key, key))
+			return v->inputs[i].val;
+	fail_msg("verdict %s has no input %s", vd_kind_name(v->kind), key);
+	return 0;
+}
+
+static void test_nothing_stands_out(void **state)
+{
+	struct vd_input in = three_alike();
+	struct verdict v[VD_MAX];
+
+	(void)state;
+	assert_int_equal(verdicts_compute(&in, v, VD_MAX), 0);
+	/* a throttle that is configured but far from binding is no verdict either */
+	in.m[1].thr_read_bps = 1000ull << 20;
+	in.top_thread_cpu_pct = 40;
+	in.wall_s = 10;
+	in.dirty_pause_s = 0.5;
+	in.journal_wait_s = 0.2;
+	assert_int_equal(verdicts_compute(&in, v, VD_MAX), 0);
+}
+
+static void test_slow_member(void **state)
+{
+	struct vd_input in = three_alike();
+	struct verdict v[VD_MAX];
+	const struct verdict *s;
+	int n;
+
+	(void)state;
+	in.m[2].lat_us = 2000;
+	in.m[2].busy_pct = 95;
+	in.m[0].busy_pct = in.m[1].busy_pct = 10;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_int_equal(n, 1);
+	s = find(v, n, VD_SLOW_MEMBER);
+	assert_non_null(s);
+	assert_string_equal(s->subject, "loop2");
+	assert_non_null(strstr(s->text, "device latency"));
+	assert_non_null(strstr(s->text, "busy 95% vs 10%"));
+	assert_true(input_of(s, "ratio") > 10);
+	assert_true(input_of(s, "lat_us") == 2000);
+	/* not slow when the others are saturated too */
+	in.m[0].busy_pct = in.m[1].busy_pct = 90;
+	assert_null(find(v, verdicts_compute(&in, v, VD_MAX), VD_SLOW_MEMBER));
+	/* measured alone (hunt): a slow latency sample with the same throughput is not slow */
+	in = three_alike();
+	for (int i = 0; i < 3; i++)
+		in.m[i].alone_mib_s = 1500;
+	in.m[2].lat_us = 3.5 * 150;
+	in.m[2].alone_mib_s = 900;
+	assert_int_equal(verdicts_compute(&in, v, VD_MAX), 0);
+	in.m[2].alone_mib_s = 400;
+	assert_string_equal(find(v, verdicts_compute(&in, v, VD_MAX), VD_SLOW_MEMBER)->subject,
+			    "loop2");
+	/* 2.5x is not several times */
+	in = three_alike();
+	in.m[1].lat_us = 2.5 * 150;
+	assert_int_equal(verdicts_compute(&in, v, VD_MAX), 0);
+}
+
+static void test_throttled_config(void **state)
+{
+	struct vd_input in = three_alike();
+	struct verdict v[VD_MAX];
+	const struct verdict *t;
+	int n;
+
+	(void)state;
+	/* 16 MiB/s read limit on loop1, which runs at 15.8 MiB/s with 60 ms latency */
+	in.m[1].thr_read_bps = 16ull << 20;
+	snprintf(in.m[1].thr_cgroup, sizeof(in.m[1].thr_cgroup), "/iowhy-test.1");
+	in.m[1].mib_s = 15.8;
+	in.m[1].lat_us = 60000;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_int_equal(n, 1); /* throttled explains the slowness: no separate slow-member */
+	t = find(v, n, VD_THROTTLED);
+	assert_non_null(t);
+	assert_string_equal(t->subject, "loop1");
+	assert_non_null(strstr(t->text, "blkio.throttle.read_bps_device = 16.0 MiB/s for 7:1"));
+	assert_non_null(strstr(t->text, "/iowhy-test.1"));
+	assert_true(input_of(t, "limit_bps") == 16 << 20);
+	/* a write limit does not explain reads: then it is a slow member */
+	in.m[1].thr_read_bps = 0;
+	in.m[1].thr_write_bps = 16ull << 20;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_null(find(v, n, VD_THROTTLED));
+	assert_string_equal(find(v, n, VD_SLOW_MEMBER)->subject, "loop1");
+	/* ... but it does for writes */
+	in.writes = 1;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_string_equal(find(v, n, VD_THROTTLED)->subject, "loop1");
+	/* an IOPS limit that the member runs at */
+	in = three_alike();
+	in.m[0].thr_read_iops = 1000;
+	in.m[0].iops = 990;
+	n = verdicts_compute(&in, v, VD_MAX);
+	t = find(v, n, VD_THROTTLED);
+	assert_non_null(t);
+	assert_string_equal(t->subject, "loop0");
+	assert_true(input_of(t, "limit_iops") == 1000);
+}
+
+/* A lone device with the same MiB/s at every depth while latency grows with depth. */
+static void test_flat_ceiling(void **state)
+{
+	static const double depth[] = { 1, 4, 16, 32 };
+	struct vd_input in;
+	struct verdict v[VD_MAX];
+	const struct verdict *t;
+	int n;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.nmembers = 1;
+	snprintf(in.m[0].name, sizeof(in.m[0].name), "vdb");
+	in.m[0].ndepth = 4;
+	for (int k = 0; k < 4; k++) {
+		in.m[0].depth[k] = depth[k];
+		in.m[0].depth_mib_s[k] = 20 + k * 0.5;
+		in.m[0].depth_lat_us[k] = 50000 * depth[k];
+	}
+	n = verdicts_compute(&in, v, VD_MAX);
+	t = find(v, n, VD_THROTTLED);
+	assert_non_null(t);
+	assert_non_null(strstr(t->text, "flat ceiling"));
+	assert_true(input_of(t, "lat_growth") == 32);
+	/* a device that gives more with depth has no ceiling */
+	for (int k = 0; k < 4; k++)
+		in.m[0].depth_mib_s[k] = 20 * (k + 1);
+	assert_int_equal(verdicts_compute(&in, v, VD_MAX), 0);
+}
+
+/* Three members sharing vda: alone 900 each, together 910 in all. */
+static void test_shared(void **state)
+{
+	struct vd_input in = three_alike();
+	struct verdict v[VD_MAX];
+	const struct verdict *s;
+	int n;
+
+	(void)state;
+	snprintf(in.shared_lower, sizeof(in.shared_lower), "vda");
+	for (int i = 0; i < 3; i++) {
+		in.m[i].alone_mib_s = 900;
+		in.m[i].together_mib_s = 910.0 / 3;
+	}
+	n = verdicts_compute(&in, v, VD_MAX);
+	s = find(v, n, VD_SHARED);
+	assert_non_null(s);
+	assert_string_equal(s->subject, "vda");
+	assert_non_null(strstr(s->text, "together 1.0 members' worth"));
+	assert_non_null(strstr(s->text, "loop0, loop1, loop2 share vda"));
+	assert_true(input_of(s, "together_mib_s") > 909 && input_of(s, "together_mib_s") < 911);
+	/* independent members: together each keeps 90% of its alone speed */
+	for (int i = 0; i < 3; i++)
+		in.m[i].together_mib_s = 810;
+	assert_int_equal(verdicts_compute(&in, v, VD_MAX), 0);
+	/* a throttled member is left out: the other two share vda */
+	in.m[1].thr_read_bps = 16ull << 20;
+	in.m[1].mib_s = 16;
+	in.m[1].alone_mib_s = in.m[1].together_mib_s = 16;
+	in.m[0].together_mib_s = in.m[2].together_mib_s = 460;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_non_null(find(v, n, VD_THROTTLED));
+	s = find(v, n, VD_SHARED);
+	assert_non_null(s);
+	assert_non_null(strstr(s->text, "loop0, loop2 share vda"));
+	/* no device under all members; the two counted both sit on vda */
+	in.shared_lower[0] = '\0';
+	snprintf(in.m[0].bottom, sizeof(in.m[0].bottom), "vda");
+	snprintf(in.m[1].bottom, sizeof(in.m[1].bottom), "fuse:/slow");
+	snprintf(in.m[2].bottom, sizeof(in.m[2].bottom), "vda");
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_non_null(strstr(find(v, n, VD_SHARED)->text, "loop0, loop2 share vda"));
+	snprintf(in.m[2].bottom, sizeof(in.m[2].bottom), "vdb");
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_non_null(strstr(find(v, n, VD_SHARED)->text, "share something below them"));
+	assert_true(input_of(s, "members") == 2);
+}
+
+static void test_cpu_bound(void **state)
+{
+	struct vd_input in = three_alike();
+	struct verdict v[VD_MAX];
+	const struct verdict *c;
+	int n;
+
+	(void)state;
+	snprintf(in.top_thread, sizeof(in.top_thread), "md5sum");
+	in.top_thread_cpu_pct = 99;
+	n = verdicts_compute(&in, v, VD_MAX);
+	c = find(v, n, VD_CPU_BOUND);
+	assert_non_null(c);
+	assert_string_equal(c->subject, "md5sum");
+	assert_true(input_of(c, "busiest_device_pct") == 30);
+	/* not while a device is busy */
+	in.m[0].busy_pct = 85;
+	assert_null(find(v, verdicts_compute(&in, v, VD_MAX), VD_CPU_BOUND));
+}
+
+static void test_queue_depth(void **state)
+{
+	struct vd_input in = three_alike();
+	struct verdict v[VD_MAX];
+	const struct verdict *q;
+	int n;
+
+	(void)state;
+	in.m[0].inflight = 1.0;
+	in.m[0].busy_pct = 45;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_int_equal(n, 1);
+	q = find(v, n, VD_QUEUE_DEPTH);
+	assert_non_null(q);
+	assert_string_equal(q->subject, "loop0");
+	assert_true(input_of(q, "inflight") == 1.0);
+	/* one in flight but the device is saturated: not queue-depth bound */
+	in.m[0].busy_pct = 97;
+	assert_null(find(v, verdicts_compute(&in, v, VD_MAX), VD_QUEUE_DEPTH));
+}
+
+static void test_writeback_journal(void **state)
+{
+	struct vd_input in = three_alike();
+	struct verdict v[VD_MAX];
+	int n;
+
+	(void)state;
+	in.wall_s = 10;
+	in.dirty_pause_s = 3.1;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(find(v, n, VD_WRITEBACK)->text, "balance_dirty_pages"));
+	in.dirty_pause_s = 0;
+	in.journal_wait_s = 2;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_int_equal(n, 1);
+	assert_true(input_of(find(v, n, VD_JOURNAL), "journal_wait_s") == 2);
+}
+
+static void test_knee(void **state)
+{
+	static const double depth[] = { 1, 4, 16, 32 };
+	static const double iops_k16[] = { 10000, 35000, 80000, 82000 };
+	static const double lat_k16[] = { 100, 114, 200, 390 };
+	static const double iops_grow[] = { 10000, 38000, 140000, 270000 };
+	static const double lat_grow[] = { 100, 105, 114, 118 };
+	static const double iops_k1[] = { 10000, 10500, 10400, 10300 };
+	static const double lat_k1[] = { 100, 380, 1540, 3100 };
+	static const double iops_dip[] = { 21900, 4400, 9000, 49200 };
+	static const double lat_dip[] = { 46, 897, 1800, 649 };
+
+	(void)state;
+	assert_int_equal(knee_find(depth, iops_k16, lat_k16, 4), 2); /* depth 16 */
+	assert_int_equal(knee_find(depth, iops_grow, lat_grow, 4), -1);
+	assert_int_equal(knee_find(depth, iops_k1, lat_k1, 4), 0); /* depth 1 */
+	assert_int_equal(knee_find(depth, iops_k1, lat_k1, 1), -1);
+	/* a dip at depth 4 on a busy machine, growing again later: no knee yet */
+	assert_int_equal(knee_find(depth, iops_dip, lat_dip, 4), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nothing_stands_out),
+		cmocka_unit_test(test_slow_member),
+		cmocka_unit_test(test_throttled_config),
+		cmocka_unit_test(test_flat_ceiling),
+		cmocka_unit_test(test_shared),
+		cmocka_unit_test(test_cpu_bound),
+		cmocka_unit_test(test_queue_depth),
+		cmocka_unit_test(test_writeback_journal),
+		cmocka_unit_test(test_knee),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
