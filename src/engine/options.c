@@ -41,7 +41,8 @@ const struct opt_def common_opt_defs[] = {
 static unsigned common_bit(int key)
 {
 	switch (key) {
-	case 'j': case K_HTML: case K_TIMELINE: case K_TLMAX: return CO_JSON;
+	case 'j': return CO_JSON;
+	case K_HTML: case K_TIMELINE: case K_TLMAX: return CO_PICTURES;
 	case 'o': return CO_TEXT;
 	case K_DIR: return CO_DIR;
 	case K_REPEAT: return CO_REPEAT;

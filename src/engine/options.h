@@ -37,7 +37,8 @@ enum {
 	CO_NOIO = 1 << 5,    /* --no-io */
 	CO_DETAIL = 1 << 6,  /* -q/--brief, -v/--detail */
 	CO_SAMPLE = 1 << 7,  /* --freq HZ, --no-sample, --folded FILE */
-	CO_ALL = (1 << 8) - 1,
+	CO_PICTURES = 1 << 8, /* --html FILE, --timeline FILE, --timeline-max N (a traced session) */
+	CO_ALL = (1 << 9) - 1,
 };
 
 /* What a command takes besides options. */

@@ -452,8 +452,8 @@ static unsigned common_bit(const char *name)
 		{ "json", CO_JSON }, { "output", CO_TEXT }, { "dir", CO_DIR }, { "repeat", CO_REPEAT },
 		{ "drop-caches", CO_DROP }, { "no-io", CO_NOIO }, { "brief", CO_DETAIL },
 		{ "detail", CO_DETAIL }, { "freq", CO_SAMPLE }, { "no-sample", CO_SAMPLE },
-		{ "folded", CO_SAMPLE }, { "html", CO_JSON }, { "timeline", CO_JSON },
-		{ "timeline-max", CO_JSON },
+		{ "folded", CO_SAMPLE }, { "html", CO_PICTURES }, { "timeline", CO_PICTURES },
+		{ "timeline-max", CO_PICTURES },
 	};
 
 	for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++)
