@@ -49,6 +49,26 @@ int missing_probes_append(struct missing_probes *dst, const struct missing_probe
 	return 0;
 }
 
+/* Length of the category ("nfs" of "nfs:nfs_initiate_write"); 0 without one. */
+static size_t category_len(const char *name)
+{
+	const char *c = strchr(name, ':');
+
+	return c ? (size_t)(c - name) : 0;
+}
+
+/* How many entries from i on are absent probes of the same category as entry i. */
+static unsigned absent_run(const struct missing_probes *m, unsigned i)
+{
+	size_t cl = category_len(m->v[i].name);
+	unsigned j = i;
+
+	while (j < m->n && m->v[j].why == PROBE_ABSENT && cl &&
+	       category_len(m->v[j].name) == cl && !strncmp(m->v[j].name, m->v[i].name, cl))
+		j++;
+	return j - i;
+}
+
 char *missing_probes_text(const struct missing_probes *m, char *buf, size_t n)
 {
 	size_t len = 0;
@@ -56,16 +76,24 @@ char *missing_probes_text(const struct missing_probes *m, char *buf, size_t n)
 	if (!n)
 		return buf;
 	buf[0] = 0;
-	for (unsigned i = 0; i < m->n && len < n; i++) {
+	for (unsigned i = 0; i < m->n && len < n;) {
 		const struct missing_probe *p = &m->v[i];
+		unsigned run = absent_run(m, i);
 		char why[128] = "";
 
+		if (run >= 3) { /* a whole subsystem this kernel lacks: "nfs:* (6 tracepoints)" */
+			len += snprintf(buf + len, n - len, "%s%.*s:* (%u tracepoints)", i ? ", " : "",
+					(int)category_len(p->name), p->name, run);
+			i += run;
+			continue;
+		}
 		if (p->why != PROBE_ABSENT && p->err)
 			snprintf(why, sizeof(why), " (%s: %s)", probe_state_text(p->why),
 				 strerror(p->err));
 		else if (p->why != PROBE_ABSENT)
 			snprintf(why, sizeof(why), " (%s)", probe_state_text(p->why));
 		len += snprintf(buf + len, n - len, "%s%s%s", i ? ", " : "", p->name, why);
+		i++;
 	}
 	return buf;
 }

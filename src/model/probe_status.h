@@ -52,7 +52,8 @@ int missing_probes_add(struct missing_probes *m, const char *name, enum probe_st
 /* Append every entry of src to dst. Returns 0, or -1 if some did not fit. */
 int missing_probes_append(struct missing_probes *dst, const struct missing_probes *src);
 /* The list for a report line: "a, b (skipped by IOWHY_SKIP_PROBES), c (failed to attach: EPERM
- * text)". An absent probe is named alone: absent from the kernel is what "missing" means.
+ * text)". An absent probe is named alone: absent from the kernel is what "missing" means; three
+ * or more absent probes of one category in a row are one entry, "nfs:* (6 tracepoints)".
  * Returns buf ("" for an empty list; cut short if n is too small). */
 char *missing_probes_text(const struct missing_probes *m, char *buf, size_t n);
 

@@ -213,7 +213,8 @@ static void print_header(FILE *out, const struct session_result *s)
 	if (s->partial)
 		fprintf(out, "*** PARTIAL (interrupted): the session was cut short; the numbers cover "
 			     "only what ran ***\n");
-	if (s->setup_ns || s->teardown_ns) {
+	/* the untraced time, when there is some worth a line (run has none of its own) */
+	if (s->setup_ns + s->teardown_ns >= 1000000) {
 		char a[32], b[32];
 
 		fprintf(out, "untraced: setup %s before the phases, teardown %s after them "

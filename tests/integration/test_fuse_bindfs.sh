@@ -10,7 +10,7 @@ bindfs -f "$TMPROOT/src" "$TMPROOT/mnt" &
 DPID=$!
 on_exit "fuse_teardown $TMPROOT/mnt $DPID"
 fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { fail "bindfs mounted"; finish; }
-"$IOWHY" run --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=1M count=8 \
+"$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=1M count=8 \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
 # (check_phase_invariants' two-sided CPU check is left out: on FUSE workloads the traced CPU runs

@@ -12,7 +12,7 @@ bindfs -f "$MNT/src" "$TMPROOT/fmnt" &
 DPID=$!
 on_exit "fuse_teardown $TMPROOT/fmnt $DPID"
 fuse_mount_wait "$TMPROOT/fmnt" "$DPID" || { fail "bindfs mounted"; finish; }
-"$IOWHY" run --json "$J" -- dd if=/dev/zero of="$TMPROOT/fmnt/f" bs=1M count=16 conv=fsync \
+"$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/fmnt/f" bs=1M count=16 conv=fsync \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
 fsync=$(fuse_row "$J" wait_ns FSYNC)

@@ -12,7 +12,7 @@ FUSE_SLOW_MS=600000 "$SLOW" -f "$TMPROOT/mnt" &
 DPID=$!
 on_exit "fuse_teardown $TMPROOT/mnt $DPID"
 fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { fail "fuse_slow mounted"; finish; }
-"$IOWHY" run --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=128k count=4 \
+"$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=128k count=4 \
 	>"$TMPROOT/out.txt" 2>"$TMPROOT/err.txt" &
 IPID=$!
 on_exit "kill -9 $IPID 2>/dev/null"

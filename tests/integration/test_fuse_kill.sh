@@ -18,7 +18,7 @@ fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { fail "fuse_slow mounted"; finish; }
   sleep 0.5; kill -9 "$DPID" ) &
 KPID=$!
 on_exit "kill $KPID 2>/dev/null"
-timeout 60 "$IOWHY" run --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=128k count=100 \
+timeout 60 "$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=128k count=100 \
 	>"$TMPROOT/out.txt" 2>&1
 rc=$?
 echo "  iowhy exit $rc; dd: $(grep -m1 -i 'error\|not connected\|aborted' "$TMPROOT/out.txt")"

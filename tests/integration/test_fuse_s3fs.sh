@@ -26,7 +26,7 @@ s3fs iowhy "$TMPROOT/mnt" -f -o "url=http://127.0.0.1:$PORT,use_path_request_sty
 DPID=$!
 on_exit "fuse_teardown $TMPROOT/mnt $DPID"
 fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { cat "$TMPROOT/s3fs.log"; fail "s3fs mounted"; finish; }
-"$IOWHY" run --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=1M count=32 \
+"$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=1M count=32 \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
 ddbytes=$(sed -n 's/^\([0-9]*\) bytes.*copied.*/\1/p' "$TMPROOT/out.txt")

@@ -43,7 +43,7 @@ sshfs -f -o "IdentityFile=$K/id,StrictHostKeyChecking=no,UserKnownHostsFile=/dev
 DPID=$!
 on_exit "fuse_teardown $TMPROOT/mnt $DPID"
 fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { cat "$K/sshd.log" "$K/sshfs.log"; fail "sshfs mounted"; finish; }
-"$IOWHY" copy --files 200 --size 64k --jobs 1,4 --dir "$TMPROOT/mnt" --json "$J" \
+"$IOWHY" copy -v --files 200 --size 64k --jobs 1,4 --dir "$TMPROOT/mnt" --json "$J" \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy copy exits 0" test $? = 0
 check "sshfs stayed mounted and alive" bash -c "kill -0 $DPID && findmnt -rn -o FSTYPE \

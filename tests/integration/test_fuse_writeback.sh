@@ -12,7 +12,7 @@ FUSE_SLOW_MS=0 FUSE_SLOW_WBCACHE=1 "$SLOW" -f "$TMPROOT/mnt" &
 DPID=$!
 on_exit "fuse_teardown $TMPROOT/mnt $DPID"
 fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { fail "fuse_slow mounted"; finish; }
-"$IOWHY" run --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=1M count=64 \
+"$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=1M count=64 \
 	>"$TMPROOT/out.txt" 2>&1
 rc=$?
 check "iowhy run exits 0" test $rc = 0

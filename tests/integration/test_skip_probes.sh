@@ -35,8 +35,9 @@ check "probes.missing gives the reason: skipped" \
 	test "$(reason "$j" block:block_rq_issue)" = skipped
 check "io.missing of the phase lists it" \
 	test "$(jqr "$j" '.phases[0].io.missing | index("block:block_rq_issue") != null')" = true
+# (tracepoints this kernel lacks, such as nfs:*, are listed as absent on every run: not counted)
 check "no other probe is missing ($(jqr "$j" '.missing_probes | join(",")'))" \
-	test "$(jqr "$j" '.missing_probes | length')" = 1
+	test "$(jqr "$j" '[.probes.missing[] | select(.reason != "absent")] | length')" = 1
 check "no tree request is tracked without the issue probe (got $(jqr "$j" "$tree_reqs"))" \
 	test "$(jqr "$j" "$tree_reqs")" = 0
 check "completions without an issue are counted" \

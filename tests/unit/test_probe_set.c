@@ -457,6 +457,17 @@ static void test_missing_list(void **state)
 			    "block:block_rq_issue (failed to attach: Operation not permitted)");
 	b.n = 0;
 	assert_string_equal(missing_probes_text(&b, text, sizeof(text)), "");
+	/* a subsystem the kernel lacks is one entry; two absent probes of a category stay named */
+	missing_probes_add(&b, "nfs:nfs_initiate_write", PROBE_ABSENT, 0);
+	missing_probes_add(&b, "nfs:nfs_writeback_done", PROBE_ABSENT, 0);
+	missing_probes_add(&b, "nfs:nfs_commit_done", PROBE_ABSENT, 0);
+	missing_probes_add(&b, "sunrpc:rpc_task_begin", PROBE_ABSENT, 0);
+	missing_probes_add(&b, "sunrpc:rpc_task_end", PROBE_ABSENT, 0);
+	missing_probes_add(&b, "fuse:fuse_request_end", PROBE_SKIPPED, 0);
+	assert_string_equal(missing_probes_text(&b, text, sizeof(text)),
+			    "nfs:* (3 tracepoints), sunrpc:rpc_task_begin, sunrpc:rpc_task_end, "
+			    "fuse:fuse_request_end (skipped by IOWHY_SKIP_PROBES)");
+	b.n = 0;
 	assert_string_equal(probe_state_code(PROBE_ABSENT), "absent");
 	assert_string_equal(probe_state_code(PROBE_SKIPPED), "skipped");
 	assert_string_equal(probe_state_code(PROBE_LOAD_FAILED), "load_failed");
