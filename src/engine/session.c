@@ -23,6 +23,8 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "session.h"
+#include "session_priv.h"
+#include "attach.h"
 #include "report.h"
 #include "summary.h"
 #include "clock.h"
@@ -52,6 +54,11 @@ void common_opts_init(struct common_opts *o)
 int session_interrupted(void)
 {
 	return interrupted != 0;
+}
+
+void session_clear_interrupt(void)
+{
+	interrupted = 0;
 }
 
 int drop_caches(void)
@@ -91,14 +98,6 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* The phase whose model takes the events; events of any other phase are counted as stray. */
-struct phase_ctx {
-	struct model model;
-	int tag;          /* phase index mod IOWHY_MAX_PHASES, as the BPF side tags events */
-	int open;
-	uint64_t stray;
-};
-
 static void on_event(void *ctx, const struct iowhy_event *e, const char *comm)
 {
 	struct phase_ctx *pc = ctx;
@@ -108,6 +107,8 @@ static void on_event(void *ctx, const struct iowhy_event *e, const char *comm)
 		return;
 	}
 	model_event(&pc->model, e, comm);
+	if (pc->tap)
+		pc->tap(pc->tap_ctx, e, comm);
 }
 
 /* fchdir to d and check that "." is the directory d was opened as (device and inode). */
@@ -283,12 +284,6 @@ static void reap_orphans(void)
 		;
 }
 
-struct session {
-	struct core_probes core;
-	struct io_probes *io;
-	struct phase_ctx pc;
-	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
-};
 
 /*
  * Stop a phase after Ctrl-C or SIGTERM: SIGINT to the whole workload (its cgroup, and its process
@@ -440,6 +435,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	res->storage_failed = c.storage_failed;
 	res->nr_folded = c.nr_folded;
 	res->events_total = s->core.received;
+	res->lite = s->core.lite;
 }
 
 static void free_results(struct session_result *res)
@@ -447,6 +443,7 @@ static void free_results(struct session_result *res)
 	summary_free(res);
 	for (int i = 0; i < res->nphases; i++) {
 		free(res->phases[i].comms);
+		free(res->phases[i].procs);
 		io_result_free(res->phases[i].io);
 	}
 	free(res->phases);
@@ -660,7 +657,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
 				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io) }, 2);
 	core_probes_dontfork_mappings();
-	wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
+	if (!phases[0].attach) /* attach starts nothing: no workload group, no guard */
+		wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	res.phases = calloc(nphases, sizeof(*res.phases));
@@ -696,8 +694,10 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		snprintf(r->name, sizeof(r->name), "%s", ps->name);
 		snprintf(r->column, sizeof(r->column), "%s", ps->column[0] ? ps->column : ps->name);
 		r->kind = ps->kind;
-		if (run_phase(&s, ps, i, r, ps->user ? &user : NULL)) {
-			failed = 1;
+		rc = ps->attach ? attach_run_phase(&s, ps, i, r) :
+				  run_phase(&s, ps, i, r, ps->user ? &user : NULL);
+		if (rc) {
+			failed = rc > 0 ? rc : 1; /* attach: 2 for a target that vanished */
 			break;
 		}
 		res.nphases++;

@@ -16,6 +16,19 @@
 struct io_phase;        /* io_model.h */
 struct session_summary; /* summary.h: computed from the results, above this layer */
 
+/* One process of an attach window (per thread group): its own wall view over its time in the
+ * window (the same buckets, adding up to it) and the bytes its syscalls read and wrote. */
+struct proc_row {
+	uint32_t tgid;
+	char comm[IOWHY_COMM_LEN];
+	uint64_t start_ns, end_ns;          /* its part of the window */
+	uint64_t bucket_ns[WB_COUNT];
+	uint64_t unattributed_ns;
+	uint64_t iowait_by_disk[IOWHY_DISK_SLOTS + 1];
+	uint64_t read_bytes, write_bytes, reads, writes; /* -1 (all ones) under --lite: unknown */
+	int exited;                         /* it ended within the window */
+};
+
 struct phase_result {
 	char name[48];
 	char column[32];
@@ -31,6 +44,11 @@ struct phase_result {
 	uint64_t events, out_of_order, unknown_task;
 	struct phase_facts facts;
 	struct io_phase *io;      /* device / page-cache data (io_model.h), NULL when not traced */
+	struct proc_row *procs;   /* attach: per process, busiest first (owned); NULL otherwise */
+	size_t nprocs;
+	char target[160];         /* attach: what was traced ("pid 123", "cgroup /x", "all") */
+	char end_note[160];       /* attach: why the window ended early ("pid 123 exited"), or "" */
+	int lite;                 /* --lite: no syscall probes (syscall counts not available) */
 };
 
 struct session_result {
@@ -41,6 +59,7 @@ struct session_result {
 	struct missing_probes missing; /* optional probes that are not attached, and why */
 	struct probe_times probe_times; /* loading, attaching and detaching every probe set */
 	int partial;               /* Ctrl-C or a failure cut the session short */
+	int lite;                  /* --lite: no syscall probes: no syscall counts, on-CPU not split */
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
 	uint64_t setup_ns, teardown_ns; /* untraced: before hooks; after hooks and the cleanup */
 	struct phase_result *phases;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "io_report.h"
 #include "report.h"
+#include "report_attach.h"
 #include "columns.h"
 #include "summary.h"
 #include "syscalls.h"
@@ -682,6 +683,10 @@ static void print_syscalls(FILE *out, const struct phase_result *p)
 	int shown = n < TOP_SYSCALLS ? n : TOP_SYSCALLS;
 	struct table *t;
 
+	if (p->lite) {
+		fprintf(out, "syscalls: not available (--lite: no syscall probes)\n");
+		return;
+	}
 	fprintf(out, "syscalls (top %d by total time; on-CPU = share of the total spent on a CPU)\n",
 		TOP_SYSCALLS);
 	if (n == 0) {
@@ -794,9 +799,11 @@ static void report_detail(FILE *out, const struct session_result *s)
 	print_header(out, s);
 	if (count_work_phases(s) >= 2 && cols)
 		print_side_by_side(out, s, cols, ncols, 0);
-	for (int i = 0; i < s->nphases; i++)
+	for (int i = 0; i < s->nphases; i++) {
 		print_phase(out, &s->phases[i], s->disk_names,
 			    s->summary ? &s->summary->phases[i] : NULL);
+		report_attach_text(out, &s->phases[i], s->disk_names, 1);
+	}
 	print_explanation(out, s->summary);
 }
 
@@ -818,6 +825,8 @@ static void report_short(FILE *out, const struct session_result *s, int brief)
 		print_side_by_side(out, s, cols, ncols, 1);
 	if (!brief)
 		io_report_disks_text(out, s->summary);
+	for (int i = 0; i < s->nphases; i++)
+		report_attach_text(out, &s->phases[i], s->disk_names, brief ? -1 : 0);
 	print_explanation(out, s->summary);
 	if (!brief)
 		fprintf(out, "\n(-v: every phase in full: wall view, work view, syscalls, devices and "
