@@ -529,6 +529,10 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	}
 	pc->open = 1;
 	describe_target(&a, r->target, sizeof(r->target));
+	if (ps->attach_note)
+		fprintf(stderr, "iowhy attach: tracing %s (%llu tasks)%s\n", r->target,
+			(unsigned long long)pc->model.live,
+			t->duration_ns ? "" : "; Ctrl-C to stop and report");
 	watch(&a, start, r);
 	if (session_interrupted())
 		session_clear_interrupt(); /* Ctrl-C / SIGTERM: the normal end of the window */
@@ -593,6 +597,7 @@ int attach_main(const struct attach_target *t, const struct common_opts *co, con
 	snprintf(ph.column, sizeof(ph.column), "attach");
 	ph.kind = PHASE_WORK;
 	ph.attach = t;
+	ph.attach_note = co->detail >= 0; /* -q: no line at the start */
 	core_probes_configure(1, t->lite);
 	return session_main("attach", command, &ph, 1, co);
 }

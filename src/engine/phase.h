@@ -46,6 +46,7 @@ struct phase_spec {
 	const char *user;
 	/* Optional (iowhy attach): no child; the phase traces tasks that already run (attach.h). */
 	const struct attach_target *attach;
+	int attach_note;      /* attach: one line on stderr when the window starts */
 };
 
 #endif

@@ -106,6 +106,8 @@ void report_attach_json(struct json_object *phase, const struct phase_result *p,
 	procs = json_object_new_array();
 	jput_str(o, "target", p->target);
 	jput_str(o, "ended", p->end_note);
+	jput_u64(o, "window_start_ns", p->wall.start_ns); /* CLOCK_MONOTONIC */
+	jput_u64(o, "window_end_ns", p->wall.end_ns);
 	jput_bool(o, "lite", p->lite);
 	for (size_t i = 0; i < p->nprocs; i++)
 		json_object_array_add(procs, proc_obj(&p->procs[i], p->lite));
