@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "attach.h"
 #include "units.h"
+#include "outfile.h"
 
 static const char attach_usage[] =
 	"usage: iowhy attach (-p PID[,PID...] | --cgroup PATH | -a) [OPTIONS]\n"
@@ -14,7 +15,7 @@ static const char attach_usage[] =
 	"time down as run does (with -a and --cgroup: per process too). The report goes to stdout\n"
 	"or -o FILE. A -p target that exits ends the window.\n";
 
-enum { AT_O_CGROUP = 256, AT_O_DURATION, AT_O_LITE };
+enum { AT_O_CGROUP = 256, AT_O_DURATION, AT_O_LITE, AT_O_SLOW, AT_O_PROM };
 
 static const struct opt_def attach_opt_defs[] = {
 	{ "pid", 'p', "PID[,PID...]", "these processes (one group), their threads and children" },
@@ -22,6 +23,8 @@ static const struct opt_def attach_opt_defs[] = {
 	{ "all", 'a', NULL, "the whole machine, every process but iowhy, listed per process" },
 	{ "duration", AT_O_DURATION, "D", "stop after D (e.g. 10s, 2m); default: until Ctrl-C" },
 	{ "lite", AT_O_LITE, NULL, "no syscall probes (lowest overhead): no syscall counts" },
+	{ "slow", AT_O_SLOW, "MS", "list every syscall of MS ms or more, with where its time went" },
+	{ "prometheus", AT_O_PROM, "FILE", "node_exporter textfile, rewritten every interval (15s)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -89,6 +92,23 @@ static int attach_handle(void *ctx, int key, const char *v)
 	case AT_O_LITE:
 		o->t.lite = 1;
 		return 0;
+	case AT_O_SLOW: {
+		char *end;
+		double ms = strtod(v, &end);
+
+		if (end == v || *end || !(ms > 0) || ms > 3600e3) {
+			fprintf(stderr, "iowhy attach: --slow %s: a number of milliseconds above 0 (see "
+				"iowhy attach --help)\n", v);
+			return -1;
+		}
+		o->co.slow_ns = (uint64_t)(ms * 1e6);
+		return 0;
+	}
+	case AT_O_PROM:
+		if (outfile_check("attach", "--prometheus", v))
+			return -1;
+		o->co.prometheus = v;
+		return 0;
 	default:
 		return 0;
 	}
@@ -98,7 +118,7 @@ const struct cmd_def attach_cmd = {
 	.name = "attach",
 	.usage = attach_usage,
 	.opts = attach_opt_defs,
-	.common = CO_JSON | CO_TEXT | CO_NOIO | CO_DETAIL,
+	.common = CO_JSON | CO_TEXT | CO_NOIO | CO_DETAIL | CO_INTERVAL,
 	.operand = OPERAND_NONE,
 	.handle = attach_handle,
 };
@@ -113,6 +133,11 @@ int attach_parse(int argc, char **argv, struct attach_opts *o)
 		return rc;
 	if (!o->t.kind)
 		return opts_usage_error("attach", "no target: give -p PID, --cgroup PATH or -a");
+	if (o->t.lite && o->co.slow_ns)
+		return opts_usage_error("attach", "--slow needs the syscall probes that --lite leaves "
+					"out");
+	if (o->co.prometheus && !o->co.interval_ns)
+		o->co.interval_ns = 15000000000ull;
 	return 0;
 }
 

@@ -141,6 +141,11 @@ int io_probes_missing(const struct io_probes *t, struct missing_probes *out)
 	return t ? probe_set_missing(&t->probes, out) : 0;
 }
 
+int io_probes_stats_fd(const struct io_probes *t)
+{
+	return t && t->skel ? bpf_map__fd(t->skel->maps.io_stats) : -1;
+}
+
 const struct probe_set *io_probes_set(const struct io_probes *t)
 {
 	return t ? &t->probes : NULL;

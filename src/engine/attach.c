@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include "attach.h"
 #include "attach_probes.h"
+#include "interval.h"
 #include "clock.h"
 #include "phase.h"
 #include "result.h"
@@ -26,6 +27,7 @@ struct proc_view {
 	uint32_t tgid;        /* 0: empty slot */
 	char comm[IOWHY_COMM_LEN];
 	struct model m;
+	uint64_t prev[WB_COUNT];  /* --interval: its buckets at the previous interval */
 };
 
 struct attach_run {
@@ -47,6 +49,54 @@ static size_t proc_slot(uint32_t tgid)
 	uint32_t h = tgid * 2654435761u;
 
 	return (h >> 20) & (PROC_HASH - 1);
+}
+
+/*
+ * --interval with -a / --cgroup: the busiest processes since the previous interval (each view's
+ * wall deltas; views of processes with no event since stay where they were and show nothing).
+ */
+static uint64_t iv_busy(const struct iv_proc *p)
+{
+	return p->ns - p->bucket_ns[WB_OTHER];
+}
+
+static int cmp_iv_busy(const void *x, const void *y)
+{
+	uint64_t a = iv_busy(x), b = iv_busy(y);
+
+	return (a < b) - (a > b);
+}
+
+static int top_procs(void *ctx, struct iv_proc *out, int max)
+{
+	struct attach_run *a = ctx;
+	struct iv_proc *all = calloc(a->nprocs ? a->nprocs : 1, sizeof(*all));
+	size_t n = 0;
+
+	if (!all)
+		return 0;
+	for (size_t i = 0; i < PROC_HASH && n < a->nprocs; i++) {
+		struct proc_view *v = a->procs[i];
+		struct iv_proc *p = &all[n];
+
+		if (!v)
+			continue;
+		model_advance(&v->m, a->s->pc.model.last_ns);
+		p->pid = v->tgid;
+		memcpy(p->comm, v->comm, sizeof(p->comm));
+		for (int b = 0; b < WB_COUNT; b++) {
+			p->bucket_ns[b] = v->m.wall.bucket_ns[b] - v->prev[b];
+			v->prev[b] = v->m.wall.bucket_ns[b];
+			p->ns += p->bucket_ns[b];
+		}
+		n += iv_busy(p) > 0;
+	}
+	qsort(all, n, sizeof(*all), cmp_iv_busy);
+	if ((int)n > max)
+		n = (size_t)max;
+	memcpy(out, all, n * sizeof(*all));
+	free(all);
+	return (int)n;
 }
 
 /* The view of tgid; created (starting at `start`) when absent and `create`. */
@@ -471,6 +521,7 @@ static void watch(struct attach_run *a, uint64_t start, struct phase_result *r)
 		usleep(20000);
 		core_probes_drain(&a->s->core);
 		now = now_ns();
+		interval_poll(a->s->iv, now);
 		if (session_interrupted())
 			break;
 		if (a->t->duration_ns && now - start >= a->t->duration_ns)
@@ -527,8 +578,12 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 		run_free(&a);
 		return rc;
 	}
-	pc->open = 1;
 	describe_target(&a, r->target, sizeof(r->target));
+	interval_begin(s->iv, s, &pc->model, start, r->target, pc->tag, t->lite);
+	if (t->kind != ATTACH_PIDS)
+		interval_set_procs(s->iv, top_procs, &a);
+	pc->iv = s->iv;
+	pc->open = 1;
 	if (ps->attach_note)
 		fprintf(stderr, "iowhy attach: tracing %s (%llu tasks)%s\n", r->target,
 			(unsigned long long)pc->model.live,
@@ -551,6 +606,8 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 		end = pc->model.last_dead_ns;
 	r->tasks_left = 0; /* attached tasks go on living: that is the point */
 	model_finish(&pc->model, end);
+	interval_end(s->iv, r);
+	pc->iv = NULL;
 	pc->open = 0;
 	pc->tap = NULL;
 	finish_procs(&a, end, r);

@@ -11,7 +11,7 @@
 #include "units.h"
 
 /* Ids of the long-only common options (above any command's own ids). */
-enum { K_DIR = 1000, K_REPEAT, K_DROP, K_NOIO };
+enum { K_DIR = 1000, K_REPEAT, K_DROP, K_NOIO, K_INTERVAL, K_JSONL };
 
 #define MAX_OPTS 64 /* a command's options plus the common ones */
 
@@ -22,6 +22,8 @@ const struct opt_def common_opt_defs[] = {
 	{ "repeat", K_REPEAT, "R", "run each case R times (1-100); report the mean without best and worst" },
 	{ "drop-caches", K_DROP, NULL, "drop the page cache before each run (root)" },
 	{ "no-io", K_NOIO, NULL, "core probes only: no block layer / page cache tracing" },
+	{ "interval", K_INTERVAL, "S", "a live block every S (e.g. 1s) while it runs, then the report" },
+	{ "json-lines", K_JSONL, "FILE", "one JSON object per interval to FILE (default --interval 1s)" },
 	{ "brief", 'q', NULL, "shortest report: the wall breakdown and the explanation" },
 	{ "detail", 'v', NULL, "full report: every table of the run" },
 	{ "help", 'h', NULL, "this help" },
@@ -39,6 +41,7 @@ static unsigned common_bit(int key)
 	case K_REPEAT: return CO_REPEAT;
 	case K_DROP: return CO_DROP;
 	case K_NOIO: return CO_NOIO;
+	case K_INTERVAL: case K_JSONL: return CO_INTERVAL;
 	case 'q': case 'v': return CO_DETAIL;
 	default: return 0;
 	}
@@ -153,6 +156,17 @@ static int common_set(const struct cmd_def *c, struct common_opts *co, int key, 
 	case K_NOIO:
 		co->no_io = 1;
 		return 0;
+	case K_INTERVAL:
+		if (parse_duration(val, &co->interval_ns, err, sizeof(err)))
+			return opts_usage_error(c->name, "--interval: %s", err);
+		if (co->interval_ns < 100ull * 1000 * 1000)
+			return opts_usage_error(c->name, "--interval %s: at least 100ms", val);
+		return 0;
+	case K_JSONL:
+		co->json_lines = val;
+		if (!co->interval_ns)
+			co->interval_ns = 1000000000ull; /* a later --interval still sets it */
+		return outfile_check(c->name, "--json-lines", val) ? 2 : 0;
 	case 'q':
 		co->detail = -1;
 		return 0;

@@ -35,7 +35,8 @@ enum {
 	CO_DROP = 1 << 4,    /* --drop-caches */
 	CO_NOIO = 1 << 5,    /* --no-io */
 	CO_DETAIL = 1 << 6,  /* -q/--brief, -v/--detail */
-	CO_ALL = (1 << 7) - 1,
+	CO_INTERVAL = 1 << 7, /* --interval S, --json-lines FILE */
+	CO_ALL = (1 << 8) - 1,
 };
 
 /* What a command takes besides options. */

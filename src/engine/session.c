@@ -109,6 +109,8 @@ static void on_event(void *ctx, const struct iowhy_event *e, const char *comm)
 	model_event(&pc->model, e, comm);
 	if (pc->tap)
 		pc->tap(pc->tap_ctx, e, comm);
+	if (pc->iv)
+		interval_event(pc->iv, e, comm);
 }
 
 /* fchdir to d and check that "." is the directory d was opened as (device and inode). */
@@ -352,6 +354,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	start = now_ns();
 	model_init(&pc->model, start);
 	model_add_task(&pc->model, pid, pid, ps->comm ? ps->comm : "iowhy", IOWHY_TS_SWAIT, SYS_read);
+	interval_begin(s->iv, s, &pc->model, start, ps->name, pc->tag, 0);
+	pc->iv = s->iv;
 	pc->open = 1;
 	if (write(gate[1], "g", 1) != 1) {
 		fprintf(stderr, "iowhy: cannot release the workload: %s\n", strerror(errno));
@@ -365,6 +369,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 
 		poll(&p, pidfd >= 0 ? 1 : 0, 20);
 		core_probes_drain(&s->core);
+		interval_poll(s->iv, now_ns());
 		if (interrupted)
 			stop_child(ps, pid, &signalled, &deadline);
 		if (waitpid(pid, &st, WNOHANG) == pid)
@@ -393,6 +398,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	end = pc->model.live ? now_ns() : pc->model.last_dead_ns;
 	r->tasks_left = pc->model.live;
 	model_finish(&pc->model, end);
+	interval_end(s->iv, r);
+	pc->iv = NULL;
 	pc->open = 0;
 	r->wall = pc->model.wall;
 	r->comms = pc->model.comms;
@@ -444,6 +451,7 @@ static void free_results(struct session_result *res)
 	for (int i = 0; i < res->nphases; i++) {
 		free(res->phases[i].comms);
 		free(res->phases[i].procs);
+		free(res->phases[i].slow);
 		io_result_free(res->phases[i].io);
 	}
 	free(res->phases);
@@ -640,17 +648,24 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		return rc;
 	if (reports_open(tool, o, &rf))
 		return 2;
+	s.iv = interval_open(tool, o, &rc);
+	if (rc) {
+		reports_close(&rf);
+		return rc;
+	}
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (core_probes_open(&s.core, on_event, &s.pc)) {
 		session_close_group();
+		interval_close(s.iv);
 		reports_close(&rf);
 		return 1;
 	}
 	if (!o->no_io && io_probes_open(&s.io, &s.core)) {
 		core_probes_close(&s.core);
 		session_close_group();
+		interval_close(s.iv);
 		reports_close(&rf);
 		return 1;
 	}
@@ -670,6 +685,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		io_probes_close(s.io);
 		core_probes_close(&s.core);
 		session_close_group();
+		interval_close(s.iv);
 		reports_close(&rf);
 		return 1;
 	}
@@ -713,6 +729,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	core_probes_close(&s.core);
 	res.probe_times.detach_ns = now_ns() - detach0;
 	munmap(s.shared, sizeof(*s.shared));
+	if (interval_close(s.iv) && !failed)
+		failed = 1;
 	session_close_group();
 	if (teardown_fn) {
 		t0 = now_ns();

@@ -10,6 +10,7 @@
 #include "io_probes.h"
 #include "model.h"
 #include "facts.h"
+#include "interval.h"
 
 /* The phase whose model takes the events; events of any other phase are counted as stray. */
 struct phase_ctx {
@@ -20,6 +21,7 @@ struct phase_ctx {
 	/* Optional: sees every event the model takes, after it (attach: per-process views). */
 	void (*tap)(void *ctx, const struct iowhy_event *e, const char *comm);
 	void *tap_ctx;
+	struct interval_out *iv;  /* --interval / --slow: sees every event too */
 };
 
 struct session {
@@ -27,6 +29,7 @@ struct session {
 	struct io_probes *io;
 	struct phase_ctx pc;
 	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
+	struct interval_out *iv;      /* live intervals and slow calls (NULL without) */
 };
 
 /* Forget an interrupt: for attach, Ctrl-C or SIGTERM is the normal end of the window. */

@@ -10,6 +10,7 @@
 #include "model.h"
 #include "facts.h"
 #include "probe_status.h"
+#include "calltrack.h"
 
 #define REPORT_SCHEMA_VERSION 1
 
@@ -28,6 +29,17 @@ struct proc_row {
 	uint64_t read_bytes, write_bytes, reads, writes; /* -1 (all ones) under --lite: unknown */
 	int exited;                         /* it ended within the window */
 };
+
+/* A syscall kept by --slow: its breakdown, and the devices it waited on while it ran. */
+#define SLOW_MAX 200
+struct slow_call {
+	struct ct_call c;
+	char comm[IOWHY_COMM_LEN];
+	double busy_pct[CT_DISKS];   /* c.disk[i]'s busy % over the call (/sys/block io_ticks) */
+	double depth[CT_DISKS];      /* and its mean queue depth (time_in_queue) */
+};
+/* Slowest first (qsort). */
+int slow_call_cmp(const void *a, const void *b);
 
 struct phase_result {
 	char name[48];
@@ -49,6 +61,11 @@ struct phase_result {
 	char target[160];         /* attach: what was traced ("pid 123", "cgroup /x", "all") */
 	char end_note[160];       /* attach: why the window ended early ("pid 123 exited"), or "" */
 	int lite;                 /* --lite: no syscall probes (syscall counts not available) */
+	struct slow_call *slow;   /* --slow: the slowest calls, slowest first (owned) */
+	size_t nslow;
+	uint64_t slow_more;       /* calls over the threshold that were not kept */
+	uint64_t slow_min_ns;     /* the threshold */
+	int slow_traced;          /* --slow was given */
 };
 
 struct session_result {
