@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A target for the attach tests, counting what it does itself.
- *   attach_target fsync FILE OUT   loop: write 4 KiB to FILE, fsync; each fsync's entry and exit
+ *   attach_target fsync FILE OUT [BS]  loop: write BS (4 KiB; at most 1 MiB) to FILE, fsync; each fsync's entry and exit
  *                                  times (CLOCK_MONOTONIC ns) are kept; on SIGUSR1 they are written
  *                                  to OUT ("enter exit" per line, then renamed into place).
  *   attach_target write FILE OUT N  wait for SIGUSR1, then write N bytes to FILE in 64 KiB write()s,
@@ -49,18 +49,20 @@ static void publish(const char *out, const char *text, size_t len)
 	rename(tmp, out);
 }
 
-static int do_fsync(const char *file, const char *out)
+static int do_fsync(const char *file, const char *out, size_t bs)
 {
 	static unsigned long long calls[MAX_CALLS][2];
-	static char buf[4096];
+	static char buf[1 << 20];
 	size_t n = 0;
 	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
 	if (fd < 0)
 		return 1;
+	if (bs < 1 || bs > sizeof(buf))
+		return 2;
 	memset(buf, 'x', sizeof(buf));
 	for (;;) {
-		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+		if (write(fd, buf, bs) != (ssize_t)bs)
 			return 1;
 		calls[n % MAX_CALLS][0] = now();
 		fsync(fd);
@@ -116,14 +118,14 @@ int main(int argc, char **argv)
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
-	if (argc == 4 && !strcmp(argv[1], "fsync"))
-		return do_fsync(argv[2], argv[3]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "fsync"))
+		return do_fsync(argv[2], argv[3], argc == 5 ? (size_t)atol(argv[4]) : 4096);
 	if (argc == 5 && !strcmp(argv[1], "write"))
 		return do_write(argv[2], argv[3], atoll(argv[4]));
 	if (argc == 2 && !strcmp(argv[1], "sleep")) {
 		for (;;)
 			pause();
 	}
-	fprintf(stderr, "usage: attach_target fsync FILE OUT | write FILE OUT N | sleep\n");
+	fprintf(stderr, "usage: attach_target fsync FILE OUT [BS] | write FILE OUT N | sleep\n");
 	return 2;
 }

@@ -5,6 +5,7 @@
 #include "report_attach.h"
 #include "json_put.h"
 #include "units.h"
+#include "syscalls.h"
 
 #define TOP_PROCS 10       /* processes listed by default (-v: all) */
 #define UNKNOWN_BYTES (~0ull)
@@ -51,12 +52,61 @@ static void print_procs(FILE *out, const struct phase_result *p, int detail)
 			p->nprocs - shown);
 }
 
+#define SLOW_SHOWN 20   /* slow calls listed by default (-v: all kept) */
+
+/* "212 ms" */
+static const char *dur(char *buf, size_t n, uint64_t ns)
+{
+	return fmt_ns(buf, n, ns);
+}
+
+/* One slow call: what it was, how long, and where the time went. */
+static void slow_line(FILE *out, const struct slow_call *s, const char (*disks)[32], uint64_t t0)
+{
+	const struct ct_call *c = &s->c;
+	char a[32], b[32], d[32], e[32], f[32];
+
+	fprintf(out, "  %s %s (%s, tid %u, at +%s): on CPU %s, run queue %s, I/O wait %s",
+		syscall_name(c->nr), dur(a, sizeof(a), c->end_ns - c->start_ns), s->comm, c->tid,
+		dur(b, sizeof(b), c->start_ns > t0 ? c->start_ns - t0 : 0),
+		dur(d, sizeof(d), c->oncpu_ns), dur(e, sizeof(e), c->runq_ns),
+		dur(f, sizeof(f), c->iowait_ns));
+	for (int i = 0; i < c->ndisks; i++)
+		fprintf(out, "%s%s %s (busy %.0f%%, depth %.1f)", i ? ", " : " [",
+			disks[c->disk[i]][0] ? disks[c->disk[i]] : "?",
+			dur(a, sizeof(a), c->disk_ns[i]), s->busy_pct[i], s->depth[i]);
+	if (c->iowait_nodisk_ns)
+		fprintf(out, "%sno disk known %s", c->ndisks ? ", " : " [",
+			dur(a, sizeof(a), c->iowait_nodisk_ns));
+	if (c->ndisks || c->iowait_nodisk_ns)
+		fprintf(out, "]");
+	fprintf(out, ", other waits %s\n", dur(a, sizeof(a), c->other_ns));
+}
+
+static void print_slow(FILE *out, const struct phase_result *p, const char (*disks)[32],
+		       int detail)
+{
+	size_t shown = detail > 0 || p->nslow <= SLOW_SHOWN ? p->nslow : SLOW_SHOWN;
+	char a[32];
+
+	if (!p->slow_traced || detail < 0)
+		return;
+	fprintf(out, "\n== syscalls of %s or more: %zu%s (slowest first; on CPU + run queue + I/O "
+		     "wait + other = each call's time) ==\n", dur(a, sizeof(a), p->slow_min_ns),
+		p->nslow + (size_t)p->slow_more, p->slow_more ? ", the slowest kept" : "");
+	for (size_t i = 0; i < shown; i++)
+		slow_line(out, &p->slow[i], disks, p->wall.start_ns);
+	if (shown < p->nslow || p->slow_more)
+		fprintf(out, "  ... %zu more listed with -v or in --json, %llu more not kept\n",
+			p->nslow - shown, (unsigned long long)p->slow_more);
+}
+
 void report_attach_text(FILE *out, const struct phase_result *p, const char (*disks)[32],
 			int detail)
 {
 	char a[32];
 
-	(void)disks;
+	print_slow(out, p, disks, detail);
 	if (!p->target[0])
 		return;
 	fprintf(out, "\nattached to %s for %s%s%s\n", p->target,
@@ -94,12 +144,51 @@ static struct json_object *proc_obj(const struct proc_row *r, int lite)
 	return o;
 }
 
+static struct json_object *slow_obj(const struct slow_call *s, const char (*disks)[32])
+{
+	struct json_object *o = json_object_new_object(), *dv = json_object_new_array();
+	const struct ct_call *c = &s->c;
+
+	jput_str(o, "syscall", syscall_name(c->nr));
+	jput_u64(o, "tid", c->tid);
+	jput_u64(o, "pid", c->tgid);
+	jput_str(o, "comm", s->comm);
+	jput_u64(o, "start_ns", c->start_ns);
+	jput_u64(o, "duration_ns", c->end_ns - c->start_ns);
+	jput_u64(o, "oncpu_ns", c->oncpu_ns);
+	jput_u64(o, "runq_ns", c->runq_ns);
+	jput_u64(o, "iowait_ns", c->iowait_ns);
+	jput_u64(o, "other_ns", c->other_ns);
+	for (int i = 0; i < c->ndisks; i++) {
+		struct json_object *d = json_object_new_object();
+
+		jput_str(d, "name", disks[c->disk[i]]);
+		jput_u64(d, "ns", c->disk_ns[i]);
+		jput_dbl(d, "busy_pct", s->busy_pct[i]);
+		jput_dbl(d, "queue_depth", s->depth[i]);
+		json_object_array_add(dv, d);
+	}
+	jput(o, "iowait_by_device", dv);
+	jput_u64(o, "iowait_no_device_ns", c->iowait_nodisk_ns);
+	return o;
+}
+
 void report_attach_json(struct json_object *phase, const struct phase_result *p,
 			const char (*disks)[32])
 {
 	struct json_object *o, *procs;
 
-	(void)disks;
+	if (p->slow_traced) {
+		struct json_object *sl = json_object_new_object(), *arr = json_object_new_array();
+
+		jput_u64(sl, "min_ns", p->slow_min_ns);
+		jput_u64(sl, "kept", p->nslow);
+		jput_u64(sl, "not_kept", p->slow_more);
+		for (size_t i = 0; i < p->nslow; i++)
+			json_object_array_add(arr, slow_obj(&p->slow[i], disks));
+		jput(sl, "calls", arr);
+		jput(phase, "slow_calls", sl);
+	}
 	if (!p->target[0])
 		return;
 	o = json_object_new_object();

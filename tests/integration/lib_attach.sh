@@ -2,7 +2,9 @@
 #   build_attach_target        compile tests/attach_target.c into $TMPROOT; exports TGT
 #   start_bg VAR CMD...        start CMD in the background, its pid in VAR, killed at the end
 #   wait_started FILE          wait (up to 30 s) until iowhy attach says it is tracing (stderr FILE)
-#   our_bpf_left PID           bpftool links or programs still held by process PID (count)
+#   bpf_prog_names PID         names of the BPF programs process PID holds (its fds' prog_id)
+#   leftovers ARGS...          processes still running `$IOWHY attach ARGS...` and BPF objects
+#                              held by them (after it exited: a fork of it, e.g. a guard); count
 
 build_attach_target() {
 	TGT=$TMPROOT/attach_target
@@ -27,6 +29,20 @@ wait_started() {
 	return 1
 }
 
-our_bpf_left() {
-	{ bpftool link list; bpftool prog list; } 2>/dev/null | grep -c "iowhy($1)"
+bpf_prog_names() {
+	local id
+	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u |
+		while read -r id; do
+			bpftool prog show id "$id" 2>/dev/null | awk 'NR == 1 { for (i = 1; i < NF; i++) if ($i == "name") print $(i + 1) }'
+		done
+}
+
+leftovers() {
+	local want p n=0
+	want=$(printf '%s\0' "$IOWHY" attach "$@" | tr '\0' ' ')
+	for p in /proc/[0-9]*; do
+		[ "$( { tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null)" = "$want" ] || continue
+		n=$((n + 1 + $(ls -l "$p/fd" 2>/dev/null | grep -c 'anon_inode:bpf')))
+	done
+	echo "$n"
 }

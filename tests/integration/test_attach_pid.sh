@@ -48,4 +48,5 @@ sleep 0.5
 n2=$(wc -l < "$TMPROOT/calls")
 check "the program keeps running after the detach" kill -0 "$P"
 check "and keeps doing its work ($n1 -> $n2 calls)" [ "$n2" -gt "$n1" ]
-check "nothing of iowhy's stays attached" [ "$(our_bpf_left "$P")" = 0 ]
+check "nothing of iowhy's stays (no process, no BPF fd)" \
+	[ "$(leftovers -p "$P" --duration 2 -j "$J" -o "$TMPROOT/a.txt")" = 0 ]
