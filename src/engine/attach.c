@@ -41,7 +41,7 @@ struct attach_run {
 	char cg_path[4096];        /* the cgroup directory, resolved */
 	const char *cg_list;       /* "cgroup.procs" (v2) or "tasks" (v1) */
 	int pidfds[ATTACH_MAX_PIDS];
-	uint64_t cpu_ticks0;       /* -p: utime + stime of the targets at the start */
+	uint64_t utime0, stime0;   /* -p: utime and stime of the targets at the start (ticks) */
 };
 
 static size_t proc_slot(uint32_t tgid)
@@ -321,10 +321,10 @@ static int seed_all(struct attach_run *a)
 	return n;
 }
 
-/* utime + stime (clock ticks) of the -p targets. */
-static uint64_t targets_cpu_ticks(const struct attach_target *t)
+/* utime and stime (clock ticks) of the -p targets, summed. */
+static void targets_cpu_ticks(const struct attach_target *t, uint64_t *user, uint64_t *sys)
 {
-	uint64_t sum = 0;
+	*user = *sys = 0;
 
 	for (int i = 0; i < t->npids; i++) {
 		char path[64], buf[1024], *p;
@@ -340,10 +340,11 @@ static uint64_t targets_cpu_ticks(const struct attach_target *t)
 		/* after the comm: state ppid pgrp session tty tpgid flags minflt cminflt majflt
 		 * cmajflt utime stime */
 		if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-				&stt) == 2)
-			sum += ut + stt;
+				&stt) == 2) {
+			*user += ut;
+			*sys += stt;
+		}
 	}
-	return sum;
 }
 
 /* Seed the targets. 0, or 2 after one line when a -p target vanished or nothing could be seeded. */
@@ -362,7 +363,7 @@ static int seed_targets(struct attach_run *a)
 				return 2;
 			}
 		}
-		a->cpu_ticks0 = targets_cpu_ticks(t);
+		targets_cpu_ticks(t, &a->utime0, &a->stime0);
 		return 0;
 	case ATTACH_CGROUP:
 		n = seed_cgroup(a);
@@ -624,11 +625,15 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	r->unknown_task = pc->model.unknown_task;
 	model_free(&pc->model);
 	if (t->kind == ATTACH_PIDS) {
-		uint64_t ticks = targets_cpu_ticks(t), hz = (uint64_t)sysconf(_SC_CLK_TCK);
+		uint64_t ut, st, hz = (uint64_t)sysconf(_SC_CLK_TCK);
 
-		/* the processes' own utime + stime (whole ticks) over the window */
-		if (ticks >= a.cpu_ticks0 && hz)
-			r->rusage_user_ns = (ticks - a.cpu_ticks0) * (1000000000ull / hz);
+		/* the processes' own utime and stime (whole ticks) over the window, where run has
+		 * getrusage: the same accounting */
+		targets_cpu_ticks(t, &ut, &st);
+		if (hz && ut >= a.utime0 && st >= a.stime0) {
+			r->rusage_user_ns = (ut - a.utime0) * (1000000000ull / hz);
+			r->rusage_sys_ns = (st - a.stime0) * (1000000000ull / hz);
+		}
 	}
 	core_probes_sys_stats(&s->core, pc->tag, r->sys);
 	core_probes_reset_sys_stats(&s->core, pc->tag);
