@@ -3,7 +3,7 @@
 set -e
 PKGS="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcmocka-dev libjson-c-dev
       libssl-dev libarchive-dev pkg-config jq e2fsprogs xfsprogs coreutils util-linux tar gzip fio
-      shellcheck man-db bash-completion strace"
+      shellcheck man-db bash-completion strace prometheus"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
