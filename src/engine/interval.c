@@ -16,10 +16,12 @@
 #include "result.h"
 #include "session_priv.h"
 #include "sysblock.h"
+#include "slow_probes.h"
 
 #define MODEL_LAG_NS (100ull * 1000 * 1000) /* events older than this have all been delivered */
 #define MAX_DISKS 64
 #define RING 4096                           /* device samples kept for slow calls (20 ms each) */
+#define KRING 8192                          /* pauses and commits kept for slow calls */
 
 /* /sys/block/NAME/stat fields we use, and when they were read. */
 struct dstat {
@@ -65,6 +67,9 @@ struct interval_out {
 	uint64_t slow_more;        /* over the threshold but not kept */
 	struct ring_entry *ring;
 	size_t ring_n;             /* samples taken (the ring holds the last RING) */
+	struct slow_probes *sp;    /* balance_dirty_pages and jbd2 (--slow) */
+	struct kev { uint64_t t0, t1; uint32_t tid, dev; } *bdp, *commits; /* rings of KRING */
+	size_t nbdp, ncommits;
 };
 
 /* ---- devices ---- */
@@ -252,6 +257,68 @@ static void ring_context(struct interval_out *iv, int s, uint64_t from, uint64_t
 		*busy = 100.0;
 }
 
+/* An event of bpf/slow.bpf.c: a pause [ts, ts + pause] of a task, or a commit's start or end. */
+static void on_kernel_event(void *ctx, const struct slow_ev *e)
+{
+	struct interval_out *iv = ctx;
+
+	if (e->type == SLOW_EV_BDP) {
+		iv->bdp[iv->nbdp++ % KRING] = (struct kev){ e->ts, e->ts + e->arg, e->tid, 0 };
+	} else if (e->type == SLOW_EV_COMMIT_START) {
+		iv->commits[iv->ncommits++ % KRING] = (struct kev){ e->ts, 0, 0, (uint32_t)e->arg };
+	} else if (e->type == SLOW_EV_COMMIT_END) {
+		size_t first = iv->ncommits > KRING ? iv->ncommits - KRING : 0;
+
+		for (size_t i = iv->ncommits; i-- > first;) {
+			struct kev *k = &iv->commits[i % KRING];
+
+			if (k->dev == e->arg && !k->t1) {
+				k->t1 = e->ts;
+				break;
+			}
+		}
+	}
+}
+
+/* Pauses of the call's task inside it, and the commits that overlapped it. */
+static void kernel_context(struct interval_out *iv, struct slow_call *sc)
+{
+	const struct ct_call *c = &sc->c;
+	size_t first;
+
+	slow_probes_poll(iv->sp, on_kernel_event, iv);
+	first = iv->nbdp > KRING ? iv->nbdp - KRING : 0;
+	for (size_t i = first; i < iv->nbdp; i++) {
+		const struct kev *k = &iv->bdp[i % KRING];
+
+		if (k->tid == c->tid && k->t0 >= c->start_ns && k->t0 <= c->end_ns) {
+			sc->bdp_count++;
+			sc->bdp_ns += k->t1 - k->t0;
+		}
+	}
+	first = iv->ncommits > KRING ? iv->ncommits - KRING : 0;
+	for (size_t i = first; i < iv->ncommits; i++) {
+		const struct kev *k = &iv->commits[i % KRING];
+		uint64_t end = k->t1 ? k->t1 : c->end_ns;
+		uint64_t from = k->t0 > c->start_ns ? k->t0 : c->start_ns;
+		uint64_t to = end < c->end_ns ? end : c->end_ns;
+		struct sysblock_entry e;
+
+		if (to <= from)
+			continue;
+		sc->commits++;
+		sc->commit_overlap_ns += to - from;
+		if (end - k->t0 > sc->commit_max_ns) {
+			sc->commit_max_ns = end - k->t0;
+			if (sysblock_lookup(dev_of_kdev(k->dev), &e) == 0)
+				snprintf(sc->commit_dev, sizeof(sc->commit_dev), "%s", e.name);
+			else
+				snprintf(sc->commit_dev, sizeof(sc->commit_dev), "%u:%u", k->dev >> 20,
+					 k->dev & 0xfffff);
+		}
+	}
+}
+
 static void comm_of(uint32_t tgid, uint32_t tid, char *out)
 {
 	char path[64], buf[IOWHY_COMM_LEN + 2] = "";
@@ -300,6 +367,8 @@ static void keep_slow(struct interval_out *iv, const struct ct_call *c)
 	comm_of(c->tgid, c->tid, sc->comm);
 	for (int i = 0; i < c->ndisks; i++)
 		ring_context(iv, c->disk[i], c->start_ns, c->end_ns, &sc->busy_pct[i], &sc->depth[i]);
+	if (iv->sp)
+		kernel_context(iv, sc);
 }
 
 static void on_call(void *ctx, const struct ct_call *c)
@@ -401,7 +470,9 @@ struct interval_out *interval_open(const char *tool, const struct common_opts *o
 	if (iv->slow_ns) {
 		iv->slow = calloc(SLOW_MAX, sizeof(*iv->slow));
 		iv->ring = calloc(RING, sizeof(*iv->ring));
-		if (!iv->slow || !iv->ring) {
+		iv->bdp = calloc(KRING, sizeof(*iv->bdp));
+		iv->commits = calloc(KRING, sizeof(*iv->commits));
+		if (!iv->slow || !iv->ring || !iv->bdp || !iv->commits) {
 			fprintf(stderr, "iowhy %s: out of memory\n", tool);
 			interval_close(iv);
 			*err = 1;
@@ -431,6 +502,7 @@ void interval_begin(struct interval_out *iv, struct session *s, struct model *m,
 	iv->nslow = 0;
 	iv->slow_more = 0;
 	iv->ring_n = 0;
+	iv->nbdp = iv->ncommits = 0;
 	memset(&iv->slowest, 0, sizeof(iv->slowest));
 	calltrack_free(&iv->ct);
 	calltrack_init(&iv->ct, on_call, iv);
@@ -438,6 +510,18 @@ void interval_begin(struct interval_out *iv, struct session *s, struct model *m,
 	iv->nlat_prev = 0;
 	list_disks(iv);
 	ring_sample(iv, iv->dprev_t);
+}
+
+void interval_load_probes(struct interval_out *iv, struct core_probes *core)
+{
+	if (iv && iv->slow_ns && !iv->sp)
+		slow_probes_open(&iv->sp, core); /* on failure: one line, calls listed without */
+}
+
+void interval_missing(const struct interval_out *iv, struct missing_probes *out)
+{
+	if (iv)
+		slow_probes_missing(iv->sp, out);
 }
 
 void interval_set_procs(struct interval_out *iv,
@@ -460,6 +544,7 @@ void interval_poll(struct interval_out *iv, uint64_t now)
 {
 	if (!iv || !iv->open)
 		return;
+	slow_probes_poll(iv->sp, on_kernel_event, iv);
 	ring_sample(iv, now);
 	if (!iv->every || now < iv->next_due || now < iv->start + MODEL_LAG_NS)
 		return;
@@ -487,6 +572,10 @@ void interval_end(struct interval_out *iv, struct phase_result *r)
 		r->slow_more = iv->slow_more;
 		r->slow_min_ns = iv->slow_ns;
 		r->slow_traced = 1;
+		r->slow_context =
+			(slow_probes_attached(iv->sp, "writeback:balance_dirty_pages") ? 1 : 0) |
+			(slow_probes_attached(iv->sp, "jbd2:jbd2_start_commit") &&
+			 slow_probes_attached(iv->sp, "jbd2:jbd2_end_commit") ? 2 : 0);
 	}
 	calltrack_free(&iv->ct);
 	iv->open = 0;
@@ -504,8 +593,11 @@ int interval_close(struct interval_out *iv)
 		rc = -1;
 	}
 	calltrack_free(&iv->ct);
+	slow_probes_close(iv->sp);
 	free(iv->slow);
 	free(iv->ring);
+	free(iv->bdp);
+	free(iv->commits);
 	free(iv);
 	return rc;
 }

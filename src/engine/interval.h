@@ -20,6 +20,12 @@ struct phase_result;
 
 /* Open the outputs (NULL when no interval option is set, or on error: *err 2 after one line). */
 struct interval_out *interval_open(const char *tool, const struct common_opts *o, int *err);
+struct core_probes;
+struct missing_probes;
+/* --slow: load the probes of the kernel's side of slow calls (after the core probes). */
+void interval_load_probes(struct interval_out *iv, struct core_probes *core);
+/* Their probes that are not attached, with why. */
+void interval_missing(const struct interval_out *iv, struct missing_probes *out);
 /* A phase starts: its model, its start, what it traces, its phase tag (for the device tables). */
 void interval_begin(struct interval_out *iv, struct session *s, struct model *m, uint64_t start,
 		    const char *target, int tag, int lite);

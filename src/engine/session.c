@@ -435,6 +435,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	memcpy(res->disk_names, s->core.disk_names, sizeof(res->disk_names));
 	core_probes_missing(&s->core, &res->missing);
 	io_probes_missing(s->io, &res->missing);
+	interval_missing(s->iv, &res->missing);
 	core_probes_times(&s->core, &res->probe_times);
 	io_probes_times(s->io, &res->probe_times);
 	core_probes_counters((struct core_probes *)&s->core, &c);
@@ -669,6 +670,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		reports_close(&rf);
 		return 1;
 	}
+	interval_load_probes(s.iv, &s.core); /* --slow: the kernel's side of slow calls */
 	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
 				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io) }, 2);
 	core_probes_dontfork_mappings();

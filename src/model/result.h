@@ -37,6 +37,13 @@ struct slow_call {
 	char comm[IOWHY_COMM_LEN];
 	double busy_pct[CT_DISKS];   /* c.disk[i]'s busy % over the call (/sys/block io_ticks) */
 	double depth[CT_DISKS];      /* and its mean queue depth (time_in_queue) */
+	/* what the kernel did meanwhile (bpf/slow.bpf.c; 0 when those probes are missing) */
+	uint32_t bdp_count;          /* balance_dirty_pages pauses of this task inside the call */
+	uint64_t bdp_ns;             /* and their planned length */
+	uint32_t commits;            /* jbd2 commits that overlapped the call */
+	uint64_t commit_overlap_ns;  /* the part of the call they covered (summed) */
+	uint64_t commit_max_ns;      /* the longest of them, start to end */
+	char commit_dev[32];         /* its file system's device */
 };
 /* Slowest first (qsort). */
 int slow_call_cmp(const void *a, const void *b);
@@ -66,6 +73,7 @@ struct phase_result {
 	uint64_t slow_more;       /* calls over the threshold that were not kept */
 	uint64_t slow_min_ns;     /* the threshold */
 	int slow_traced;          /* --slow was given */
+	int slow_context;         /* bit 0: balance_dirty_pages traced, bit 1: jbd2 commits traced */
 };
 
 struct session_result {

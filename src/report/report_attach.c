@@ -61,7 +61,8 @@ static const char *dur(char *buf, size_t n, uint64_t ns)
 }
 
 /* One slow call: what it was, how long, and where the time went. */
-static void slow_line(FILE *out, const struct slow_call *s, const char (*disks)[32], uint64_t t0)
+static void slow_line(FILE *out, const struct slow_call *s, const char (*disks)[32], uint64_t t0,
+		      int context)
 {
 	const struct ct_call *c = &s->c;
 	char a[32], b[32], d[32], e[32], f[32];
@@ -81,6 +82,15 @@ static void slow_line(FILE *out, const struct slow_call *s, const char (*disks)[
 	if (c->ndisks || c->iowait_nodisk_ns)
 		fprintf(out, "]");
 	fprintf(out, ", other waits %s\n", dur(a, sizeof(a), c->other_ns));
+	if ((context & 1) && s->bdp_count)
+		fprintf(out, "      meanwhile: %u balance_dirty_pages pause%s (%s planned): dirty-page "
+			     "throttling\n", s->bdp_count, s->bdp_count == 1 ? "" : "s",
+			dur(a, sizeof(a), s->bdp_ns));
+	if ((context & 2) && s->commits)
+		fprintf(out, "      meanwhile: %u jbd2 commit%s covering %s of it (the longest, of %s, "
+			     "took %s)\n", s->commits, s->commits == 1 ? "" : "s",
+			dur(a, sizeof(a), s->commit_overlap_ns), s->commit_dev,
+			dur(b, sizeof(b), s->commit_max_ns));
 }
 
 static void print_slow(FILE *out, const struct phase_result *p, const char (*disks)[32],
@@ -94,8 +104,13 @@ static void print_slow(FILE *out, const struct phase_result *p, const char (*dis
 	fprintf(out, "\n== syscalls of %s or more: %zu%s (slowest first; on CPU + run queue + I/O "
 		     "wait + other = each call's time) ==\n", dur(a, sizeof(a), p->slow_min_ns),
 		p->nslow + (size_t)p->slow_more, p->slow_more ? ", the slowest kept" : "");
+	if ((p->slow_context & 3) != 3)
+		fprintf(out, "  (%s not traced: the probes are missing)\n",
+			!(p->slow_context & 1) && !(p->slow_context & 2) ?
+			"dirty throttling and journal commits" :
+			!(p->slow_context & 1) ? "dirty throttling" : "journal commits");
 	for (size_t i = 0; i < shown; i++)
-		slow_line(out, &p->slow[i], disks, p->wall.start_ns);
+		slow_line(out, &p->slow[i], disks, p->wall.start_ns, p->slow_context);
 	if (shown < p->nslow || p->slow_more)
 		fprintf(out, "  ... %zu more listed with -v or in --json, %llu more not kept\n",
 			p->nslow - shown, (unsigned long long)p->slow_more);
@@ -144,7 +159,8 @@ static struct json_object *proc_obj(const struct proc_row *r, int lite)
 	return o;
 }
 
-static struct json_object *slow_obj(const struct slow_call *s, const char (*disks)[32])
+static struct json_object *slow_obj(const struct slow_call *s, const char (*disks)[32],
+				    int context)
 {
 	struct json_object *o = json_object_new_object(), *dv = json_object_new_array();
 	const struct ct_call *c = &s->c;
@@ -170,6 +186,24 @@ static struct json_object *slow_obj(const struct slow_call *s, const char (*disk
 	}
 	jput(o, "iowait_by_device", dv);
 	jput_u64(o, "iowait_no_device_ns", c->iowait_nodisk_ns);
+	if (context & 1) {
+		jput_u64(o, "dirty_throttle_pauses", s->bdp_count);
+		jput_u64(o, "dirty_throttle_ns", s->bdp_ns);
+	} else {
+		jput(o, "dirty_throttle_pauses", NULL);
+		jput(o, "dirty_throttle_ns", NULL);
+	}
+	if (context & 2) {
+		jput_u64(o, "journal_commits", s->commits);
+		jput_u64(o, "journal_commit_overlap_ns", s->commit_overlap_ns);
+		jput_u64(o, "journal_commit_max_ns", s->commit_max_ns);
+		jput_str(o, "journal_device", s->commit_dev);
+	} else {
+		jput(o, "journal_commits", NULL);
+		jput(o, "journal_commit_overlap_ns", NULL);
+		jput(o, "journal_commit_max_ns", NULL);
+		jput(o, "journal_device", NULL);
+	}
 	return o;
 }
 
@@ -185,7 +219,7 @@ void report_attach_json(struct json_object *phase, const struct phase_result *p,
 		jput_u64(sl, "kept", p->nslow);
 		jput_u64(sl, "not_kept", p->slow_more);
 		for (size_t i = 0; i < p->nslow; i++)
-			json_object_array_add(arr, slow_obj(&p->slow[i], disks));
+			json_object_array_add(arr, slow_obj(&p->slow[i], disks, p->slow_context));
 		jput(sl, "calls", arr);
 		jput(phase, "slow_calls", sl);
 	}
