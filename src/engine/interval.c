@@ -280,7 +280,22 @@ static void on_kernel_event(void *ctx, const struct slow_ev *e)
 	}
 }
 
-/* Pauses of the call's task inside it, and the commits that overlapped it. */
+/* Whether a journal on device kdev (a disk or a partition) is on one of the disks the call waited
+ * on; a call that waited on no known disk takes every journal. */
+static int on_call_disks(struct interval_out *iv, const struct ct_call *c, uint32_t kdev,
+			 struct sysblock_entry *e)
+{
+	if (sysblock_lookup(dev_of_kdev(kdev), e))
+		snprintf(e->disk, sizeof(e->disk), "%u:%u", kdev >> 20, kdev & 0xfffff);
+	if (!c->ndisks)
+		return 1;
+	for (int i = 0; i < c->ndisks; i++)
+		if (!strcmp(iv->s->core.disk_names[c->disk[i]], e->disk))
+			return 1;
+	return 0;
+}
+
+/* Pauses of the call's task inside it, and the commits on its disks that overlapped it. */
 static void kernel_context(struct interval_out *iv, struct slow_call *sc)
 {
 	const struct ct_call *c = &sc->c;
@@ -304,17 +319,13 @@ static void kernel_context(struct interval_out *iv, struct slow_call *sc)
 		uint64_t to = end < c->end_ns ? end : c->end_ns;
 		struct sysblock_entry e;
 
-		if (to <= from)
+		if (to <= from || !on_call_disks(iv, c, k->dev, &e))
 			continue;
 		sc->commits++;
 		sc->commit_overlap_ns += to - from;
 		if (end - k->t0 > sc->commit_max_ns) {
 			sc->commit_max_ns = end - k->t0;
-			if (sysblock_lookup(dev_of_kdev(k->dev), &e) == 0)
-				snprintf(sc->commit_dev, sizeof(sc->commit_dev), "%s", e.name);
-			else
-				snprintf(sc->commit_dev, sizeof(sc->commit_dev), "%u:%u", k->dev >> 20,
-					 k->dev & 0xfffff);
+			snprintf(sc->commit_dev, sizeof(sc->commit_dev), "%s", e.disk);
 		}
 	}
 }

@@ -26,3 +26,8 @@ check "slowest first" [ "$(jqr "$J" '[.phases[0].slow_calls.calls[].duration_ns]
 bad=$(jqr "$J" '[.phases[0].slow_calls.calls[] | select(.syscall == "fsync") | ([.iowait_by_device[].ns] | add // 0) + .iowait_no_device_ns - .iowait_ns | select(. != 0)] | length')
 check "I/O wait by device adds up to each call's I/O wait" [ "$bad" = 0 ]
 check "the text lists them" grep -q "^  fsync .*: on CPU .*, run queue .*, I/O wait" "$TMPROOT/s.txt"
+# the journal of the loop file system commits while the fsyncs wait: named, on that device only
+n=$(jqr "$J" '[.phases[0].slow_calls.calls[] | select(.syscall == "fsync" and .journal_commits > 0)] | length')
+check "fsync calls show the jbd2 commits they waited through ($n)" [ "$n" -ge 1 ]
+other=$(jqr "$J" "[.phases[0].slow_calls.calls[] | select(.journal_commits > 0 and .journal_device != \"$LOOPNAME\")] | length")
+check "only commits of $LOOPNAME's journal are named ($other others)" [ "$other" = 0 ]
