@@ -50,3 +50,18 @@ check "the program keeps running after the detach" kill -0 "$P"
 check "and keeps doing its work ($n1 -> $n2 calls)" [ "$n2" -gt "$n1" ]
 check "nothing of iowhy's stays (no process, no BPF fd)" \
 	[ "$(leftovers -p "$P" --duration 2 -j "$J" -o "$TMPROOT/a.txt")" = 0 ]
+
+# the raw_tp fallback (per-task state in a tid hash): the same count
+kill -USR1 "$P"
+J2=$TMPROOT/raw.json
+IOWHY_PROBE_MODE=raw_tp "$IOWHY" attach -p "$P" --duration 2 -j "$J2" -o "$TMPROOT/raw.txt" 2>/dev/null
+check "raw_tp: attach -p exits 0" [ "$?" = 0 ]
+kill -USR1 "$P"
+sleep 1
+start=$(jqr "$J2" '.phases[0].attach.window_start_ns')
+end=$(jqr "$J2" '.phases[0].attach.window_end_ns')
+own=$(awk -v s="$start" -v e="$end" '$1 >= s && $2 <= e { n++ } END { print n + 0 }' "$TMPROOT/calls")
+traced=$(sys_count "$J2" 0 fsync)
+check "raw_tp: probe mode raw_tp" [ "$(jqr "$J2" .probe_mode)" = raw_tp ]
+check "raw_tp: fsync count equals the program's own within ±1 ($traced vs $own)" \
+	fcmp "$traced - $own <= 1 && $own - $traced <= 1 && $own > 10"
