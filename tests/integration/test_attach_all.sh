@@ -7,7 +7,8 @@ build_attach_target
 cp "$TGT" "$TMPROOT/knownwriter"
 start_bg P "$TMPROOT/knownwriter" write "$TMPROOT/w.dat" "$TMPROOT/w.count" $((48 << 20))
 J=$TMPROOT/all.json
-"$IOWHY" attach -a --duration 5 -j "$J" -o "$TMPROOT/all.txt" 2>"$TMPROOT/all.err" &
+"$IOWHY" attach -a --duration 5 --interval 1s --json-lines "$TMPROOT/all.jsonl" -j "$J" \
+	-o "$TMPROOT/all.txt" >"$TMPROOT/blocks" 2>"$TMPROOT/all.err" &
 W=$!
 wait_started "$TMPROOT/all.err" || fail "attach did not start: $(cat "$TMPROOT/all.err")"
 kill -USR1 "$P"
@@ -24,3 +25,8 @@ check "it is listed by name" fcmp "$(jqr "$J" "[.phases[0].attach.processes[] | 
 check "iowhy itself is not listed" fcmp "$(jqr "$J" "[.phases[0].attach.processes[] | select(.pid == $W)] | length") == 0"
 check "many processes are listed" fcmp "$(jqr "$J" '.phases[0].attach.processes | length') > 10"
 check "the text report lists processes" grep -q "per process" "$TMPROOT/all.txt"
+n=$(jq -s '[.[] | select((.processes | length) > 0)] | length' "$TMPROOT/all.jsonl")
+check "--interval with -a: each interval lists its busiest processes ($n intervals)" [ "$n" -ge 3 ]
+check "at most 10 each" [ "$(jq -s '[.[] | select((.processes | length) > 10)] | length' "$TMPROOT/all.jsonl")" = 0 ]
+check "the blocks list processes (pid, comm, buckets)" \
+	grep -qE '^ +[0-9]+ [^ ]+ +user +[0-9.]+% kernel' "$TMPROOT/blocks"
