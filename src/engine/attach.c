@@ -21,6 +21,7 @@
 #define RESCAN_NS (250ull * 1000 * 1000)   /* --cgroup: look for tasks that joined this often */
 #define EXIT_DRAIN_NS (200ull * 1000 * 1000) /* after a target exits: its last events */
 #define PROC_HASH 4096                     /* per-process views: open addressing, grown never */
+#define OVERFLOW_BITS 65536
 
 /* The per-process view of one thread group: a model of its own. */
 struct proc_view {
@@ -37,7 +38,8 @@ struct attach_run {
 	pid_t self;
 	struct proc_view **procs;  /* [PROC_HASH], by tgid */
 	size_t nprocs;
-	uint64_t overflow;         /* processes beyond PROC_HASH: in the total only */
+	uint64_t overflow;         /* processes beyond PROC_HASH: in the total only (about) */
+	uint8_t *overflow_seen;    /* [OVERFLOW_BITS]: counted once each (by tgid, hashed) */
 	char cg_path[4096];        /* the cgroup directory, resolved */
 	const char *cg_list;       /* "cgroup.procs" (v2) or "tasks" (v1) */
 	int pidfds[ATTACH_MAX_PIDS];
@@ -113,7 +115,9 @@ static struct proc_view *proc_get(struct attach_run *a, uint32_t tgid, int creat
 		if (v)
 			continue;
 		if (!create || 4 * (a->nprocs + 1) > 3 * PROC_HASH) {
-			a->overflow += create;
+			a->overflow += create && !a->overflow_seen[tgid % OVERFLOW_BITS];
+			if (create)
+				a->overflow_seen[tgid % OVERFLOW_BITS] = 1;
 			return NULL;
 		}
 		v = calloc(1, sizeof(*v));
@@ -467,6 +471,7 @@ static void finish_procs(struct attach_run *a, uint64_t end, struct phase_result
 	}
 	free(io);
 	r->nprocs = r->procs ? n : 0;
+	r->procs_untracked = a->overflow;
 	if (r->procs)
 		qsort(r->procs, r->nprocs, sizeof(*r->procs), cmp_rows);
 }
@@ -506,7 +511,9 @@ static void run_free(struct attach_run *a)
 		}
 	}
 	free(a->procs);
+	free(a->overflow_seen);
 	a->procs = NULL;
+	a->overflow_seen = NULL;
 }
 
 /* The window: drain until the duration, an interrupt, or a target's end. Notes why it ended. */
@@ -555,8 +562,12 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	for (int i = 0; i < ATTACH_MAX_PIDS; i++)
 		a.pidfds[i] = -1;
 	a.procs = calloc(PROC_HASH, sizeof(*a.procs));
-	if (!a.procs)
+	a.overflow_seen = calloc(OVERFLOW_BITS, 1);
+	if (!a.procs || !a.overflow_seen) {
+		free(a.procs);
+		free(a.overflow_seen);
 		return -1;
+	}
 	if (t->kind == ATTACH_CGROUP &&
 	    (rc = resolve_cgroup(t->cgroup, a.cg_path, sizeof(a.cg_path), &a.cg_list))) {
 		run_free(&a);

@@ -65,6 +65,7 @@ struct phase_result {
 	struct io_phase *io;      /* device / page-cache data (io_model.h), NULL when not traced */
 	struct proc_row *procs;   /* attach: per process, busiest first (owned); NULL otherwise */
 	size_t nprocs;
+	uint64_t procs_untracked; /* attach: processes beyond the per-process table (in the totals only) */
 	char target[160];         /* attach: what was traced ("pid 123", "cgroup /x", "all") */
 	char end_note[160];       /* attach: why the window ended early ("pid 123 exited"), or "" */
 	int lite;                 /* --lite: no syscall probes (syscall counts not available) */

@@ -50,6 +50,9 @@ static void print_procs(FILE *out, const struct phase_result *p, int detail)
 	if (shown < p->nprocs)
 		fprintf(out, "  ... %zu more (-v lists all; --json has every one)\n",
 			p->nprocs - shown);
+	if (p->procs_untracked)
+		fprintf(out, "  ! about %llu more processes did not fit the per-process table (they are "
+			     "in the totals above)\n", (unsigned long long)p->procs_untracked);
 }
 
 #define SLOW_SHOWN 20   /* slow calls listed by default (-v: all kept) */
@@ -235,6 +238,7 @@ void report_attach_json(struct json_object *phase, const struct phase_result *p,
 	for (size_t i = 0; i < p->nprocs; i++)
 		json_object_array_add(procs, proc_obj(&p->procs[i], p->lite));
 	jput(o, "processes", procs);
+	jput_u64(o, "processes_untracked", p->procs_untracked);
 	jput(phase, "attach", o);
 	jput_bool(phase, "syscalls_available", !p->lite);
 }
