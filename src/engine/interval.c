@@ -438,7 +438,7 @@ static void cut(struct interval_out *iv, uint64_t to, int final)
 		smp.nprocs = iv->procs_fn(iv->procs_ctx, smp.procs, IV_TOP_PROCS);
 	iv->cut = to;
 	if (iv->text)
-		iv->lines = interval_text(iv->text, &smp, iv->tty && !final, iv->tty ? iv->lines : 0);
+		iv->lines = interval_text(iv->text, &smp, iv->tty, iv->tty ? iv->lines : 0);
 	if (iv->jl && interval_json_line(iv->jl, &smp) && !iv->failed) {
 		fprintf(stderr, "iowhy %s: cannot write --json-lines: %s\n", iv->tool, strerror(errno));
 		iv->failed = 1;
