@@ -597,8 +597,8 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	pc->iv = s->iv;
 	pc->open = 1;
 	if (ps->attach_note)
-		fprintf(stderr, "iowhy attach: tracing %s (%llu tasks)%s\n", r->target,
-			(unsigned long long)pc->model.live,
+		fprintf(stderr, "iowhy attach: tracing %s (%llu task%s)%s\n", r->target,
+			(unsigned long long)pc->model.live, pc->model.live == 1 ? "" : "s",
 			t->duration_ns ? "" : "; Ctrl-C to stop and report");
 	watch(&a, start, r);
 	if (session_interrupted())
