@@ -149,13 +149,22 @@ static void add_row(struct wall_row *rows, int *n, const char *label, phase_valu
 
 #define WALL_ROWS (WB_COUNT + SG_COUNT + 2)
 
-/* wall, user CPU, kernel CPU, each group (indented), run-queue, I/O wait, other wait, unattributed */
-static int wall_rows(struct wall_row *rows)
+/* wall, user CPU, kernel CPU, each group (indented), run-queue, I/O wait, other wait, unattributed.
+ * lite (attach --lite: no syscall probes): one "on CPU" row, user and kernel are not told apart. */
+static int wall_rows(struct wall_row *rows, int lite)
 {
 	char label[40];
 	int n = 0;
 
 	add_row(rows, &n, "wall", pv_wall, 0);
+	if (lite) {
+		add_row(rows, &n, "on CPU (not split)", pv_bucket, WB_USER);
+		add_row(rows, &n, "run-queue wait", pv_bucket, WB_RUNQ);
+		add_row(rows, &n, "I/O wait", pv_bucket, WB_IOWAIT);
+		add_row(rows, &n, "other wait", pv_bucket, WB_OTHER);
+		add_row(rows, &n, "unattributed", pv_unattributed, 0);
+		return n;
+	}
 	add_row(rows, &n, "user CPU", pv_bucket, WB_USER);
 	add_row(rows, &n, "kernel CPU", pv_bucket, WB_KERNEL);
 	for (int g = 0; g < SG_COUNT; g++) {
@@ -264,7 +273,7 @@ static void side_block(struct table *t, const struct session_result *s, const st
 		       int n, int flush, int compact)
 {
 	struct wall_row rows[WALL_ROWS];
-	int nrows = wall_rows(rows);
+	int nrows = wall_rows(rows, s->lite);
 	char a[32], b[32];
 
 	for (int r = 0; r < nrows; r++) {
@@ -452,7 +461,7 @@ static void print_wall_notes(FILE *out, const struct phase_result *p)
 static void print_wall_view(FILE *out, const struct phase_result *p)
 {
 	struct wall_row rows[WALL_ROWS];
-	int nrows = wall_rows(rows);
+	int nrows = wall_rows(rows, p->lite);
 	double wall = (double)wall_ns(&p->wall);
 	struct table *t = tbl_new(3);
 	char a[32], b[32];
