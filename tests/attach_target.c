@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A target for the attach tests, counting what it does itself.
- *   attach_target fsync FILE OUT [BS]  loop: write BS (4 KiB; at most 1 MiB) to FILE, fsync; each fsync's entry and exit
- *                                  times (CLOCK_MONOTONIC ns) are kept; on SIGUSR1 they are written
- *                                  to OUT ("enter exit" per line, then renamed into place).
- *   attach_target write FILE OUT N  wait for SIGUSR1, then write N bytes to FILE in 64 KiB write()s,
- *                                  write the bytes written to OUT, and wait to be killed.
- *   attach_target sleep            sleep until killed.
+ *   attach_target fsync FILE OUT [BS]
+ *       loop: write BS (4 KiB; at most 1 MiB) to FILE, fsync; each fsync's entry and exit times
+ *       (CLOCK_MONOTONIC ns) are kept; on SIGUSR1 they are written to OUT ("enter exit" per line,
+ *       then renamed into place).
+ *   attach_target write FILE OUT N
+ *       wait for SIGUSR1, then write N bytes to FILE in 64 KiB write()s, write the bytes written
+ *       to OUT, and wait to be killed.
+ *   attach_target sleep
+ *       sleep until killed.
  */
 #include <fcntl.h>
 #include <signal.h>

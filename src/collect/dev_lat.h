@@ -15,8 +15,8 @@ struct dev_lat {
 };
 
 /*
- * Sum phase `tag`'s request statistics per disk (every op and submitter), partitions mapped to their
- * disk with kdisk(kdev) (may be NULL). Fills at most max rows; returns how many, or -1.
+ * Sum phase `tag`'s request statistics per disk (every op and submitter), partitions mapped to
+ * their disk with kdisk(kdev) (may be NULL). Fills at most max rows; returns how many, or -1.
  */
 int dev_lat_read(const struct io_probes *io, int tag, uint32_t (*kdisk)(uint32_t kdev),
 		 struct dev_lat *out, int max);

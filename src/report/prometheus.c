@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The node_exporter textfile collector format (--prometheus FILE), rewritten atomically every
- * interval: a temporary file beside FILE, then rename(2). Labels are few and bounded: target, bucket
- * (5), group (6), device (at most IV_MAX_DEVS), pid/comm for at most IV_TOP_PROCS processes.
+ * interval: a temporary file beside FILE, then rename(2). Labels are few and bounded: target,
+ * bucket (5), group (6), device (at most IV_MAX_DEVS), pid/comm for at most IV_TOP_PROCS
+ * processes.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -28,6 +28,10 @@ check "JSON: the attach object says lite" [ "$(jqr "$J" '.phases[0].attach.lite'
 check "JSON: per-process bytes null, not 0" [ "$(jqr "$J" '.phases[0].attach.processes[0].write_bytes')" = null ]
 check "text: syscalls marked not available" grep -q "syscalls: not available (--lite" "$TMPROOT/l.txt"
 check "text: no syscall table" bash -c "! grep -q 'top .* by total time' '$TMPROOT/l.txt'"
+check "text: one on-CPU row, no zero kernel row" \
+	bash -c "grep -q 'on CPU (not split)' '$TMPROOT/l.txt' && ! grep -q 'kernel CPU' '$TMPROOT/l.txt'"
+check "JSON: the syscall probes left out are not 'missing'" \
+	[ "$(jqr "$J" '[.missing_probes[] | select(startswith("raw_syscalls"))] | length')" = 0 ]
 wall=$(jqr "$J" '.phases[0].wall_ns')
 sum=$(jqr "$J" '.phases[0].wall | .user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns')
 un=$(jqr "$J" '.phases[0].wall.unattributed_ns')
