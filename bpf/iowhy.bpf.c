@@ -44,13 +44,25 @@ struct {
 	__type(value, struct iowhy_counters);
 } counters SEC(".maps");
 
-/* Syscalls whose first argument is a file descriptor (1), filled by user space. */
+/* Per syscall, filled by user space: IOWHY_SYSF_FD (its first argument is a file descriptor),
+ * IOWHY_SYSF_READ / IOWHY_SYSF_WRITE (it returns bytes read / written). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, IOWHY_NR_SLOTS);
 	__type(key, __u32);
 	__type(value, __u8);
 } fd_syscalls SEC(".maps");
+
+/* Set by user space (iowhy attach): keep per-process byte counts in proc_io. */
+const volatile bool per_proc = false;
+
+/* Bytes read and written by syscalls, per thread group (per CPU; iowhy attach). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct iowhy_proc_io);
+} proc_io SEC(".maps");
 
 static __always_inline struct iowhy_counters *cnt(void)
 {
@@ -204,6 +216,31 @@ static __always_inline __u32 disks_in_flight(void)
 	return mask;
 }
 
+/* iowhy attach: add a data syscall's bytes to the current thread group's row. */
+static __always_inline void proc_bytes(__u32 nr, long ret)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct iowhy_proc_io *p, zero = {};
+	__u8 *f = bpf_map_lookup_elem(&fd_syscalls, &nr);
+
+	if (!f || !(*f & (IOWHY_SYSF_READ | IOWHY_SYSF_WRITE)))
+		return;
+	p = bpf_map_lookup_elem(&proc_io, &tgid);
+	if (!p) {
+		bpf_map_update_elem(&proc_io, &tgid, &zero, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&proc_io, &tgid);
+		if (!p)
+			return;
+	}
+	if (*f & IOWHY_SYSF_WRITE) {
+		p->write_bytes += ret;
+		p->writes++;
+	} else {
+		p->read_bytes += ret;
+		p->reads++;
+	}
+}
+
 /* A syscall of a tree task ended at `now`: add it to the statistics. */
 static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 {
@@ -229,6 +266,8 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 	if (total > s->max_ns)
 		s->max_ns = total;
 	s->hist[log2_slot(total, IOWHY_HIST_SLOTS)]++;
+	if (per_proc && ret > 0)
+		proc_bytes(c->nr, ret);
 }
 
 static __always_inline void on_sys_enter(long id)
@@ -291,7 +330,7 @@ static __always_inline __u32 fd_disk(struct iowhy_task *c)
 	if (nr >= IOWHY_NR_SLOTS)
 		return 0;
 	is_fd = bpf_map_lookup_elem(&fd_syscalls, &nr);
-	if (!is_fd || !*is_fd)
+	if (!is_fd || !(*is_fd & IOWHY_SYSF_FD))
 		return 0;
 	fd = PT_REGS_PARM1_CORE_SYSCALL((struct pt_regs *)bpf_task_pt_regs(t));
 	fdt = BPF_CORE_READ(t, files, fdt);

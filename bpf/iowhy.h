@@ -114,6 +114,17 @@ struct iowhy_counters {
 	__u64 nr_folded;        /* syscall numbers >= IOWHY_NR_SLOTS */
 };
 
+/* fd_syscalls flags */
+#define IOWHY_SYSF_FD 0x1     /* first argument is a file descriptor */
+#define IOWHY_SYSF_READ 0x2   /* returns bytes read */
+#define IOWHY_SYSF_WRITE 0x4  /* returns bytes written */
+
+/* Bytes read and written by the syscalls of one thread group (iowhy attach), per CPU. */
+struct iowhy_proc_io {
+	__u64 read_bytes, write_bytes;
+	__u64 reads, writes;
+};
+
 /* Per-task state kept in the kernel. */
 struct iowhy_task {
 	__u64 sys_start;   /* sys_enter timestamp */

@@ -3,13 +3,16 @@
 # Installed by `make install` as $(PREFIX)/share/bash-completion/completions/iowhy.
 # tests/integration/test_cli_install.sh checks these lists against each command's --help.
 
-_iowhy_common="--json -j --output -o --repeat --drop-caches --no-io --freq --no-sample --folded --html --timeline --timeline-max --brief -q --detail -v --help -h --version -V"
+_iowhy_common="--json -j --output -o --repeat --drop-caches --no-io --freq --no-sample --folded --interval --json-lines --brief -q --detail -v --help -h --version -V"
+# attach takes fewer of them (no --repeat, --drop-caches, --dir)
+_iowhy_attach="--pid -p --cgroup --all -a --duration --lite --slow --prometheus --json -j --output -o --no-io --freq --no-sample --folded --interval --json-lines --brief -q --detail -v --help -h --version -V"
 
 # The options of a subcommand (its own, then the common ones it takes).
 _iowhy_options()
 {
 	case $1 in
 	run) echo "--sync --user -u $_iowhy_common" ;;
+	attach) echo "$_iowhy_attach" ;;
 	gen) echo "--strategy --size --count --sync --dir $_iowhy_common" ;;
 	bigfile) echo "--size --method --bs --source --sync --no-sync --dir $_iowhy_common" ;;
 	read) echo "--size --bs --direct --hash --threads --dir $_iowhy_common" ;;
@@ -31,7 +34,7 @@ _iowhy()
 	# the subcommand: the first word after iowhy
 	cmd=${words[1]}
 	if [[ $cword -eq 1 ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "run gen bigfile read rand fsbench tar copy delete hunt compare report flamegraph --help --version -V" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "run attach gen bigfile read rand fsbench tar copy delete hunt compare report flamegraph --help --version -V" -- "$cur")
 		return
 	fi
 	# after run's command word (or --), complete the traced command as a command line
@@ -48,7 +51,12 @@ _iowhy()
 	fi
 	# values of the options that take one
 	case $prev in
-	--json | -j | --output | -o | --archive | --html | --timeline) _filedir; return ;;
+	--json | -j | --output | -o | --archive | --html | --timeline | --json-lines | --prometheus) _filedir; return ;;
+	--cgroup) _filedir -d; return ;;
+	--pid | -p)
+		mapfile -t COMPREPLY < <(compgen -W "$(ps -e -o pid= 2>/dev/null)" -- "$cur")
+		return
+		;;
 	--dir | --from | --to | --sync)
 		if [[ $cmd != gen && $cmd != bigfile ]] || [[ $prev != --sync ]]; then
 			_filedir -d
@@ -62,7 +70,8 @@ _iowhy()
 	--op) mapfile -t COMPREPLY < <(compgen -W "read write" -- "$cur"); return ;;
 	--mode) mapfile -t COMPREPLY < <(compgen -W "process inproc process,inproc" -- "$cur"); return ;;
 	--size | --count | --bs | --bs-seq | --bs-rand | --repeat | --workers | --ops | --time | \
-		--members | --member-size | --readers | --files | --tree | --jobs | --threads) return ;;
+		--members | --member-size | --readers | --files | --tree | --jobs | --threads | --interval | \
+		--duration | --slow) return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$(_iowhy_options "$cmd")" -- "$cur")

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "options.h"
+#include "attach.h"
 
 /* `iowhy ARGS...`: the whole command line, dispatched to a subcommand; the exit status. */
 int iowhy_main(int argc, char **argv);
@@ -25,6 +26,17 @@ extern const struct cmd_def run_cmd;
 int cmd_run(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);    /* cmd_flamegraph.c */
 int cmd_report(int argc, char **argv);        /* cmd_report.c */
+
+/* What `iowhy attach` was asked to do. */
+struct attach_opts {
+	struct common_opts co;
+	struct attach_target t;
+};
+
+/* Parse `attach` arguments (argv[0] is "attach"): options.h's 0, 1 or 2. */
+int attach_parse(int argc, char **argv, struct attach_opts *o);
+extern const struct cmd_def attach_cmd;
+int cmd_attach(int argc, char **argv);
 /* Join argv into one shell-like line (arguments with spaces are quoted). */
 void join_args(char *buf, size_t n, int argc, char **argv);
 

@@ -18,6 +18,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "run any command under tracing: iowhy run [OPTIONS] -- CMD [ARGS...]" },
+	{ "attach", cmd_attach, "trace what already runs: -p PID | --cgroup PATH | -a [--duration D]" },
 	{ "gen", cmd_gen, "small-file workload: --strategy loop|split|direct --size S --count N" },
 	{ "bigfile", cmd_bigfile, "one big file: --size S --method dd|fallocate|truncate [--bs LIST]" },
 	{ "read", cmd_read, "read as fast as possible: [FILE | --size S] --bs LIST [--hash md5|crc32]" },

@@ -29,6 +29,14 @@
 #define MAX_BLOCK_DEVS 256
 
 static char libbpf_last[512];
+static int want_per_proc; /* core_probes_configure: per-process byte counts (iowhy attach) */
+static int want_lite;     /* core_probes_configure: no raw_syscalls probes (--lite) */
+
+void core_probes_configure(int per_proc, int lite)
+{
+	want_per_proc = per_proc;
+	want_lite = lite;
+}
 
 /* Keep libbpf quiet (a failed tp_btf probe must not flood the terminal); remember its last warning
  * for the one-line error, print everything with IOWHY_DEBUG=1. */
@@ -117,6 +125,7 @@ static void *open_core(void *ctx)
 	if (!s)
 		return NULL;
 	s->rodata->use_hash = c->use_hash;
+	s->rodata->per_proc = want_per_proc;
 	bpf_map__set_max_entries(s->maps.events, RINGBUF_BYTES);
 	return s;
 }
@@ -157,15 +166,34 @@ static int load_core_probes(struct core_probes *c)
 	return 0;
 }
 
-/* Mark the syscalls whose first argument is an fd, for the I/O wait by device. */
+/* Mark the syscalls whose first argument is an fd, for the I/O wait by device, and those that
+ * return bytes read or written (per-process bytes: read*, pread*, write*, pwrite* by name). */
 static void mark_fd_syscalls(struct core_probes *c)
 {
 	int fd = bpf_map__fd(c->skel->maps.fd_syscalls);
-	__u8 one = 1;
 
-	for (__u32 nr = 0; nr < IOWHY_NR_SLOTS; nr++)
-		if (syscall_first_arg_fd(nr))
-			bpf_map_update_elem(fd, &nr, &one, BPF_ANY);
+	for (__u32 nr = 0; nr < IOWHY_NR_SLOTS; nr++) {
+		const char *name = syscall_name(nr);
+		__u8 f = syscall_first_arg_fd(nr) ? IOWHY_SYSF_FD : 0;
+
+		if (syscall_returns_bytes(nr) && name) {
+			if (!strncmp(name, "write", 5) || !strncmp(name, "pwrite", 6))
+				f |= IOWHY_SYSF_WRITE;
+			else if (!strncmp(name, "read", 4) || !strncmp(name, "pread", 5))
+				f |= IOWHY_SYSF_READ;
+		}
+		if (f)
+			bpf_map_update_elem(fd, &nr, &f, BPF_ANY);
+	}
+}
+
+/* --lite: the raw_syscalls probes are not loaded (their slow path costs every syscall of the
+ * machine); listed as skipped. */
+static void skip_syscall_probes(struct core_probes *c)
+{
+	for (int i = 0; i < c->probes.n; i++)
+		if (!strncmp(c->probes.p[i].spec->name, "raw_syscalls:", 13))
+			c->probes.p[i].state = PROBE_SKIPPED;
 }
 
 /* Give each disk a slot for the I/O wait by device (the first IOWHY_DISK_SLOTS); partitions take
@@ -211,8 +239,13 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
 				"with CONFIG_DEBUG_INFO_BTF\n");
 		return -1;
 	}
+	c->lite = want_lite;
 	if (probe_set_init(&c->probes, "core", core_probe_specs, core_probe_nspecs) ||
-	    probe_set_prepare_kernel(&c->probes) || load_core_probes(c))
+	    probe_set_prepare_kernel(&c->probes))
+		return -1;
+	if (c->lite)
+		skip_syscall_probes(c);
+	if (load_core_probes(c))
 		return -1;
 	if (probe_set_attach(&c->probes)) {
 		core_probes_close(c);
@@ -240,7 +273,17 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
 
 int core_probes_missing(const struct core_probes *c, struct missing_probes *out)
 {
-	return probe_set_missing(&c->probes, out);
+	struct missing_probes all = { 0 };
+	int rc = probe_set_missing(&c->probes, &all);
+
+	/* --lite leaves the syscall probes out on purpose: the report says so in its own words */
+	for (unsigned i = 0; i < all.n; i++) {
+		if (c->lite && !strncmp(all.v[i].name, "raw_syscalls:", 13))
+			continue;
+		if (missing_probes_add(out, all.v[i].name, all.v[i].why, all.v[i].err))
+			rc = -1;
+	}
+	return rc;
 }
 
 void core_probes_times(const struct core_probes *c, struct probe_times *add)

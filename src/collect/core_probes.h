@@ -29,6 +29,7 @@ struct core_probes {
 	struct ring_buffer *rb;
 	int use_hash;             /* raw_tp fallback: per-task state in a tid hash */
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* slot -> /sys/block name ("" unused) */
+	int lite;                 /* --lite: no syscall probes (no syscall counts, no user/kernel split) */
 	int batched;              /* the timer probe is attached: syscall transitions come in batches */
 	struct reorder *order;    /* events wait here to be put in time order */
 	unsigned long long received; /* events delivered (a batch counts as its transitions) */
@@ -37,6 +38,9 @@ struct core_probes {
 	void *ctx;
 };
 
+/* Before core_probes_open (iowhy attach): keep per-process byte counts (per_proc), load no syscall
+ * probes (lite). Both 0 by default. */
+void core_probes_configure(int per_proc, int lite);
 /*
  * Check privileges and BTF, load (tp_btf, falling back to raw_tp when a required probe does not
  * load that way, or with IOWHY_PROBE_MODE=raw_tp), attach. Returns 0, or -1 after one line on

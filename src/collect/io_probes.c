@@ -146,6 +146,11 @@ int io_probes_map_fd(const struct io_probes *t, const char *name)
 	return t ? bpf_object__find_map_fd_by_name(t->skel->obj, name) : -1;
 }
 
+int io_probes_stats_fd(const struct io_probes *t)
+{
+	return t && t->skel ? bpf_map__fd(t->skel->maps.io_stats) : -1;
+}
+
 const struct probe_set *io_probes_set(const struct io_probes *t)
 {
 	return t ? &t->probes : NULL;

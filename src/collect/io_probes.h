@@ -43,6 +43,10 @@ void io_probes_phase_begin(struct io_probes *t, int tag);
 int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *p);
 /* Append the probes that are not attached, with why (nothing for NULL). 0, or -1 if out is full. */
 int io_probes_missing(const struct io_probes *t, struct missing_probes *out);
+/* The fd of the per-(phase, device, op, class) request statistics map (struct io_key ->
+ * struct io_stat per CPU, bpf/io.h), for readers that peek without clearing (live intervals);
+ * -1 for NULL. */
+int io_probes_stats_fd(const struct io_probes *t);
 /* Its probe set (NULL for NULL). */
 const struct probe_set *io_probes_set(const struct io_probes *t);
 /* Add the time loading, attaching and detaching took to *add (nothing for NULL). */

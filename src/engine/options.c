@@ -13,7 +13,7 @@
 
 /* Ids of the long-only common options (above any command's own ids). */
 enum { K_DIR = 1000, K_REPEAT, K_DROP, K_NOIO, K_FREQ, K_NOSAMPLE, K_FOLDED, K_HTML, K_TIMELINE,
-       K_TLMAX };
+       K_TLMAX, K_INTERVAL, K_JSONL };
 
 #define MAX_OPTS 64 /* a command's options plus the common ones */
 
@@ -30,6 +30,8 @@ const struct opt_def common_opt_defs[] = {
 	{ "html", K_HTML, "FILE", "also write the report as one self-contained HTML page" },
 	{ "timeline", K_TIMELINE, "FILE", "every task's states over time for Perfetto / chrome://tracing" },
 	{ "timeline-max", K_TLMAX, "N", "at most N timeline events (default 200000; the file says when cut)" },
+	{ "interval", K_INTERVAL, "S", "a live block every S (e.g. 1s) while it runs, then the report" },
+	{ "json-lines", K_JSONL, "FILE", "one JSON object per interval to FILE (default --interval 1s)" },
 	{ "brief", 'q', NULL, "shortest report: the wall breakdown and the explanation" },
 	{ "detail", 'v', NULL, "full report: every table of the run" },
 	{ "help", 'h', NULL, "this help" },
@@ -48,6 +50,7 @@ static unsigned common_bit(int key)
 	case K_REPEAT: return CO_REPEAT;
 	case K_DROP: return CO_DROP;
 	case K_NOIO: return CO_NOIO;
+	case K_INTERVAL: case K_JSONL: return CO_INTERVAL;
 	case 'q': case 'v': return CO_DETAIL;
 	case K_FREQ: case K_NOSAMPLE: case K_FOLDED: return CO_SAMPLE;
 	default: return 0;
@@ -185,6 +188,17 @@ static int common_set(const struct cmd_def *c, struct common_opts *co, int key, 
 			return opts_usage_error(c->name, "--timeline-max: %s", err);
 		co->timeline_max = r;
 		return 0;
+	case K_INTERVAL:
+		if (parse_duration(val, &co->interval_ns, err, sizeof(err)))
+			return opts_usage_error(c->name, "--interval: %s", err);
+		if (co->interval_ns < 100ull * 1000 * 1000)
+			return opts_usage_error(c->name, "--interval %s: at least 100ms", val);
+		return 0;
+	case K_JSONL:
+		co->json_lines = val;
+		if (!co->interval_ns)
+			co->interval_ns = 1000000000ull; /* a later --interval still sets it */
+		return outfile_check(c->name, "--json-lines", val) ? 2 : 0;
 	case 'q':
 		co->detail = -1;
 		return 0;

@@ -38,7 +38,8 @@ enum {
 	CO_DETAIL = 1 << 6,  /* -q/--brief, -v/--detail */
 	CO_SAMPLE = 1 << 7,  /* --freq HZ, --no-sample, --folded FILE */
 	CO_PICTURES = 1 << 8, /* --html FILE, --timeline FILE, --timeline-max N (a traced session) */
-	CO_ALL = (1 << 9) - 1,
+	CO_INTERVAL = 1 << 9, /* --interval S, --json-lines FILE */
+	CO_ALL = (1 << 10) - 1,
 };
 
 /* What a command takes besides options. */

@@ -19,6 +19,8 @@ struct phase_dir {
 	ino_t ino;
 };
 
+struct attach_target;
+
 struct phase_spec {
 	char name[48];        /* unique: "loop", "loop/flush", "bs=4k" */
 	char column[32];      /* side-by-side column this phase belongs to: "loop" */
@@ -42,6 +44,9 @@ struct phase_spec {
 	/* Optional (run -u): the workload runs as this user: its uid, gid and groups (initgroups),
 	 * HOME, USER and LOGNAME; iowhy and the probes stay root. */
 	const char *user;
+	/* Optional (iowhy attach): no child; the phase traces tasks that already run (attach.h). */
+	const struct attach_target *attach;
+	int attach_note;      /* attach: one line on stderr when the window starts */
 };
 
 #endif

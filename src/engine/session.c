@@ -23,6 +23,8 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "session.h"
+#include "session_priv.h"
+#include "attach.h"
 #include "report.h"
 #include "report_html.h"
 #include "timeline.h"
@@ -62,6 +64,11 @@ int session_interrupted(void)
 	return interrupted != 0;
 }
 
+void session_clear_interrupt(void)
+{
+	interrupted = 0;
+}
+
 int drop_caches(void)
 {
 	int fd;
@@ -99,14 +106,6 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* The phase whose model takes the events; events of any other phase are counted as stray. */
-struct phase_ctx {
-	struct model model;
-	int tag;          /* phase index mod IOWHY_MAX_PHASES, as the BPF side tags events */
-	int open;
-	uint64_t stray;
-};
-
 static void on_event(void *ctx, const struct iowhy_event *e, const char *comm)
 {
 	struct phase_ctx *pc = ctx;
@@ -116,6 +115,10 @@ static void on_event(void *ctx, const struct iowhy_event *e, const char *comm)
 		return;
 	}
 	model_event(&pc->model, e, comm);
+	if (pc->tap)
+		pc->tap(pc->tap_ctx, e, comm);
+	if (pc->iv)
+		interval_event(pc->iv, e, comm);
 }
 
 /* fchdir to d and check that "." is the directory d was opened as (device and inode). */
@@ -291,15 +294,6 @@ static void reap_orphans(void)
 		;
 }
 
-struct session {
-	struct core_probes core;
-	struct io_probes *io;
-	struct sampler *smp;
-	struct fuse_probes *fuse;
-	struct phase_ctx pc;
-	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
-	struct timeline *tl;          /* --timeline: the tasks' state slices, else NULL */
-};
 
 /*
  * Stop a phase after Ctrl-C or SIGTERM: SIGINT to the whole workload (its cgroup, and its process
@@ -373,6 +367,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	if (s->tl && !timeline_phase_begin(s->tl, ps->name, start))
 		model_set_slice_sink(&pc->model, timeline_slice, s->tl);
 	model_add_task(&pc->model, pid, pid, ps->comm ? ps->comm : "iowhy", IOWHY_TS_SWAIT, SYS_read);
+	interval_begin(s->iv, s, &pc->model, start, ps->name, pc->tag, 0);
+	pc->iv = s->iv;
 	pc->open = 1;
 	if (write(gate[1], "g", 1) != 1) {
 		fprintf(stderr, "iowhy: cannot release the workload: %s\n", strerror(errno));
@@ -386,6 +382,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 
 		poll(&p, pidfd >= 0 ? 1 : 0, 20);
 		core_probes_drain(&s->core);
+		interval_poll(s->iv, now_ns());
 		if (interrupted)
 			stop_child(ps, pid, &signalled, &deadline);
 		if (signalled == 2 && !hinted && now_ns() > deadline + STUCK_HINT_NS)
@@ -418,6 +415,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	model_finish(&pc->model, end);
 	if (s->tl)
 		timeline_phase_end(s->tl, pc->model.wall.end_ns);
+	interval_end(s->iv, r);
+	pc->iv = NULL;
 	pc->open = 0;
 	r->wall = pc->model.wall;
 	r->comms = pc->model.comms;
@@ -459,6 +458,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	io_probes_missing(s->io, &res->missing);
 	sampler_missing(s->smp, &res->missing);
 	fuse_probes_missing(s->fuse, &res->missing);
+	interval_missing(s->iv, &res->missing);
 	core_probes_times(&s->core, &res->probe_times);
 	io_probes_times(s->io, &res->probe_times);
 	sampler_times(s->smp, &res->probe_times);
@@ -468,6 +468,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	res->storage_failed = c.storage_failed;
 	res->nr_folded = c.nr_folded;
 	res->events_total = s->core.received;
+	res->lite = s->core.lite;
 }
 
 static void free_results(struct session_result *res)
@@ -475,6 +476,8 @@ static void free_results(struct session_result *res)
 	summary_free(res);
 	for (int i = 0; i < res->nphases; i++) {
 		free(res->phases[i].comms);
+		free(res->phases[i].procs);
+		free(res->phases[i].slow);
 		io_result_free(res->phases[i].io);
 		cpu_samples_free(res->phases[i].samples);
 		fuse_phase_free(res->phases[i].fuse);
@@ -688,6 +691,25 @@ static void session_close_group(void)
 	home_fd = -1;
 }
 
+/* Undo what session_main set up before its phases, in reverse; returns rc (an error path). */
+static int session_unwind(struct session *s, struct report_files *rf, struct phase_result *phases,
+			  int core_open, int rc)
+{
+	timeline_free(s->tl);
+	if (s->shared && s->shared != MAP_FAILED)
+		munmap(s->shared, sizeof(*s->shared));
+	free(phases);
+	fuse_probes_close(s->fuse);
+	sampler_close(s->smp);
+	io_probes_close(s->io);
+	if (core_open)
+		core_probes_close(&s->core);
+	session_close_group();
+	interval_close(s->iv);
+	reports_close(rf);
+	return rc;
+}
+
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
 		 const struct common_opts *o)
 {
@@ -709,37 +731,32 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		return 2;
 	if (o->folded_path && o->no_sample) {
 		fprintf(stderr, "iowhy %s: --folded needs the CPU samples: drop --no-sample\n", tool);
+		reports_close(&rf);
 		return 2;
+	}
+	s.iv = interval_open(tool, o, &rc);
+	if (rc) {
+		reports_close(&rf);
+		return rc;
 	}
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (core_probes_open(&s.core, on_event, &s.pc)) {
-		session_close_group();
-		reports_close(&rf);
-		return 1;
-	}
-	if (!o->no_io && io_probes_open(&s.io, &s.core)) {
-		core_probes_close(&s.core);
-		session_close_group();
-		reports_close(&rf);
-		return 1;
-	}
-	if (!o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz)) {
-		io_probes_close(s.io);
-		core_probes_close(&s.core);
-		session_close_group();
-		reports_close(&rf);
-		return 1;
-	}
+	if (core_probes_open(&s.core, on_event, &s.pc))
+		return session_unwind(&s, &rf, NULL, 0, 1);
+	if ((!o->no_io && io_probes_open(&s.io, &s.core)) ||
+	    (!o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz)))
+		return session_unwind(&s, &rf, NULL, 1, 1);
 	if (!o->no_io)
 		fuse_probes_open(&s.fuse, &s.core, s.io);
+	interval_load_probes(s.iv, &s.core); /* --slow: the kernel's side of slow calls */
 	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
 				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io),
 								 sampler_probe_set(s.smp),
 								 fuse_probes_set(s.fuse) }, 4);
 	core_probes_dontfork_mappings();
-	wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
+	if (!phases[0].attach) /* attach starts nothing: no workload group, no guard */
+		wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	res.phases = calloc(nphases, sizeof(*res.phases));
@@ -747,17 +764,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		s.tl = timeline_new(o->timeline_max);
 	if (s.shared == MAP_FAILED || !res.phases || (o->timeline_path && !s.tl)) {
 		fprintf(stderr, "iowhy: out of memory\n");
-		timeline_free(s.tl);
-		if (s.shared != MAP_FAILED)
-			munmap(s.shared, sizeof(*s.shared));
-		free(res.phases);
-		fuse_probes_close(s.fuse);
-		sampler_close(s.smp);
-		io_probes_close(s.io);
-		core_probes_close(&s.core);
-		session_close_group();
-		reports_close(&rf);
-		return 1;
+		return session_unwind(&s, &rf, res.phases, 1, 1);
 	}
 	for (int i = 0; i < nphases && !interrupted; i++) {
 		struct phase_spec *ps = &phases[i];
@@ -780,8 +787,10 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		snprintf(r->name, sizeof(r->name), "%s", ps->name);
 		snprintf(r->column, sizeof(r->column), "%s", ps->column[0] ? ps->column : ps->name);
 		r->kind = ps->kind;
-		if (run_phase(&s, ps, i, r, ps->user ? &user : NULL)) {
-			failed = 1;
+		rc = ps->attach ? attach_run_phase(&s, ps, i, r) :
+				  run_phase(&s, ps, i, r, ps->user ? &user : NULL);
+		if (rc) {
+			failed = rc > 0 ? rc : 1; /* attach: 2 for a target that vanished */
 			break;
 		}
 		res.nphases++;
@@ -799,6 +808,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	core_probes_close(&s.core);
 	res.probe_times.detach_ns = now_ns() - detach0;
 	munmap(s.shared, sizeof(*s.shared));
+	if (interval_close(s.iv) && !failed)
+		failed = 1;
 	session_close_group();
 	if (teardown_fn) {
 		t0 = now_ns();

@@ -6,6 +6,7 @@
 #ifndef IOWHY_SESSION_H
 #define IOWHY_SESSION_H
 
+#include <stdint.h>
 #include "phase.h"
 
 struct common_opts {
@@ -22,6 +23,10 @@ struct common_opts {
 	const char *folded_path; /* --folded FILE: the CPU samples in FlameGraph's folded format */
 	const char *text_path;   /* -o FILE: the text report goes there (NULL: the default stream) */
 	int detail;              /* report detail: -1 with -q/--brief, 0 default (fits a screen), 1 with -v */
+	uint64_t interval_ns;    /* --interval S: a live block every S (0: none) */
+	const char *json_lines;  /* --json-lines FILE: one JSON object per interval */
+	const char *prometheus;  /* attach --prometheus FILE: textfile rewritten every interval */
+	uint64_t slow_ns;        /* attach --slow MS: keep the syscalls at least this long (0: no) */
 };
 
 /* Defaults: dir ".", repeat 1, the rest 0. The parser is options.h's opts_parse. */

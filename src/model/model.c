@@ -577,6 +577,12 @@ void model_event(struct model *m, const struct iowhy_event *e, const char *comm)
 	}
 }
 
+void model_advance(struct model *m, uint64_t now)
+{
+	if (!finished(m))
+		wall_advance(m, now);
+}
+
 /*
  * Account up to end_ns. If events later than end_ns were fed already, their time is in the buckets:
  * the end moves to the last event so that the buckets still add up to the wall.

@@ -90,6 +90,9 @@ void model_add_task(struct model *m, uint32_t tid, uint32_t tgid, const char *co
 		    enum iowhy_state st, uint16_t nr);
 /* Feed one event. `comm` is the event's comm for FORK/EXEC, else NULL. */
 void model_event(struct model *m, const struct iowhy_event *e, const char *comm);
+/* Account the wall view up to `now` (live intervals): no event earlier than `now` may come after
+ * (one would count as out of order). */
+void model_advance(struct model *m, uint64_t now);
 /* Close the phase at end_ns: account the time up to there. */
 void model_finish(struct model *m, uint64_t end_ns);
 void model_free(struct model *m);

@@ -10,12 +10,44 @@
 #include "model.h"
 #include "facts.h"
 #include "probe_status.h"
+#include "calltrack.h"
 
 #define REPORT_SCHEMA_VERSION 1
 
 struct io_phase;        /* io_model.h */
 struct session_summary; /* summary.h: computed from the results, above this layer */
 struct cpu_samples;   /* cpu_samples.h */
+
+/* One process of an attach window (per thread group): its own wall view over its time in the
+ * window (the same buckets, adding up to it) and the bytes its syscalls read and wrote. */
+struct proc_row {
+	uint32_t tgid;
+	char comm[IOWHY_COMM_LEN];
+	uint64_t start_ns, end_ns;          /* its part of the window */
+	uint64_t bucket_ns[WB_COUNT];
+	uint64_t unattributed_ns;
+	uint64_t iowait_by_disk[IOWHY_DISK_SLOTS + 1];
+	uint64_t read_bytes, write_bytes, reads, writes; /* -1 (all ones) under --lite: unknown */
+	int exited;                         /* it ended within the window */
+};
+
+/* A syscall kept by --slow: its breakdown, and the devices it waited on while it ran. */
+#define SLOW_MAX 200
+struct slow_call {
+	struct ct_call c;
+	char comm[IOWHY_COMM_LEN];
+	double busy_pct[CT_DISKS];   /* c.disk[i]'s busy % over the call (/sys/block io_ticks) */
+	double depth[CT_DISKS];      /* and its mean queue depth (time_in_queue) */
+	/* what the kernel did meanwhile (bpf/slow.bpf.c; 0 when those probes are missing) */
+	uint32_t bdp_count;          /* balance_dirty_pages pauses of this task inside the call */
+	uint64_t bdp_ns;             /* and their planned length */
+	uint32_t commits;            /* jbd2 commits that overlapped the call */
+	uint64_t commit_overlap_ns;  /* the part of the call they covered (summed) */
+	uint64_t commit_max_ns;      /* the longest of them, start to end */
+	char commit_dev[32];         /* its file system's device */
+};
+/* Slowest first (qsort). */
+int slow_call_cmp(const void *a, const void *b);
 
 struct phase_result {
 	char name[48];
@@ -34,6 +66,18 @@ struct phase_result {
 	struct io_phase *io;      /* device / page-cache data (io_model.h), NULL when not traced */
 	struct cpu_samples *samples; /* CPU samples (cpu_samples.h), NULL with --no-sample */
 	struct fuse_phase *fuse;  /* FUSE requests and daemons (fuse_model.h), NULL when not traced */
+	struct proc_row *procs;   /* attach: per process, busiest first (owned); NULL otherwise */
+	size_t nprocs;
+	uint64_t procs_untracked; /* attach: processes beyond the per-process table (in the totals only) */
+	char target[160];         /* attach: what was traced ("pid 123", "cgroup /x", "all") */
+	char end_note[160];       /* attach: why the window ended early ("pid 123 exited"), or "" */
+	int lite;                 /* --lite: no syscall probes (syscall counts not available) */
+	struct slow_call *slow;   /* --slow: the slowest calls, slowest first (owned) */
+	size_t nslow;
+	uint64_t slow_more;       /* calls over the threshold that were not kept */
+	uint64_t slow_min_ns;     /* the threshold */
+	int slow_traced;          /* --slow was given */
+	int slow_context;         /* bit 0: balance_dirty_pages traced, bit 1: jbd2 commits traced */
 };
 
 struct session_result {
@@ -44,6 +88,7 @@ struct session_result {
 	struct missing_probes missing; /* optional probes that are not attached, and why */
 	struct probe_times probe_times; /* loading, attaching and detaching every probe set */
 	int partial;               /* Ctrl-C or a failure cut the session short */
+	int lite;                  /* --lite: no syscall probes: no syscall counts, on-CPU not split */
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
 	uint64_t setup_ns, teardown_ns; /* untraced: before hooks; after hooks and the cleanup */
 	struct phase_result *phases;

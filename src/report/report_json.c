@@ -8,6 +8,7 @@
 #include "cpu_report.h"
 #include "fuse_report.h"
 #include "report.h"
+#include "report_attach.h"
 #include "columns.h"
 #include "json_put.h"
 #include "summary.h"
@@ -217,7 +218,8 @@ static struct json_object *phase_obj(const struct phase_result *p, const char (*
 	jput(o, "cpu_check", cpu_check_obj(p));
 	jput(o, "trace", trace_obj(p));
 	jput(o, "comms", comms_arr(p));
-	jput(o, "syscalls", syscalls_arr(p));
+	jput(o, "syscalls", p->lite ? NULL : syscalls_arr(p)); /* --lite: not available */
+	report_attach_json(o, p, disk_names);
 	if (p->io && ps)
 		io_report_json(o, p, ps);
 	cpu_report_json(o, p);

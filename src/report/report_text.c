@@ -7,6 +7,7 @@
 #include "cpu_report.h"
 #include "fuse_report.h"
 #include "report.h"
+#include "report_attach.h"
 #include "columns.h"
 #include "summary.h"
 #include "syscalls.h"
@@ -150,13 +151,22 @@ static void add_row(struct wall_row *rows, int *n, const char *label, phase_valu
 
 #define WALL_ROWS (WB_COUNT + SG_COUNT + 2)
 
-/* wall, user CPU, kernel CPU, each group (indented), run-queue, I/O wait, other wait, unattributed */
-static int wall_rows(struct wall_row *rows)
+/* wall, user CPU, kernel CPU, each group (indented), run-queue, I/O wait, other wait, unattributed.
+ * lite (attach --lite: no syscall probes): one "on CPU" row, user and kernel are not told apart. */
+static int wall_rows(struct wall_row *rows, int lite)
 {
 	char label[40];
 	int n = 0;
 
 	add_row(rows, &n, "wall", pv_wall, 0);
+	if (lite) {
+		add_row(rows, &n, "on CPU (not split)", pv_bucket, WB_USER);
+		add_row(rows, &n, "run-queue wait", pv_bucket, WB_RUNQ);
+		add_row(rows, &n, "I/O wait", pv_bucket, WB_IOWAIT);
+		add_row(rows, &n, "other wait", pv_bucket, WB_OTHER);
+		add_row(rows, &n, "unattributed", pv_unattributed, 0);
+		return n;
+	}
 	add_row(rows, &n, "user CPU", pv_bucket, WB_USER);
 	add_row(rows, &n, "kernel CPU", pv_bucket, WB_KERNEL);
 	for (int g = 0; g < SG_COUNT; g++) {
@@ -266,7 +276,7 @@ static void side_block(struct table *t, const struct session_result *s, const st
 		       int n, int flush, int compact)
 {
 	struct wall_row rows[WALL_ROWS];
-	int nrows = wall_rows(rows);
+	int nrows = wall_rows(rows, s->lite);
 	char a[32], b[32];
 
 	for (int r = 0; r < nrows; r++) {
@@ -454,7 +464,7 @@ static void print_wall_notes(FILE *out, const struct phase_result *p)
 static void print_wall_view(FILE *out, const struct phase_result *p)
 {
 	struct wall_row rows[WALL_ROWS];
-	int nrows = wall_rows(rows);
+	int nrows = wall_rows(rows, p->lite);
 	double wall = (double)wall_ns(&p->wall);
 	struct table *t = tbl_new(3);
 	char a[32], b[32];
@@ -685,6 +695,10 @@ static void print_syscalls(FILE *out, const struct phase_result *p)
 	int shown = n < TOP_SYSCALLS ? n : TOP_SYSCALLS;
 	struct table *t;
 
+	if (p->lite) {
+		fprintf(out, "syscalls: not available (--lite: no syscall probes)\n");
+		return;
+	}
 	fprintf(out, "syscalls (top %d by total time; on-CPU = share of the total spent on a CPU)\n",
 		TOP_SYSCALLS);
 	if (n == 0) {
@@ -799,9 +813,11 @@ static void report_detail(FILE *out, const struct session_result *s)
 	print_header(out, s);
 	if (count_work_phases(s) >= 2 && cols)
 		print_side_by_side(out, s, cols, ncols, 0);
-	for (int i = 0; i < s->nphases; i++)
+	for (int i = 0; i < s->nphases; i++) {
 		print_phase(out, &s->phases[i], s->disk_names,
 			    s->summary ? &s->summary->phases[i] : NULL);
+		report_attach_text(out, &s->phases[i], s->disk_names, 1);
+	}
 	print_explanation(out, s->summary);
 }
 
@@ -823,6 +839,8 @@ static void report_short(FILE *out, const struct session_result *s, int brief)
 		print_side_by_side(out, s, cols, ncols, 1);
 	if (!brief)
 		io_report_disks_text(out, s->summary);
+	for (int i = 0; i < s->nphases; i++)
+		report_attach_text(out, &s->phases[i], s->disk_names, brief ? -1 : 0);
 	print_explanation(out, s->summary);
 	if (!brief)
 		fprintf(out, "\n(-v: every phase in full: wall view, work view, syscalls, devices and "

@@ -20,7 +20,7 @@ for v in IOWHY_PROBE_MODE IOWHY_SKIP_PROBES IOWHY_DEBUG; do
 	check "ENVIRONMENT names $v" grep -q "$v" "$TMPROOT/man.txt"
 done
 # every option of every command is in the man page
-for c in run gen bigfile read rand fsbench tar copy delete hunt compare; do
+for c in run attach gen bigfile read rand fsbench tar copy delete hunt compare; do
 	for o in $($IOWHY "$c" --help | sed -nE '/^(Common o|O)ptions:/,$p' | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
 		# in roff a hyphen is written \-
 		grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" "$dest/usr/share/man/man1/iowhy.1" ||
@@ -43,7 +43,7 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 	check "iowhy ru<TAB> -> run" test "$(comp iowhy ru)" = run
 	check "iowhy gen --str<TAB> -> --strategy" test "$(comp iowhy gen --str)" = --strategy
 	check "iowhy gen --strategy <TAB> offers loop" sh -c "printf '%s\n' '$(comp iowhy gen --strategy '')' | grep -qx loop"
-	for c in run gen bigfile read rand fsbench tar copy delete hunt compare; do
+	for c in run attach gen bigfile read rand fsbench tar copy delete hunt compare; do
 		want=$($IOWHY "$c" --help | sed -nE '/^(Common o|O)ptions:/,$p' | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' |
 			grep -oE -- '--[a-z-]+' | sort | tr '\n' ' ')
 		got=$(comp iowhy "$c" -- | tr '\n' ' ')

@@ -29,7 +29,23 @@ check "run --sync --json wrote a report" jqe '.phases | length == 2' "$TMPROOT/r
 $IOWHY run --no-io --json "$TMPROOT/noio.json" -- true >/dev/null 2>&1
 check "run --no-io --json wrote a report" jqe '.phases[0] | has("io") | not' "$TMPROOT/noio.json"
 
-for j in gen run noio; do
+# iowhy attach: -a with --slow (per-process list, slow calls), and --json-lines' own list
+$IOWHY attach -a --duration 1.5 --slow 1 --interval 500ms --json-lines "$TMPROOT/lines.jsonl" \
+	--json "$TMPROOT/attach.json" -o "$TMPROOT/attach.txt" >/dev/null 2>&1
+check "attach --json wrote a report" jqe '.phases[0].attach.processes | length > 0' \
+	"$TMPROOT/attach.json"
+check "attach: slow calls listed" jqe '.phases[0].slow_calls.kept > 0' "$TMPROOT/attach.json"
+$IOWHY attach -a --lite --duration 1 --json "$TMPROOT/lite.json" -o "$TMPROOT/lite.txt" >/dev/null 2>&1
+check "attach --lite --json wrote a report" jqe '.phases[0].syscalls == null' "$TMPROOT/lite.json"
+awk '/^```jsonl-paths$/ { f = 1; next } /^```/ { f = 0 } f && NF' "$doc" |
+	sed -e 's/[].[]/\\&/g' -e 's/\*/[^.[]+/g' -e 's/^/^/' -e 's/$/$/' >"$TMPROOT/jl-regex"
+check "docs/json.md has the --json-lines member paths" test -s "$TMPROOT/jl-regex"
+head -n 2 "$TMPROOT/lines.jsonl" | tail -n 1 >"$TMPROOT/line.json"
+u=$(walk "$TMPROOT/line.json" | grep -vEf "$TMPROOT/jl-regex" | tr '\n' ' ')
+check "--json-lines: every member is named in docs/json.md${u:+ (not named: $u)}" test -z "$u"
+check "--json-lines: walked its members" test "$(walk "$TMPROOT/line.json" | wc -l)" -gt 20
+
+for j in gen run noio attach lite; do
 	u=$(undocumented "$TMPROOT/$j.json" | tr '\n' ' ')
 	check "$j: every member is named in docs/json.md${u:+ (not named: $u)}" test -z "$u"
 	n=$(walk "$TMPROOT/$j.json" | wc -l)

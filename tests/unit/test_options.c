@@ -38,6 +38,7 @@ union any_opts {
 	struct tar_opts tar;
 	struct copy_opts copy;   /* copy and delete */
 	struct hunt_opts hunt;
+	struct attach_opts attach;
 };
 
 enum ftype { F_NONE, F_INT, F_U64, F_STR, F_PTR_SET };
@@ -129,6 +130,55 @@ static const struct opt_case cases[] = {
 	{ "run", { "-x", "true" }, 2, .wants = "unknown option '-x'" },
 	{ "run", { "--sync", "/nonexistent", "true" }, 2, .wants = "not a directory" },
 	{ "run", { "--strategy", "loop", "true" }, 2, .wants = "unknown option" },
+	{ "run", { "--interval", "2s", "--", "true" }, 0, "interval",
+	  FIELD(run.co.interval_ns, F_U64, 2000000000) },
+	{ "run", { "--json-lines", "@NEW", "--", "true" }, 0, "json-lines",
+	  SFIELD(run.co.json_lines, "@NEW") },
+	{ "run", { "--json-lines", "@NEW", "--", "true" }, 0, NULL,
+	  FIELD(run.co.interval_ns, F_U64, 1000000000) },
+	{ "run", { "--interval", "10ms", "--", "true" }, 2, NULL, .wants = "at least 100ms" },
+	{ "run", { "--interval", "x", "--", "true" }, 2, NULL, .wants = "--interval" },
+
+	/* ---- attach ---- */
+	{ "attach", { "-p", "12" }, 0, "pid", FIELD(attach.t.npids, F_INT, 1) },
+	{ "attach", { "--pid=12,13" }, 0, "pid", FIELD(attach.t.npids, F_INT, 2) },
+	{ "attach", { "--cgroup", "/x" }, 0, "cgroup", SFIELD(attach.t.cgroup, "/x") },
+	{ "attach", { "-a" }, 0, "all", FIELD(attach.t.kind, F_INT, ATTACH_ALL) },
+	{ "attach", { "--all" }, 0, "all", FIELD(attach.t.kind, F_INT, ATTACH_ALL) },
+	{ "attach", { "-a", "--duration", "3s" }, 0, "duration",
+	  FIELD(attach.t.duration_ns, F_U64, 3000000000) },
+	{ "attach", { "-a", "--lite" }, 0, "lite", FIELD(attach.t.lite, F_INT, 1) },
+	{ "attach", { "-p", "1", "--slow", "50" }, 0, "slow",
+	  FIELD(attach.co.slow_ns, F_U64, 50000000) },
+	{ "attach", { "-a", "--prometheus", "@NEW" }, 0, "prometheus",
+	  SFIELD(attach.co.prometheus, "@NEW") },
+	{ "attach", { "-a", "--prometheus", "@NEW" }, 0, NULL,
+	  FIELD(attach.co.interval_ns, F_U64, 15000000000) },
+	{ "attach", { "-a", "--interval", "5s", "--prometheus", "@NEW" }, 0, NULL,
+	  FIELD(attach.co.interval_ns, F_U64, 5000000000) },
+	{ "attach", { "-a", "--interval", "1s" }, 0, "interval",
+	  FIELD(attach.co.interval_ns, F_U64, 1000000000) },
+	{ "attach", { "-a", "--json-lines", "@NEW" }, 0, "json-lines",
+	  SFIELD(attach.co.json_lines, "@NEW") },
+	{ "attach", { "-a", "-j", "@NEW" }, 0, "json", SFIELD(attach.co.json_path, "@NEW") },
+	{ "attach", { "-a", "-o", "@NEW" }, 0, "output", SFIELD(attach.co.text_path, "@NEW") },
+	{ "attach", { "-a", "--no-io" }, 0, "no-io", FIELD(attach.co.no_io, F_INT, 1) },
+	{ "attach", { "-a", "-q" }, 0, "brief", FIELD(attach.co.detail, F_INT, -1) },
+	{ "attach", { "-a", "-v" }, 0, "detail", FIELD(attach.co.detail, F_INT, 1) },
+	{ "attach", { "--help" }, 1, "help" },
+	{ "attach", { NULL }, 2, NULL, .wants = "no target" },
+	{ "attach", { "-p", "1", "-a" }, 2, NULL, .wants = "one of -p" },
+	{ "attach", { "-p", "x" }, 2, NULL, .wants = "not a list" },
+	{ "attach", { "-p", "1," }, 2, NULL, .wants = "not a list" },
+	{ "attach", { "-p", "0" }, 2, NULL, .wants = "not a list" },
+	{ "attach", { "-a", "--lite", "--slow", "5" }, 2, NULL, .wants = "--lite" },
+	{ "attach", { "-a", "--duration", "0" }, 2, NULL, .wants = "--duration" },
+	{ "attach", { "-a", "--slow", "-1" }, 2, NULL, .wants = "--slow" },
+	{ "attach", { "-a", "--repeat", "2" }, 2, NULL, .wants = "does not apply" },
+	{ "attach", { "-a", "--dir", "/tmp" }, 2, NULL, .wants = "does not apply" },
+	{ "attach", { "-a", "extra" }, 2, NULL, .wants = "unexpected argument" },
+	{ "attach", { "-p" }, 2, NULL, .wants = "needs a value" },
+
 	/* ---- gen ---- */
 	{ "gen", { "--strategy", "split,loop", "--size", "1k", "--count", "2" }, 0, "strategy",
 	  FIELD(gen.strategies[1], F_INT, GEN_LOOP) },
@@ -150,6 +200,10 @@ static const struct opt_case cases[] = {
 	  SFIELD(gen.common.timeline_path, "@NEW") },
 	{ "gen", { GEN, "--timeline-max=50" }, 0, "timeline-max",
 	  FIELD(gen.common.timeline_max, F_U64, 50) },
+	{ "gen", { GEN, "--interval", "1.5s" }, 0, "interval",
+	  FIELD(gen.common.interval_ns, F_U64, 1500000000) },
+	{ "gen", { GEN, "--json-lines", "@NEW" }, 0, "json-lines",
+	  SFIELD(gen.common.json_lines, "@NEW") },
 	{ "gen", { GEN, "-q" }, 0, "brief", FIELD(gen.common.detail, F_INT, -1) },
 	{ "gen", { GEN, "-v" }, 0, "detail", FIELD(gen.common.detail, F_INT, 1) },
 	{ "gen", { "--help" }, 1, "help" },
@@ -295,6 +349,8 @@ static int parse_any(const char *cmd, int argc, char **argv, union any_opts *u)
 		return run_parse(argc, argv, &u->run);
 	if (!strcmp(cmd, "gen"))
 		return gen_parse(argc, argv, &u->gen);
+	if (!strcmp(cmd, "attach"))
+		return attach_parse(argc, argv, &u->attach);
 	if (!strcmp(cmd, "bigfile"))
 		return bigfile_parse(argc, argv, &u->bigfile);
 	if (!strcmp(cmd, "read"))
@@ -442,7 +498,7 @@ static void test_syntax_errors_hint_help(void **state)
 
 static const struct cmd_def *const all_cmds[] = {
 	&run_cmd, &gen_cmd, &bigfile_cmd, &read_cmd, &rand_cmd, &fsbench_cmd, &tar_cmd, &copy_cmd,
-	&delete_cmd, &hunt_cmd, &compare_cmd,
+	&delete_cmd, &hunt_cmd, &compare_cmd, &attach_cmd,
 };
 
 /* The bit of a common option in cmd_def.common, as options.c maps it. */
@@ -454,6 +510,7 @@ static unsigned common_bit(const char *name)
 		{ "detail", CO_DETAIL }, { "freq", CO_SAMPLE }, { "no-sample", CO_SAMPLE },
 		{ "folded", CO_SAMPLE }, { "html", CO_PICTURES }, { "timeline", CO_PICTURES },
 		{ "timeline-max", CO_PICTURES },
+		{ "interval", CO_INTERVAL }, { "json-lines", CO_INTERVAL },
 	};
 
 	for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++)

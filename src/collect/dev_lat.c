@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Peek at the I/O probes' per-device latency histograms (see dev_lat.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+#include "dev_lat.h"
+#include "io_probes.h"
+#include "io.h"
+
+/* The row of kdev in out[0..*n), added when absent and there is room; NULL if full. */
+static struct dev_lat *row_of(struct dev_lat *out, int *n, int max, uint32_t kdev)
+{
+	for (int i = 0; i < *n; i++)
+		if (out[i].kdev == kdev)
+			return &out[i];
+	if (*n >= max)
+		return NULL;
+	memset(&out[*n], 0, sizeof(out[*n]));
+	out[*n].kdev = kdev;
+	return &out[(*n)++];
+}
+
+int dev_lat_read(const struct io_probes *io, int tag, uint32_t (*kdisk)(uint32_t kdev),
+		 struct dev_lat *out, int max)
+{
+	int fd = io_probes_stats_fd(io), ncpu = libbpf_num_possible_cpus(), n = 0;
+	struct io_key key, next, *prev = NULL;
+	struct io_stat *v;
+
+	if (fd < 0 || ncpu <= 0)
+		return -1;
+	v = calloc((size_t)ncpu, sizeof(*v));
+	if (!v)
+		return -1;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		struct dev_lat *r;
+
+		key = next;
+		prev = &key;
+		if (key.phase != tag || bpf_map_lookup_elem(fd, &key, v))
+			continue;
+		r = row_of(out, &n, max, kdisk ? kdisk(key.dev) : key.dev);
+		if (!r)
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			for (int k = 0; k < IOWHY_HIST_SLOTS && k < IO_LAT_SLOTS; k++)
+				r->hist[k] += v[c].dhist[k];
+	}
+	free(v);
+	return n;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the engine: what session.c shares with the other ways of running a phase (attach.c). Not
+ * for workloads (they see phase.h and session.h only).
+ */
+#ifndef IOWHY_SESSION_PRIV_H
+#define IOWHY_SESSION_PRIV_H
+
+#include "core_probes.h"
+#include "io_probes.h"
+#include "model.h"
+#include "facts.h"
+#include "interval.h"
+
+/* The phase whose model takes the events; events of any other phase are counted as stray. */
+struct phase_ctx {
+	struct model model;
+	int tag;          /* phase index mod IOWHY_MAX_PHASES, as the BPF side tags events */
+	int open;
+	uint64_t stray;
+	/* Optional: sees every event the model takes, after it (attach: per-process views). */
+	void (*tap)(void *ctx, const struct iowhy_event *e, const char *comm);
+	void *tap_ctx;
+	struct interval_out *iv;  /* --interval / --slow: sees every event too */
+};
+
+struct sampler;
+struct fuse_probes;
+struct timeline;
+
+struct session {
+	struct core_probes core;
+	struct io_probes *io;
+	struct sampler *smp;          /* CPU samples (NULL with --no-sample) */
+	struct fuse_probes *fuse;     /* FUSE requests and daemons (NULL with --no-io) */
+	struct phase_ctx pc;
+	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
+	struct timeline *tl;          /* --timeline: the tasks' state slices, else NULL */
+	struct interval_out *iv;      /* live intervals and slow calls (NULL without) */
+};
+
+/* Forget an interrupt: for attach, Ctrl-C or SIGTERM is the normal end of the window. */
+void session_clear_interrupt(void);
+
+#endif

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The node_exporter textfile collector format (--prometheus FILE), rewritten atomically every
+ * interval: a temporary file beside FILE, then rename(2). Labels are few and bounded: target,
+ * bucket (5), group (6), device (at most IV_MAX_DEVS), pid/comm for at most IV_TOP_PROCS
+ * processes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "interval_out.h"
+#include "syscalls.h"
+
+static const char *const bucket_keys[WB_COUNT] = { "user", "kernel", "runq", "iowait", "other" };
+
+/* A label value with \, " and newline escaped (Prometheus text format). */
+static void label(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(f, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", f);
+		else if ((unsigned char)*v >= 0x20)
+			fputc(*v, f);
+	}
+}
+
+static void head(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void write_metrics(FILE *f, const struct interval_sample *s)
+{
+	head(f, "iowhy_wall_seconds_total", "counter",
+	     "Wall time of the target since iowhy started, by the state it was in (buckets add up).");
+	for (int k = 0; k < WB_COUNT; k++) {
+		fprintf(f, "iowhy_wall_seconds_total{target=\"");
+		label(f, s->target);
+		fprintf(f, "\",bucket=\"%s\"} %.9f\n", bucket_keys[k], s->total_bucket_ns[k] / 1e9);
+	}
+	if (!s->lite) {
+		head(f, "iowhy_kernel_seconds_total", "counter",
+		     "Wall time the target spent in the kernel, by syscall group.");
+		for (int k = 0; k < SG_COUNT; k++) {
+			fprintf(f, "iowhy_kernel_seconds_total{target=\"");
+			label(f, s->target);
+			fprintf(f, "\",group=\"%s\"} %.9f\n", sys_group_key((enum sys_group)k),
+				s->total_kernel_group_ns[k] / 1e9);
+		}
+	}
+	head(f, "iowhy_interval_wall_ratio", "gauge",
+	     "Share of the last interval's wall time in each state.");
+	for (int k = 0; k < WB_COUNT; k++) {
+		uint64_t len = s->end_ns - s->start_ns;
+
+		fprintf(f, "iowhy_interval_wall_ratio{target=\"");
+		label(f, s->target);
+		fprintf(f, "\",bucket=\"%s\"} %.6f\n", bucket_keys[k],
+			len ? (double)s->bucket_ns[k] / (double)len : 0.0);
+	}
+	head(f, "iowhy_device_iops", "gauge", "Requests per second completed in the last interval.");
+	for (int i = 0; i < s->ndevs; i++)
+		fprintf(f, "iowhy_device_iops{device=\"%s\"} %.3f\n", s->devs[i].name, s->devs[i].iops);
+	head(f, "iowhy_device_bytes_per_second", "gauge", "Bytes per second in the last interval.");
+	for (int i = 0; i < s->ndevs; i++)
+		fprintf(f, "iowhy_device_bytes_per_second{device=\"%s\"} %.0f\n", s->devs[i].name,
+			s->devs[i].mib_s * 1048576.0);
+	head(f, "iowhy_device_busy_ratio", "gauge", "Share of the last interval the device was busy.");
+	for (int i = 0; i < s->ndevs; i++)
+		fprintf(f, "iowhy_device_busy_ratio{device=\"%s\"} %.6f\n", s->devs[i].name,
+			s->devs[i].busy_pct / 100.0);
+	head(f, "iowhy_device_queue_depth", "gauge", "Mean requests queued in the last interval.");
+	for (int i = 0; i < s->ndevs; i++)
+		fprintf(f, "iowhy_device_queue_depth{device=\"%s\"} %.3f\n", s->devs[i].name,
+			s->devs[i].queue_depth);
+	head(f, "iowhy_device_p99_seconds", "gauge",
+	     "99th percentile device time of traced requests in the last interval.");
+	for (int i = 0; i < s->ndevs; i++)
+		if (s->devs[i].p99_ns)
+			fprintf(f, "iowhy_device_p99_seconds{device=\"%s\"} %.9f\n", s->devs[i].name,
+				s->devs[i].p99_ns / 1e9);
+	head(f, "iowhy_dirty_bytes", "gauge", "Dirty page-cache bytes (/proc/meminfo Dirty).");
+	fprintf(f, "iowhy_dirty_bytes %llu\n", (unsigned long long)s->dirty_bytes);
+	head(f, "iowhy_writeback_bytes", "gauge", "Page-cache bytes under writeback.");
+	fprintf(f, "iowhy_writeback_bytes %llu\n", (unsigned long long)s->writeback_bytes);
+	if (!s->lite) {
+		head(f, "iowhy_slowest_call_seconds", "gauge",
+		     "The slowest syscall that ended in the last interval.");
+		fprintf(f, "iowhy_slowest_call_seconds{target=\"");
+		label(f, s->target);
+		fprintf(f, "\"} %.9f\n", s->slowest.ns / 1e9);
+	}
+	if (s->nprocs) {
+		head(f, "iowhy_process_busy_ratio", "gauge",
+		     "The busiest processes of the last interval: share of their time on CPU, "
+		     "runnable or in I/O wait.");
+		for (int i = 0; i < s->nprocs; i++) {
+			const struct iv_proc *p = &s->procs[i];
+			uint64_t busy = p->bucket_ns[WB_USER] + p->bucket_ns[WB_KERNEL] +
+					p->bucket_ns[WB_RUNQ] + p->bucket_ns[WB_IOWAIT];
+
+			fprintf(f, "iowhy_process_busy_ratio{pid=\"%u\",comm=\"", p->pid);
+			label(f, p->comm);
+			fprintf(f, "\"} %.6f\n", p->ns ? (double)busy / (double)p->ns : 0.0);
+		}
+	}
+	head(f, "iowhy_last_interval_timestamp_seconds", "gauge",
+	     "When the last interval ended (Unix time).");
+	fprintf(f, "iowhy_last_interval_timestamp_seconds %.3f\n", s->unix_time);
+}
+
+int prometheus_write(const char *path, const struct interval_sample *s)
+{
+	char tmp[4200];
+	FILE *f;
+	int fd, err;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.iowhy-tmp", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	unlink(tmp); /* a leftover of ours; O_EXCL below refuses anything put there meanwhile */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = errno;
+		close(fd);
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	write_metrics(f, s);
+	if (fflush(f) || ferror(f) || fsync(fd)) {
+		err = errno;
+		fclose(f);
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	fclose(f);
+	if (rename(tmp, path)) {
+		err = errno;
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}

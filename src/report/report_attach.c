@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The attach parts of the text and JSON reports (see report_attach.h). */
+#include <stdio.h>
+#include <string.h>
+#include "report_attach.h"
+#include "json_put.h"
+#include "units.h"
+#include "syscalls.h"
+
+#define TOP_PROCS 10       /* processes listed by default (-v: all) */
+#define UNKNOWN_BYTES (~0ull)
+
+static const char *const bucket_keys[WB_COUNT] = { "user", "kernel", "runq", "iowait", "other" };
+
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* One process row: pid, comm, its time in the window, each bucket's share, bytes. */
+static void proc_line(FILE *out, const struct proc_row *r, int lite)
+{
+	uint64_t w = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
+	char t[32], rb[32], wb[32];
+
+	fprintf(out, "  %7u %-16.16s %9s %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%%", r->tgid, r->comm,
+		fmt_ns(t, sizeof(t), w), share(r->bucket_ns[WB_USER], w),
+		share(r->bucket_ns[WB_KERNEL], w), share(r->bucket_ns[WB_RUNQ], w),
+		share(r->bucket_ns[WB_IOWAIT], w), share(r->bucket_ns[WB_OTHER], w));
+	if (lite)
+		fprintf(out, " %10s %10s", "n/a", "n/a");
+	else
+		fprintf(out, " %10s %10s", fmt_bytes(rb, sizeof(rb), r->read_bytes),
+			fmt_bytes(wb, sizeof(wb), r->write_bytes));
+	fprintf(out, "%s\n", r->exited ? "  (exited)" : "");
+}
+
+static void print_procs(FILE *out, const struct phase_result *p, int detail)
+{
+	size_t shown = detail > 0 || p->nprocs <= TOP_PROCS ? p->nprocs : TOP_PROCS;
+
+	if (!p->nprocs || detail < 0)
+		return;
+	fprintf(out, "\n== per process (each one's own wall view over its time in the window; "
+		     "busiest first) ==\n");
+	fprintf(out, "  %7s %-16s %9s %6s %6s %6s %6s %6s %10s %10s\n", "pid", "comm", "time",
+		p->lite ? "on CPU" : "user", "kernel", "runq", "iowait", "other", "read", "written");
+	for (size_t i = 0; i < shown; i++)
+		proc_line(out, &p->procs[i], p->lite);
+	if (shown < p->nprocs)
+		fprintf(out, "  ... %zu more (-v lists all; --json has every one)\n",
+			p->nprocs - shown);
+	if (p->procs_untracked)
+		fprintf(out, "  ! about %llu more processes did not fit the per-process table (they are "
+			     "in the totals above)\n", (unsigned long long)p->procs_untracked);
+}
+
+#define SLOW_SHOWN 20   /* slow calls listed by default (-v: all kept) */
+
+/* "212 ms" */
+static const char *dur(char *buf, size_t n, uint64_t ns)
+{
+	return fmt_ns(buf, n, ns);
+}
+
+/* One slow call: what it was, how long, and where the time went. */
+static void slow_line(FILE *out, const struct slow_call *s, const char (*disks)[32], uint64_t t0,
+		      int context)
+{
+	const struct ct_call *c = &s->c;
+	char a[32], b[32], d[32], e[32], f[32];
+
+	fprintf(out, "  %s %s (%s, tid %u, at +%s): on CPU %s, run queue %s, I/O wait %s",
+		syscall_name(c->nr), dur(a, sizeof(a), c->end_ns - c->start_ns), s->comm, c->tid,
+		dur(b, sizeof(b), c->start_ns > t0 ? c->start_ns - t0 : 0),
+		dur(d, sizeof(d), c->oncpu_ns), dur(e, sizeof(e), c->runq_ns),
+		dur(f, sizeof(f), c->iowait_ns));
+	for (int i = 0; i < c->ndisks; i++)
+		fprintf(out, "%s%s %s (busy %.0f%%, depth %.1f)", i ? ", " : " [",
+			disks[c->disk[i]][0] ? disks[c->disk[i]] : "?",
+			dur(a, sizeof(a), c->disk_ns[i]), s->busy_pct[i], s->depth[i]);
+	if (c->iowait_nodisk_ns)
+		fprintf(out, "%sno disk known %s", c->ndisks ? ", " : " [",
+			dur(a, sizeof(a), c->iowait_nodisk_ns));
+	if (c->ndisks || c->iowait_nodisk_ns)
+		fprintf(out, "]");
+	fprintf(out, ", other waits %s\n", dur(a, sizeof(a), c->other_ns));
+	if ((context & 1) && s->bdp_count)
+		fprintf(out, "      meanwhile: %u balance_dirty_pages pause%s (%s planned): dirty-page "
+			     "throttling\n", s->bdp_count, s->bdp_count == 1 ? "" : "s",
+			dur(a, sizeof(a), s->bdp_ns));
+	if ((context & 2) && s->commits)
+		fprintf(out, "      meanwhile: %u jbd2 commit%s covering %s of it (the longest, of %s, "
+			     "took %s)\n", s->commits, s->commits == 1 ? "" : "s",
+			dur(a, sizeof(a), s->commit_overlap_ns), s->commit_dev,
+			dur(b, sizeof(b), s->commit_max_ns));
+}
+
+static void print_slow(FILE *out, const struct phase_result *p, const char (*disks)[32],
+		       int detail)
+{
+	size_t shown = detail > 0 || p->nslow <= SLOW_SHOWN ? p->nslow : SLOW_SHOWN;
+	char a[32];
+
+	if (!p->slow_traced || detail < 0)
+		return;
+	fprintf(out, "\n== syscalls of %s or more: %zu%s (slowest first; on CPU + run queue + I/O "
+		     "wait + other = each call's time) ==\n", dur(a, sizeof(a), p->slow_min_ns),
+		p->nslow + (size_t)p->slow_more, p->slow_more ? ", the slowest kept" : "");
+	if ((p->slow_context & 3) != 3)
+		fprintf(out, "  (%s not traced: the probes are missing)\n",
+			!(p->slow_context & 1) && !(p->slow_context & 2) ?
+			"dirty throttling and journal commits" :
+			!(p->slow_context & 1) ? "dirty throttling" : "journal commits");
+	for (size_t i = 0; i < shown; i++)
+		slow_line(out, &p->slow[i], disks, p->wall.start_ns, p->slow_context);
+	if (shown < p->nslow || p->slow_more)
+		fprintf(out, "  ... %zu more listed with -v or in --json, %llu more not kept\n",
+			p->nslow - shown, (unsigned long long)p->slow_more);
+}
+
+void report_attach_text(FILE *out, const struct phase_result *p, const char (*disks)[32],
+			int detail)
+{
+	char a[32];
+
+	print_slow(out, p, disks, detail);
+	if (!p->target[0])
+		return;
+	fprintf(out, "\nattached to %s for %s%s%s\n", p->target,
+		fmt_ns(a, sizeof(a), wall_ns(&p->wall)), p->end_note[0] ? "; ended: " : "",
+		p->end_note);
+	if (p->lite)
+		fprintf(out, "--lite: no syscall probes: syscall counts are not available, and on-CPU "
+			     "time is not split into user and kernel (shown as user CPU)\n");
+	print_procs(out, p, detail);
+}
+
+static struct json_object *proc_obj(const struct proc_row *r, int lite)
+{
+	struct json_object *o = json_object_new_object(), *w = json_object_new_object();
+
+	jput_u64(o, "pid", r->tgid);
+	jput_str(o, "comm", r->comm);
+	jput_u64(o, "wall_ns", r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0);
+	for (int b = 0; b < WB_COUNT; b++)
+		jput_u64(w, bucket_keys[b], r->bucket_ns[b]);
+	jput_u64(w, "unattributed", r->unattributed_ns);
+	jput(o, "wall", w);
+	if (lite) {
+		jput(o, "read_bytes", NULL);
+		jput(o, "write_bytes", NULL);
+		jput(o, "reads", NULL);
+		jput(o, "writes", NULL);
+	} else {
+		jput_u64(o, "read_bytes", r->read_bytes);
+		jput_u64(o, "write_bytes", r->write_bytes);
+		jput_u64(o, "reads", r->reads);
+		jput_u64(o, "writes", r->writes);
+	}
+	jput_bool(o, "exited", r->exited);
+	return o;
+}
+
+static struct json_object *slow_obj(const struct slow_call *s, const char (*disks)[32],
+				    int context)
+{
+	struct json_object *o = json_object_new_object(), *dv = json_object_new_array();
+	const struct ct_call *c = &s->c;
+
+	jput_str(o, "syscall", syscall_name(c->nr));
+	jput_u64(o, "tid", c->tid);
+	jput_u64(o, "pid", c->tgid);
+	jput_str(o, "comm", s->comm);
+	jput_u64(o, "start_ns", c->start_ns);
+	jput_u64(o, "duration_ns", c->end_ns - c->start_ns);
+	jput_u64(o, "oncpu_ns", c->oncpu_ns);
+	jput_u64(o, "runq_ns", c->runq_ns);
+	jput_u64(o, "iowait_ns", c->iowait_ns);
+	jput_u64(o, "other_ns", c->other_ns);
+	for (int i = 0; i < c->ndisks; i++) {
+		struct json_object *d = json_object_new_object();
+
+		jput_str(d, "name", disks[c->disk[i]]);
+		jput_u64(d, "ns", c->disk_ns[i]);
+		jput_dbl(d, "busy_pct", s->busy_pct[i]);
+		jput_dbl(d, "queue_depth", s->depth[i]);
+		json_object_array_add(dv, d);
+	}
+	jput(o, "iowait_by_device", dv);
+	jput_u64(o, "iowait_no_device_ns", c->iowait_nodisk_ns);
+	if (context & 1) {
+		jput_u64(o, "dirty_throttle_pauses", s->bdp_count);
+		jput_u64(o, "dirty_throttle_ns", s->bdp_ns);
+	} else {
+		jput(o, "dirty_throttle_pauses", NULL);
+		jput(o, "dirty_throttle_ns", NULL);
+	}
+	if (context & 2) {
+		jput_u64(o, "journal_commits", s->commits);
+		jput_u64(o, "journal_commit_overlap_ns", s->commit_overlap_ns);
+		jput_u64(o, "journal_commit_max_ns", s->commit_max_ns);
+		jput_str(o, "journal_device", s->commit_dev);
+	} else {
+		jput(o, "journal_commits", NULL);
+		jput(o, "journal_commit_overlap_ns", NULL);
+		jput(o, "journal_commit_max_ns", NULL);
+		jput(o, "journal_device", NULL);
+	}
+	return o;
+}
+
+void report_attach_json(struct json_object *phase, const struct phase_result *p,
+			const char (*disks)[32])
+{
+	struct json_object *o, *procs;
+
+	if (p->slow_traced) {
+		struct json_object *sl = json_object_new_object(), *arr = json_object_new_array();
+
+		jput_u64(sl, "min_ns", p->slow_min_ns);
+		jput_u64(sl, "kept", p->nslow);
+		jput_u64(sl, "not_kept", p->slow_more);
+		for (size_t i = 0; i < p->nslow; i++)
+			json_object_array_add(arr, slow_obj(&p->slow[i], disks, p->slow_context));
+		jput(sl, "calls", arr);
+		jput(phase, "slow_calls", sl);
+	}
+	if (!p->target[0])
+		return;
+	o = json_object_new_object();
+	procs = json_object_new_array();
+	jput_str(o, "target", p->target);
+	jput_str(o, "ended", p->end_note);
+	jput_u64(o, "window_start_ns", p->wall.start_ns); /* CLOCK_MONOTONIC */
+	jput_u64(o, "window_end_ns", p->wall.end_ns);
+	jput_bool(o, "lite", p->lite);
+	for (size_t i = 0; i < p->nprocs; i++)
+		json_object_array_add(procs, proc_obj(&p->procs[i], p->lite));
+	jput(o, "processes", procs);
+	jput_u64(o, "processes_untracked", p->procs_untracked);
+	jput(phase, "attach", o);
+	jput_bool(phase, "syscalls_available", !p->lite);
+}

@@ -1,0 +1,38 @@
+# --interval 1s over 3.5 s: at least 3 blocks while it runs (appended with a timestamp into a file),
+# then the report; --json-lines: at least 3 valid JSON objects whose interval times add up to the
+# session within 2%. run takes --interval too (its blocks on stderr, the command's stdout untouched).
+need_root
+source tests/integration/lib_attach.sh
+command -v jq >/dev/null || skip "jq missing"
+build_attach_target
+start_bg P "$TGT" fsync "$TMPROOT/f" "$TMPROOT/calls"
+J=$TMPROOT/i.json
+L=$TMPROOT/i.jsonl
+"$IOWHY" attach -p "$P" --duration 3.5s --interval 1s --json-lines "$L" -j "$J" -o "$TMPROOT/i.txt" \
+	>"$TMPROOT/blocks" 2>"$TMPROOT/err"
+rc=$?
+check "attach --interval exits 0 (got $rc)" [ "$rc" = 0 ]
+blocks=$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2} #[0-9]+ ' "$TMPROOT/blocks")
+echo "  $blocks blocks:"; sed 's/^/    /' "$TMPROOT/blocks" | head -12
+check "at least 3 timestamped blocks ($blocks)" [ "$blocks" -ge 3 ]
+check "blocks show the wall buckets, devices and the slowest call" \
+	grep -q "slowest call: fsync" "$TMPROOT/blocks"
+check "the final report is written too" grep -q "where the wall time went" "$TMPROOT/i.txt"
+n=$(jq -s 'length' "$L" 2>/dev/null || echo 0)
+check "--json-lines: at least 3 valid JSON objects ($n)" [ "$n" -ge 3 ]
+sum=$(jq -s '[.[].interval_ns] | add' "$L")
+wall=$(jqr "$J" '.phases[0].wall_ns')
+echo "  intervals add up to $sum ns, the session's wall is $wall ns"
+check "the intervals add up to the session within 2%" within "$sum" "$wall" 2
+check "each line's buckets add up to its interval" \
+	[ "$(jq -s '[.[] | select((.wall.user_ns + .wall.kernel_ns + .wall.runq_ns + .wall.iowait_ns + .wall.other_ns + .wall.unattributed_ns) != .interval_ns)] | length' "$L")" = 0 ]
+check "the last line is marked final" [ "$(jq -s '.[-1].final' "$L")" = true ]
+
+# run --interval: blocks on stderr; the command's stdout is its own
+"$IOWHY" run --interval 500ms -o "$TMPROOT/r.txt" -- sh -c 'sleep 1.6; echo out' \
+	>"$TMPROOT/r.out" 2>"$TMPROOT/r.err"
+rc=$?
+check "run --interval exits 0 (got $rc)" [ "$rc" = 0 ]
+check "run's stdout is only the command's" [ "$(cat "$TMPROOT/r.out")" = out ]
+rb=$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2} #[0-9]+ ' "$TMPROOT/r.err")
+check "run --interval 500ms over 1.6 s prints at least 3 blocks on stderr ($rb)" [ "$rb" -ge 3 ]
