@@ -3,7 +3,7 @@
 # Installed by `make install` as $(PREFIX)/share/bash-completion/completions/iowhy.
 # tests/integration/test_cli_install.sh checks these lists against each command's --help.
 
-_iowhy_common="--json -j --output -o --repeat --drop-caches --no-io --freq --no-sample --folded --interval --json-lines --brief -q --detail -v --help -h --version -V"
+_iowhy_common="--json -j --output -o --repeat --drop-caches --no-io --freq --no-sample --folded --html --timeline --timeline-max --interval --json-lines --brief -q --detail -v --help -h --version -V"
 # attach takes fewer of them (no --repeat, --drop-caches, --dir)
 _iowhy_attach="--pid -p --cgroup --all -a --duration --lite --slow --prometheus --json -j --output -o --no-io --freq --no-sample --folded --interval --json-lines --brief -q --detail -v --help -h --version -V"
 
