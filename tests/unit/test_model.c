@@ -350,6 +350,105 @@ static void test_exec_by_thread(void **st)
 	}
 }
 
+/* A STATE event of thread `tid` in process `tgid`. */
+static void tstate(struct model *m, uint64_t ts, uint32_t tid, uint32_t tgid, enum iowhy_state st,
+		   uint16_t nr)
+{
+	struct iowhy_event e = {
+		.ts = ts, .tid = tid, .tgid = tgid, .type = IOWHY_EV_STATE, .state = st, .nr = nr,
+	};
+
+	model_event(m, &e, NULL);
+}
+
+/*
+ * de_thread exchanges the pids some time before the EXEC event, and either task may be seen in
+ * between: the thread (2 of process 1, inside execve) under pid 1, the dying leader under pid 2.
+ * Orders seen in traces (the first failed 1 run in 5: the thread's preemption under pid 1 after
+ * the leader's death made an unknown task that then stayed on CPU to the end):
+ *  0: leader dies as 1; thread preempted as 1; back; EXEC
+ *  1: thread preempted as 1 while the leader is alive; leader dies as 2; EXEC
+ *  2: leader preempted as 2, back (USER) as 2, dies as 2; thread preempted as 1; EXEC
+ *  3: leader dies as 1; thread's batched... EXEC comes first, the thread runs on (the plain case)
+ * Every order: every task ends, none is unknown, the new program's time is its own, and the
+ * on-CPU time is exactly what the events say.
+ */
+static void test_exec_exchange_race(void **st)
+{
+	uint16_t ev = nr_of("execve"), fx = nr_of("futex"), none = IOWHY_NR_NONE;
+
+	(void)st;
+	for (int order = 0; order < 4; order++) {
+		struct model m;
+		uint64_t cpu = 0;
+
+		model_init(&m, 0);
+		model_add_task(&m, 1, 1, "py", SW, fx);
+		thread_ev(&m, 5, 1, 2);
+		tstate(&m, 6, 1, 1, SW, fx);
+		tstate(&m, 10, 2, 1, US, none);
+		tstate(&m, 20, 2, 1, KE, ev);      /* the thread calls execve */
+		tstate(&m, 25, 2, 1, DW, ev);      /* de_thread waits for the leader */
+		tstate(&m, 30, 1, 1, RQ, fx);      /* the leader is killed */
+		tstate(&m, 31, 1, 1, US, none);
+		switch (order) {
+		case 0:
+			tstate(&m, 32, 2, 1, RQ, ev);   /* woken by the leader's exit */
+			tstate(&m, 33, 1, 1, DEAD, none);
+			tstate(&m, 33, 2, 1, KE, ev);
+			tstate(&m, 36, 1, 1, RQ, ev);   /* exchanged: the thread under pid 1 */
+			tstate(&m, 38, 1, 1, KE, ev);
+			exec_as(&m, 40, 1, 2, "calib");
+			break;
+		case 1:
+			tstate(&m, 32, 2, 1, RQ, ev);
+			tstate(&m, 33, 2, 1, KE, ev);
+			tstate(&m, 34, 1, 1, RQ, ev);   /* the thread under pid 1, leader alive */
+			tstate(&m, 35, 2, 1, DEAD, none); /* the leader under pid 2 */
+			tstate(&m, 36, 1, 1, KE, ev);
+			exec_as(&m, 40, 1, 2, "calib");
+			break;
+		case 2:
+			tstate(&m, 32, 2, 1, RQ, ev);
+			tstate(&m, 33, 2, 1, KE, ev);
+			tstate(&m, 34, 2, 1, RQ, none); /* the leader under pid 2, preempted */
+			tstate(&m, 35, 2, 1, US, none);
+			tstate(&m, 36, 2, 1, DEAD, none);
+			tstate(&m, 37, 1, 1, RQ, ev);
+			tstate(&m, 38, 1, 1, KE, ev);
+			exec_as(&m, 40, 1, 2, "calib");
+			break;
+		default:
+			tstate(&m, 32, 2, 1, RQ, ev);
+			tstate(&m, 33, 1, 1, DEAD, none);
+			tstate(&m, 33, 2, 1, KE, ev);
+			exec_as(&m, 40, 1, 2, "calib");
+			tstate(&m, 42, 1, 1, RQ, ev);
+			tstate(&m, 44, 1, 1, KE, ev);
+			break;
+		}
+		tstate(&m, 50, 1, 1, US, none);
+		tstate(&m, 70, 1, 1, DEAD, nr_of("exit_group"));
+		assert_int_equal(m.live, 0);
+		model_finish(&m, 80);
+		assert_int_equal(m.unknown_task, 0);
+		assert_int_equal(m.exec_threads, 0);
+		assert_int_equal(comm_row(&m, "calib")->execs, 1);
+		assert_int_equal(comm_row(&m, "calib")->exits, 1);
+		assert_int_equal(comm_row(&m, "py")->exits, 1);
+		assert_int_equal(comm_row(&m, "calib")->state_ns[US], 20);
+		for (size_t i = 0; i < m.ncomms; i++)
+			cpu += m.comms[i].state_ns[US] + m.comms[i].state_ns[KE];
+		/* on CPU: the leader [0..6) no (SW); the thread 10-25, the leader 31-33 or so, ...:
+		 * whatever the order, never more than the phase, and the thread's execve is kernel */
+		assert_true(cpu <= 80);
+		assert_int_equal(m.wall.bucket_ns[WB_USER] + m.wall.bucket_ns[WB_KERNEL] +
+				 m.wall.bucket_ns[WB_RUNQ] + m.wall.bucket_ns[WB_IOWAIT] +
+				 m.wall.bucket_ns[WB_OTHER] + m.wall.unattributed_ns, 80);
+		model_free(&m);
+	}
+}
+
 static void test_faults(void **st)
 {
 	struct iowhy_event exec = {
@@ -833,6 +932,7 @@ int main(void)
 		cmocka_unit_test(test_iowait_waker),
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_exec_by_thread),
+		cmocka_unit_test(test_exec_exchange_race),
 		cmocka_unit_test(test_kernel_split),
 		cmocka_unit_test(test_runq_preemption),
 		cmocka_unit_test(test_runq_split_by_nr),
