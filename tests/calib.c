@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Calibration workloads with known answers, for the integration tests:
- *   calib spin MS          burn MS ms of this thread's CPU time in user space
+ *   calib spin MS          burn MS ms of this thread's CPU time in user space, then print its
+ *                          run-queue wait as the scheduler counted it (run_delay_ns N)
  *   calib sleep MS         sleep MS ms
  *   calib getppid N        call getppid N times
  *   calib fsync FILE N     N times: write 4 KiB at the end of FILE, then fsync
@@ -31,6 +32,18 @@ static double cpu_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The witness of this task's run-queue wait: the scheduler's own sum (/proc/self/schedstat, field 2). */
+static void print_run_delay(void)
+{
+	unsigned long long run, delay;
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+
+	if (f && fscanf(f, "%llu %llu", &run, &delay) == 2)
+		printf("run_delay_ns %llu\n", delay);
+	if (f)
+		fclose(f);
+}
+
 static int spin(long ms)
 {
 	volatile unsigned long x = 0;
@@ -39,6 +52,7 @@ static int spin(long ms)
 	while (cpu_ms() < end)
 		for (int i = 0; i < 100000; i++)
 			x += i;
+	print_run_delay();
 	return 0;
 }
 
