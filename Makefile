@@ -1,8 +1,10 @@
 # iowhy build. Everything generated goes to $(OUT) (ignored by git).
 #   make            build ./iowhy
-#   make test       install missing packages, build, run unit + integration tests
+#   make test       install missing packages, build, run unit + integration tests, then `sanitize`
 #   make demo       install missing packages, build, run the loop/split/direct demo
 #   make unit       unit tests only (no root, no kernel)
+#   make sanitize   ASan+UBSan build in build-san/, unit tests + a set of integration tests under it
+#   make fuzz       libFuzzer targets (clang) in build-fuzz/, each run FUZZ_SECONDS (30) seconds
 
 OUT      ?= build
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
@@ -16,7 +18,8 @@ CFLAGS   ?= -O2 -g
 # (docs/ARCHITECTURE.md). Headers are included by name; names are unique across the tree.
 LAYERS   := cli workloads engine collect report summary model util
 INCLUDES := -I$(OUT) -Ibpf $(addprefix -Isrc/,$(LAYERS))
-CFLAGS   += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE $(INCLUDES)
+# Always added, also when CFLAGS comes from the command line (`make CFLAGS=-O1` keeps the includes).
+override CFLAGS += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE $(INCLUDES)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lcrypto -larchive) -lm -lpthread
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -Wall -Werror
 
@@ -32,7 +35,7 @@ LIB       := $(OUT)/libiowhy.a
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all clean test unit integration demo deps bench
+.PHONY: all clean test unit integration demo deps bench sanitize fuzz
 all: iowhy
 
 iowhy: $(OUT)/iowhy
@@ -85,6 +88,7 @@ deps:
 test: deps
 	$(MAKE) all $(UNIT_BINS) $(OUT)/calib
 	@bash tests/run.sh $(UNIT_BINS)
+	$(MAKE) sanitize
 
 integration: all $(OUT)/calib
 	@bash tests/integration/run.sh
@@ -96,5 +100,23 @@ demo: deps
 bench: all
 	bash bench/overhead.sh
 
+# AddressSanitizer + UndefinedBehaviorSanitizer: a separate build (SAN_OUT), the unit tests, then the
+# integration tests in SAN_TESTS with that iowhy (root; the others are skipped without it).
+SAN_OUT   ?= build-san
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SAN_TESTS ?= test_errors test_wl_errors test_calib_sleep test_calib_user test_thread_exec \
+	     test_io_direct test_io_fsync test_wl_copy test_wl_tar test_ctrlc
+# The calibration helper stays uninstrumented: the sanitizer runtime's own syscalls (getppid, mmap)
+# would count as the workload's.
+sanitize: deps
+	$(MAKE) OUT=$(SAN_OUT) CFLAGS="$(SAN_FLAGS)" $(SAN_OUT)/iowhy \
+		$(patsubst $(OUT)/%,$(SAN_OUT)/%,$(UNIT_BINS))
+	$(MAKE) $(OUT)/calib
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		sh tests/unit/run.sh $(patsubst $(OUT)/%,$(SAN_OUT)/%,$(UNIT_BINS))
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 OUT=$(SAN_OUT) \
+		IOWHY=$(CURDIR)/$(SAN_OUT)/iowhy CALIB=$(CURDIR)/$(OUT)/calib \
+		bash tests/integration/run.sh $(SAN_TESTS)
+
 clean:
-	rm -rf $(OUT) iowhy
+	rm -rf $(OUT) $(SAN_OUT) $(FUZZ_OUT) iowhy
