@@ -106,6 +106,28 @@ SAN_OUT   ?= build-san
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_TESTS ?= test_errors test_wl_errors test_calib_sleep test_calib_user test_thread_exec \
 	     test_io_direct test_io_fsync test_wl_copy test_wl_tar test_ctrlc
+# libFuzzer targets (fuzz/fuzz_*.c, clang): the library built with coverage + ASan + UBSan in
+# FUZZ_OUT, each target run FUZZ_SECONDS on a scratch copy of its seed corpus (fuzz/corpus/NAME:
+# committed seeds are only read). docs/FUZZING.md has the findings.
+FUZZ_OUT     ?= build-fuzz
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SRCS    := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BINS    := $(patsubst fuzz/%.c,$(FUZZ_OUT)/%,$(FUZZ_SRCS))
+fuzz: deps
+	$(MAKE) OUT=$(FUZZ_OUT) CC=$(CLANG) CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_BINS)
+	@for t in $(FUZZ_BINS); do n=$$(basename $$t); echo "== $$n ($(FUZZ_SECONDS) s)"; \
+		rm -rf $(FUZZ_OUT)/corpus/$$n && mkdir -p $(FUZZ_OUT)/corpus/$$n fuzz/corpus/$$n && \
+		$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -close_fd_mask=3 \
+			-artifact_prefix=$(FUZZ_OUT)/ \
+			$(FUZZ_OUT)/corpus/$$n fuzz/corpus/$$n 2>$(FUZZ_OUT)/$$n.log; rc=$$?; \
+		grep -E '^stat::number_of_executed_units|^stat::peak_rss' $(FUZZ_OUT)/$$n.log; \
+		if [ $$rc -ne 0 ]; then tail -n 40 $(FUZZ_OUT)/$$n.log; echo "$$n: FINDING (log $(FUZZ_OUT)/$$n.log)"; \
+			exit 1; fi; done
+
+$(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(LIB)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
 # The calibration helper stays uninstrumented: the sanitizer runtime's own syscalls (getppid, mmap)
 # would count as the workload's.
 sanitize: deps

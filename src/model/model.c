@@ -413,6 +413,16 @@ static void count_switch(struct model *m, const struct model_task *t, unsigned s
 		c->invol_switches++;
 }
 
+/* Drop a stale task: its work up to now is its comm's, its held I/O wait goes to a disk (found by
+ * fuzzing: dropped with the task, the I/O wait by disk no longer added up to the bucket). */
+static void task_drop(struct model *m, struct model_task *t, uint64_t now)
+{
+	task_flush(m, t, now);
+	if (t->state == IOWHY_TS_DWAIT)
+		settle_iowait(&m->wall, t, 0);
+	task_remove(m, t);
+}
+
 static void task_die(struct model *m, struct model_task *t, uint64_t now)
 {
 	row(m, t)->exits++;
@@ -466,10 +476,8 @@ static void on_fork(struct model *m, const struct iowhy_event *e, const char *co
 
 	/* A stale task under the child's tid (its DEAD event was lost): drop it silently. */
 	old = task_find(m, e->arg);
-	if (old) {
-		task_flush(m, old, now);
-		task_remove(m, old);
-	}
+	if (old)
+		task_drop(m, old, now);
 	task_new(m, e->arg, e->arg2, child_comm, IOWHY_TS_RUNQ, e->nr, now);
 }
 
@@ -607,10 +615,8 @@ void model_add_task(struct model *m, uint32_t tid, uint32_t tgid, const char *co
 	uint64_t now = max_u64(m->last_ns, m->wall.start_ns);
 	struct model_task *old = task_find(m, tid);
 
-	if (old) {
-		task_flush(m, old, now);
-		task_remove(m, old);
-	}
+	if (old)
+		task_drop(m, old, now);
 	if (live_state(st))
 		task_new(m, tid, tgid, comm_index(m, comm), st, nr, now);
 }

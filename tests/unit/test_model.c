@@ -449,6 +449,30 @@ static void test_exec_exchange_race(void **st)
 	}
 }
 
+/*
+ * A FORK whose child tid is still held by a stale task in D (its DEAD was lost): the stale task is
+ * dropped and its held I/O wait still goes to a disk, so the I/O wait by disk adds up to the bucket
+ * (found by the model fuzzer: fuzz/fuzz_model.c).
+ */
+static void test_stale_task_in_dwait(void **st)
+{
+	struct model m;
+	uint64_t disks = 0;
+
+	(void)st;
+	model_init(&m, 1000);
+	model_add_task(&m, 1, 1, "root", SW, nr_of("wait4"));
+	tstate(&m, 1000, 4, 3, DW, nr_of("read"));  /* unknown task 4, in D */
+	fork_ev(&m, 1140, 1, 4, nr_of("clone"), "c"); /* tid 4 again: the stale one goes */
+	model_finish(&m, 1150);
+	for (int d = 0; d <= IOWHY_DISK_SLOTS; d++)
+		disks += m.wall.iowait_by_disk[d];
+	assert_int_equal(m.wall.bucket_ns[WB_IOWAIT], 140);
+	assert_int_equal(disks, 140);
+	assert_conserved(&m);
+	model_free(&m);
+}
+
 static void test_faults(void **st)
 {
 	struct iowhy_event exec = {
@@ -933,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_exec_by_thread),
 		cmocka_unit_test(test_exec_exchange_race),
+		cmocka_unit_test(test_stale_task_in_dwait),
 		cmocka_unit_test(test_kernel_split),
 		cmocka_unit_test(test_runq_preemption),
 		cmocka_unit_test(test_runq_split_by_nr),
