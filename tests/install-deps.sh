@@ -2,7 +2,8 @@
 # Install the Debian packages iowhy needs to build and test, if any is missing. Idempotent.
 set -e
 PKGS="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcmocka-dev libjson-c-dev
-      libssl-dev libarchive-dev pkg-config jq e2fsprogs xfsprogs coreutils util-linux tar gzip fio"
+      libssl-dev libarchive-dev pkg-config jq e2fsprogs xfsprogs coreutils util-linux tar gzip fio
+      libclang-rt-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
