@@ -35,6 +35,7 @@ extern unsigned int CONFIG_HZ __kconfig __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* rows of 4-8 KiB a CPU: only those used */
 	__uint(max_entries, 4096);
 	__type(key, struct io_key);
 	__type(value, struct io_stat);
@@ -70,6 +71,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* rows of 4-8 KiB a CPU: only those used */
 	__uint(max_entries, 1024);
 	__type(key, struct io_fs_key);
 	__type(value, struct io_fs_stat);
@@ -77,6 +79,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* rows of 4-8 KiB a CPU: only those used */
 	__uint(max_entries, 1024);
 	__type(key, struct io_fs_key);
 	__type(value, struct io_jbd_stat);
@@ -151,6 +154,11 @@ struct {
 __noinline __u32 io_slot(__u64 v, __u32 nslots)
 {
 	return io_log2(v, nslots);
+}
+
+__noinline __u32 io_lat_bucket(__u64 v)
+{
+	return loglin_bucket(v);
 }
 
 #define LOST(field)                                                     \
@@ -843,7 +851,7 @@ int BPF_PROG(io_fsync_exit, struct inode *inode, int ret)
 	s->total_ns += d;
 	if (d > s->max_ns)
 		s->max_ns = d;
-	s->hist[io_log2(d, IO_LAT_SLOTS)]++;
+	s->hist[IO_LAT_SLOT(d)]++;
 	return 0;
 }
 
@@ -919,6 +927,6 @@ int BPF_PROG(io_jbd_end, journal_t *journal, transaction_t *commit)
 		s->commit_max = d;
 	if (BPF_CORE_READ_BITFIELD_PROBED(commit, t_synchronous_commit))
 		s->sync_commits++;
-	s->hist[io_log2(d, IO_LAT_SLOTS)]++;
+	s->hist[IO_LAT_SLOT(d)]++;
 	return 0;
 }

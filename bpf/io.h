@@ -22,7 +22,7 @@
 
 #define IO_MAX_PHASES IOWHY_MAX_PHASES
 #define IO_NO_PHASE 0xff          /* current_phase between phases: background I/O is not counted */
-#define IO_LAT_SLOTS IOWHY_HIST_SLOTS  /* log2(ns) */
+#define IO_LAT_SLOTS IOWHY_HIST_SLOTS  /* latency (ns): log-linear buckets, bpf/loglin.h */
 #define IO_SIZE_SLOTS 32          /* log2(bytes) */
 #define IO_DEPTH_SLOTS 12         /* log2(requests in flight, this one included) */
 #define IO_PAGE_SIZE 4096ULL
@@ -198,6 +198,15 @@ static inline __u32 io_slot(__u64 v, __u32 nslots)
 #define IO_SLOT(v, n) io_slot((v), (n))
 #endif
 
+/* Latency bucket of v (loglin_bucket), bounded the same way; in BPF a global function too. */
+#ifdef __bpf__
+__u32 io_lat_bucket(__u64 v);
+#define IO_LAT_SLOT(v) ({ __u64 s_ = io_lat_bucket(v); asm volatile("" : "+r"(s_));	\
+			  s_ & (IO_LAT_SLOTS - 1); })
+#else
+#define IO_LAT_SLOT(v) loglin_bucket(v)
+#endif
+
 static __always_inline __u8 io_op_of(__u32 opf)
 {
 	__u32 op = opf & 0xff;
@@ -306,8 +315,8 @@ static __always_inline void io_stat_add(struct io_stat *s, const struct io_req *
 		s->queue_max = q;
 	if (d > s->dev_max)
 		s->dev_max = d;
-	s->qhist[IO_SLOT(q, IO_LAT_SLOTS)]++;
-	s->dhist[IO_SLOT(d, IO_LAT_SLOTS)]++;
+	s->qhist[IO_LAT_SLOT(q)]++;
+	s->dhist[IO_LAT_SLOT(d)]++;
 	s->size_hist[IO_SLOT(r->bytes, IO_SIZE_SLOTS)]++;
 	s->depth_hist[IO_SLOT(r->depth, IO_DEPTH_SLOTS)]++;
 }

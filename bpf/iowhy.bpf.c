@@ -16,7 +16,6 @@
 #include <bpf/bpf_core_read.h>
 #include "iowhy.h"
 #include "tree.bpf.h"
-#include "log2.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -34,8 +33,18 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, IOWHY_MAX_PHASES * IOWHY_NR_SLOTS);
 	__type(key, __u32);
-	__type(value, struct iowhy_sys_stat);
+	__type(value, struct iowhy_sys_counts);
 } sys_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IOWHY_NR_SLOTS);
+	__type(key, __u32);
+	__type(value, struct iowhy_sys_hist);
+} sys_hist SEC(".maps");
+
+/* The phase whose syscalls go into sys_hist (set by user space as each phase starts). */
+volatile __u32 hist_tag = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -207,9 +216,10 @@ static __always_inline __u32 disks_in_flight(void)
 /* A syscall of a tree task ended at `now`: add it to the statistics. */
 static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 {
-	struct iowhy_sys_stat *s;
+	struct iowhy_sys_counts *s;
+	struct iowhy_sys_hist *h;
 	__u64 total, oncpu;
-	__u32 idx;
+	__u32 idx, nr;
 
 	if (!c->count_sys) {
 		c->count_sys = 1;
@@ -228,7 +238,12 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 		s->ret_sum += ret;
 	if (total > s->max_ns)
 		s->max_ns = total;
-	s->hist[log2_slot(total, IOWHY_HIST_SLOTS)]++;
+	if (c->phase % IOWHY_MAX_PHASES != hist_tag)
+		return;
+	nr = c->nr;
+	h = bpf_map_lookup_elem(&sys_hist, &nr);
+	if (h)
+		h->b[loglin_bucket(total)]++;
 }
 
 static __always_inline void on_sys_enter(long id)
