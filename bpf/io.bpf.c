@@ -34,9 +34,10 @@ __u64 phase_begin_ns;
 extern unsigned int CONFIG_HZ __kconfig __weak;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* rows of 4-8 KiB a CPU: only those used */
-	__uint(max_entries, 4096);
+	/* shared by the CPUs (io_stat_add adds atomically): rows of 8 KiB with their latency
+	 * histograms, so memory does not grow with the CPU count */
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
 	__type(key, struct io_key);
 	__type(value, struct io_stat);
 } io_stats SEC(".maps");
@@ -71,16 +72,14 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* rows of 4-8 KiB a CPU: only those used */
-	__uint(max_entries, 1024);
+	__uint(max_entries, 256); /* (fs, phase): rows of 4 KiB a CPU (latency histogram) */
 	__type(key, struct io_fs_key);
 	__type(value, struct io_fs_stat);
 } fs_stats SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* rows of 4-8 KiB a CPU: only those used */
-	__uint(max_entries, 1024);
+	__uint(max_entries, 256); /* (fs, phase): rows of 4 KiB a CPU (latency histogram) */
 	__type(key, struct io_fs_key);
 	__type(value, struct io_jbd_stat);
 } jbd_stats SEC(".maps");
