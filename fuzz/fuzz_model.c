@@ -70,7 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		comm[1] = (char)('a' + r[10] % 4);
 		if (e.type == IOWHY_EV_FORK)
 			tasks++;
-		model_event(&m, &e, (e.type == IOWHY_EV_FORK || e.type == IOWHY_EV_EXEC) ? comm : NULL);
+		model_event(&m, &e,
+			    (e.type == IOWHY_EV_FORK || e.type == IOWHY_EV_EXEC) ? comm : NULL);
 	}
 	model_finish(&m, ts + 10);
 	check_closure(&m, tasks + 8); /* + tids first seen through state events */

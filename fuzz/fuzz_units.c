@@ -2,8 +2,8 @@
 /*
  * libFuzzer target: the size, count and duration parsers (src/util/units.c) and the readable forms
  * of what they return. Input: one selector byte, then the text (made a C string here).
- * Invariants: a parser either succeeds with a value inside its bounds, or fails with a reason; every
- * output fits its buffer and ends in NUL.
+ * Invariants: a parser either succeeds with a value inside its bounds, or fails with a reason;
+ * every output fits its buffer and ends in NUL.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -32,7 +32,7 @@ static double cpu_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* The witness of this task's run-queue wait: the scheduler's own sum (/proc/self/schedstat, field 2). */
+/* The witness of this task's run-queue wait: the scheduler's own sum (schedstat, field 2). */
 static void print_run_delay(void)
 {
 	unsigned long long run, delay;
@@ -89,7 +89,7 @@ static int busy(long ms)
 			x += i;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 	} while (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 < end);
-	/* the witness of its own CPU (the only syscalls): user+sys, exact (the split is per tick) */
+	/* the witness of its own CPU (the only syscalls): user+sys (exact; the split is by tick) */
 	getrusage(RUSAGE_SELF, &ru);
 	printf("cpu_ns %lld\n", (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
 				 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL);

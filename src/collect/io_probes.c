@@ -417,7 +417,8 @@ static void read_rows(struct io_tracer *t, int tag, struct io_phase *p)
 	while (!bpf_map__get_next_key(m, have ? &key : NULL, &next, sizeof(next))) {
 		key = next;
 		have = 1;
-		if (key.phase != tag || bpf_map__lookup_elem(m, &key, sizeof(key), v, sizeof(*v), 0))
+		if (key.phase != tag ||
+		    bpf_map__lookup_elem(m, &key, sizeof(key), v, sizeof(*v), 0))
 			continue;
 		io_phase_add(p, key.dev, key.op, key.cls, v);
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Histograms: log-linear latency buckets (bpf/loglin.h) and log2 slots (slot k holds [2^k, 2^(k+1)),
- * slot 0 also holds 0; the last slot holds the rest).
+ * Histograms: log-linear latency buckets (bpf/loglin.h) and log2 slots (slot k holds
+ * [2^k, 2^(k+1)), slot 0 also holds 0; the last slot holds the rest).
  */
 #include <math.h>
 #include "hist.h"

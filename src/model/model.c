@@ -34,7 +34,7 @@ struct model_task {
 	uint16_t nr;                /* syscall in effect as the events carry it (IOWHY_NR_NONE: none) */
 	uint8_t state;              /* enum iowhy_state, never DEAD while in the model */
 	uint8_t startup;            /* between EXEC and the end of the dynamic loader */
-	uint8_t took_pid;           /* took the leader's pid before its EXEC event came (de_thread) */
+	uint8_t took_pid;           /* took the leader's pid before the EXEC event (de_thread) */
 	uint32_t diskmask;          /* DWAIT: disk slots with workload I/O in flight at sleep */
 	uint64_t pending_iowait;    /* DWAIT: wall I/O wait held until we know what woke it */
 	uint64_t since;             /* work view: time accounted up to here */
@@ -535,7 +535,8 @@ static void exchange_early(struct model *m, const struct iowhy_event *e)
 		return;
 	t = task_find(m, e->tid);
 	if (e->tid == e->tgid && is_exec_nr(e->nr)) {
-		if (t && (is_exec_nr(t->nr) || (e->state == IOWHY_TS_KERNEL && t->state == IOWHY_TS_USER)))
+		if (t && (is_exec_nr(t->nr) ||
+			  (e->state == IOWHY_TS_KERNEL && t->state == IOWHY_TS_USER)))
 			return;
 		thread = find_exec_thread(m, e->tgid);
 		if (thread)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests: log2 histograms and log-linear latency histograms (src/model/hist.c, bpf/loglin.h). */
+/* Unit tests: log2 and log-linear latency histograms (src/model/hist.c, bpf/loglin.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
