@@ -5,9 +5,10 @@
 # syscall (clock reads, libc, the entry and exit path), measured here as the difference of the means.
 # p50, p90 and p99 of pread64 plus that cost must be within 5% of fio's clat percentiles (log-linear
 # buckets: both within 1.6%), and the device time of the same reads never above the syscall's.
-# fio runs at nice -20 so that other work on a busy host seldom preempts it between its clock reads
-# and the syscall (time in fio's clat that is in no syscall). (Not SCHED_FIFO: under chrt -f the
-# traced CPU came out 10-12% below getrusage, an open question.)
+# iowhy and fio run at nice -20 so that other work on a busy host seldom preempts fio between its
+# clock reads and the syscall (time in fio's clat that is in no syscall), nor starves iowhy's reader.
+# (Not fio alone at -20 or SCHED_FIFO: then the traced CPU came out 10-20% below getrusage now and
+# then under load, an open question.)
 need_root
 command -v fio >/dev/null || skip "fio not installed"
 source tests/integration/lib_dev.sh
@@ -15,7 +16,7 @@ make_loop_ext4 128
 f=$MNT/data
 dd if=/dev/urandom of="$f" bs=1M count=64 conv=fsync status=none || skip "cannot write $f"
 J=$TMPROOT/r.json F=$TMPROOT/fio.json
-"$IOWHY" run --json "$J" -- nice -n -20 fio --name=r --filename="$f" --size=64M --direct=1 \
+nice -n -20 "$IOWHY" run --json "$J" -- fio --name=r --filename="$f" --size=64M --direct=1 \
 	--ioengine=psync --rw=randread --bs=4k --runtime=3 --time_based --output-format=json \
 	--output="$F" >"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
