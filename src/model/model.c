@@ -552,7 +552,8 @@ static void exchange_early(struct model *m, const struct iowhy_event *e)
  * EXEC carries the pid the task had before (arg): a thread other than the leader that execs takes
  * the leader's pid and the leader gets the thread's (exchange_tids in de_thread). The model does the
  * same: the thread's task becomes e->tid; the old leader, if its death is still to come, goes on
- * under the thread's old pid, where its DEAD event will name it.
+ * under the thread's old pid, where its DEAD event will name it. Nothing to do when an earlier event
+ * showed the exchange (exchange_early): the task under e->tid is then the thread already.
  */
 static void exec_takes_pid(struct model *m, const struct iowhy_event *e)
 {
