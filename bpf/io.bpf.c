@@ -409,8 +409,10 @@ static __always_inline void wait_slot_dec(struct io_req *r)
 		__sync_fetch_and_add(&f->count[slot], (__u32)-1); /* XADD: no atomic sub on BPF v1 */
 }
 
-/* Remember, per CPU, which disk completed a request last: the core credits a D-sleeping tree task
- * woken right after it (same CPU, within microseconds) with waiting on that disk. */
+/* Remember, per CPU, which disk completed a workload request (tree, its writeback, the journal)
+ * last: the core credits a D-sleeping tree task woken right after it (same CPU, within
+ * microseconds) with waiting on that disk. Other work's completions are not remembered: on a busy
+ * host they would take the credit from the workload's disk. */
 static __always_inline void note_completion(__u32 disk, __u64 now)
 {
 	struct iowhy_last_complete *l;
@@ -485,7 +487,8 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 	struct io_stat *s;
 	struct io_dev *d;
 
-	note_completion(r ? r->disk : disk_of(rq), now);
+	if (r && r->wslot) /* the workload's: another's completion must not name the waker */
+		note_completion(r->disk, now);
 	if (!r || !r->issued) {
 		LOST(complete_untracked);
 		if (r)
