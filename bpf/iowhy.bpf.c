@@ -467,15 +467,27 @@ static __always_inline void on_exec(__u32 old_pid)
 	 * for the leader's death when that is still to come). */
 	if (old_pid != (__u32)pid_tgid) {
 		__u32 tid = (__u32)pid_tgid;
+		/* switched in after de_thread's exchange: in the fallback this CPU's copy came from the
+		 * leader's entry, or from none when the leader had died (then nothing of the new
+		 * program was counted until its next switch) */
+		int stale = s && s->tid == tid;
 
 		if (s && s->tree && s->tid == old_pid)
 			s->tid = tid;
 		if (use_hash) {
-			struct iowhy_task *o = bpf_map_lookup_elem(&task_hash, &old_pid);
+			struct iowhy_task *o = bpf_map_lookup_elem(&task_hash, &old_pid), *n;
 			int leader_alive = bpf_map_lookup_elem(&task_hash, &tid) != NULL;
 
 			if (o && !bpf_map_update_elem(&task_hash, &tid, o, BPF_ANY) && !leader_alive)
 				bpf_map_delete_elem(&task_hash, &old_pid);
+			n = stale ? bpf_map_lookup_elem(&task_hash, &tid) : NULL;
+			if (n) {
+				if (s->tree) /* the thread's own transitions since the switch-in */
+					flush_log(&s->t, tid, pid_tgid >> 32);
+				__builtin_memcpy(&s->t, n, __builtin_offsetof(struct iowhy_task, log));
+				s->t.nlog = 0;
+				s->tree = 1;
+			}
 		}
 	}
 	c = current_task((__u32)pid_tgid);
