@@ -1,11 +1,13 @@
 # iowhy build. Everything generated goes to $(OUT) (ignored by git).
 #   make            build ./iowhy
-#   make test       install missing packages, build, run unit + integration tests
+#   make test       install missing packages, build, run unit + integration tests, then `sanitize`
 #   make demo       install missing packages, build, run the loop/split/direct demo
 #   make unit       unit tests only (no root, no kernel)
 #   make install    install iowhy, its man page and bash completion (PREFIX, DESTDIR)
 #   make uninstall  remove what make install installed
 #   make lint       shellcheck on the scripts
+#   make sanitize   ASan+UBSan build in build-san/, unit tests + a set of integration tests under it
+#   make fuzz       libFuzzer targets (clang) in build-fuzz/, each run FUZZ_SECONDS (30) seconds
 
 OUT      ?= build
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
@@ -19,7 +21,8 @@ CFLAGS   ?= -O2 -g
 # (docs/ARCHITECTURE.md). Headers are included by name; names are unique across the tree.
 LAYERS   := cli workloads engine collect report summary model util
 INCLUDES := -I$(OUT) -Ibpf $(addprefix -Isrc/,$(LAYERS))
-CFLAGS   += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE $(INCLUDES)
+# Always added, also when CFLAGS comes from the command line (`make CFLAGS=-O1` keeps the includes).
+override CFLAGS += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE $(INCLUDES)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lcrypto -larchive -luring) -lm -lpthread
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -Wall -Werror
 
@@ -49,7 +52,7 @@ SH_SCRIPTS := $(wildcard tests/*.sh tests/unit/*.sh tests/integration/*.sh bench
 SHELLCHECK ?= shellcheck
 SHELLCHECK_FLAGS := -s bash -S warning -e SC2010
 
-.PHONY: all clean test unit integration demo deps bench install uninstall lint
+.PHONY: all clean test unit integration demo deps bench install uninstall lint sanitize fuzz
 all: iowhy
 
 iowhy: $(OUT)/iowhy
@@ -114,6 +117,7 @@ deps:
 test: deps
 	$(MAKE) all $(UNIT_BINS) $(OUT)/calib $(OUT)/fuse_slow
 	@bash tests/run.sh $(UNIT_BINS)
+	$(MAKE) sanitize
 
 integration: all $(OUT)/calib $(OUT)/fuse_slow
 	@bash tests/integration/run.sh
@@ -137,5 +141,45 @@ uninstall:
 lint:
 	$(SHELLCHECK) $(SHELLCHECK_FLAGS) $(SH_SCRIPTS)
 
+# AddressSanitizer + UndefinedBehaviorSanitizer: a separate build (SAN_OUT), the unit tests, then the
+# integration tests in SAN_TESTS with that iowhy (root; the others are skipped without it).
+SAN_OUT   ?= build-san
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SAN_TESTS ?= test_errors test_wl_errors test_calib_sleep test_calib_user test_thread_exec \
+	     test_io_direct test_io_fsync test_wl_copy test_wl_tar test_ctrlc
+# libFuzzer targets (fuzz/fuzz_*.c, clang): the library built with coverage + ASan + UBSan in
+# FUZZ_OUT, each target run FUZZ_SECONDS on a scratch copy of its seed corpus (fuzz/corpus/NAME:
+# committed seeds are only read). docs/FUZZING.md has the findings.
+FUZZ_OUT     ?= build-fuzz
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SRCS    := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BINS    := $(patsubst fuzz/%.c,$(FUZZ_OUT)/%,$(FUZZ_SRCS))
+fuzz: deps
+	$(MAKE) OUT=$(FUZZ_OUT) CC=$(CLANG) CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_BINS)
+	@for t in $(FUZZ_BINS); do n=$$(basename $$t); echo "== $$n ($(FUZZ_SECONDS) s)"; \
+		rm -rf $(FUZZ_OUT)/corpus/$$n && mkdir -p $(FUZZ_OUT)/corpus/$$n fuzz/corpus/$$n && \
+		$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -close_fd_mask=3 \
+			-artifact_prefix=$(FUZZ_OUT)/ \
+			$(FUZZ_OUT)/corpus/$$n fuzz/corpus/$$n 2>$(FUZZ_OUT)/$$n.log; rc=$$?; \
+		grep -E '^stat::number_of_executed_units|^stat::peak_rss' $(FUZZ_OUT)/$$n.log; \
+		if [ $$rc -ne 0 ]; then tail -n 40 $(FUZZ_OUT)/$$n.log; echo "$$n: FINDING (log $(FUZZ_OUT)/$$n.log)"; \
+			exit 1; fi; done
+
+$(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(LIB)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# The calibration helper stays uninstrumented: the sanitizer runtime's own syscalls (getppid, mmap)
+# would count as the workload's.
+sanitize: deps
+	$(MAKE) OUT=$(SAN_OUT) CFLAGS="$(SAN_FLAGS)" $(SAN_OUT)/iowhy \
+		$(patsubst $(OUT)/%,$(SAN_OUT)/%,$(UNIT_BINS))
+	$(MAKE) $(OUT)/calib
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		sh tests/unit/run.sh $(patsubst $(OUT)/%,$(SAN_OUT)/%,$(UNIT_BINS))
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 OUT=$(SAN_OUT) \
+		IOWHY=$(CURDIR)/$(SAN_OUT)/iowhy CALIB=$(CURDIR)/$(OUT)/calib \
+		bash tests/integration/run.sh $(SAN_TESTS)
+
 clean:
-	rm -rf $(OUT) iowhy
+	rm -rf $(OUT) $(SAN_OUT) $(FUZZ_OUT) iowhy

@@ -34,8 +34,10 @@ __u64 phase_begin_ns;
 extern unsigned int CONFIG_HZ __kconfig __weak;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 4096);
+	/* shared by the CPUs (io_stat_add adds atomically): rows of 8 KiB with their latency
+	 * histograms, so memory does not grow with the CPU count */
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
 	__type(key, struct io_key);
 	__type(value, struct io_stat);
 } io_stats SEC(".maps");
@@ -70,14 +72,14 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 1024);
+	__uint(max_entries, 256); /* (fs, phase): rows of 4 KiB a CPU (latency histogram) */
 	__type(key, struct io_fs_key);
 	__type(value, struct io_fs_stat);
 } fs_stats SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 1024);
+	__uint(max_entries, 256); /* (fs, phase): rows of 4 KiB a CPU (latency histogram) */
 	__type(key, struct io_fs_key);
 	__type(value, struct io_jbd_stat);
 } jbd_stats SEC(".maps");
@@ -151,6 +153,11 @@ struct {
 __noinline __u32 io_slot(__u64 v, __u32 nslots)
 {
 	return io_log2(v, nslots);
+}
+
+__noinline __u32 io_lat_bucket(__u64 v)
+{
+	return loglin_bucket(v);
 }
 
 #define LOST(field)                                                     \
@@ -402,8 +409,10 @@ static __always_inline void wait_slot_dec(struct io_req *r)
 		__sync_fetch_and_add(&f->count[slot], (__u32)-1); /* XADD: no atomic sub on BPF v1 */
 }
 
-/* Remember, per CPU, which disk completed a request last: the core credits a D-sleeping tree task
- * woken right after it (same CPU, within microseconds) with waiting on that disk. */
+/* Remember, per CPU, which disk completed a workload request (tree, its writeback, the journal)
+ * last: the core credits a D-sleeping tree task woken right after it (same CPU, within
+ * microseconds) with waiting on that disk. Other work's completions are not remembered: on a busy
+ * host they would take the credit from the workload's disk. */
 static __always_inline void note_completion(__u32 disk, __u64 now)
 {
 	struct iowhy_last_complete *l;
@@ -478,7 +487,8 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 	struct io_stat *s;
 	struct io_dev *d;
 
-	note_completion(r ? r->disk : disk_of(rq), now);
+	if (r && r->wslot) /* the workload's: another's completion must not name the waker */
+		note_completion(r->disk, now);
 	if (!r || !r->issued) {
 		LOST(complete_untracked);
 		if (r)
@@ -843,7 +853,7 @@ int BPF_PROG(io_fsync_exit, struct inode *inode, int ret)
 	s->total_ns += d;
 	if (d > s->max_ns)
 		s->max_ns = d;
-	s->hist[io_log2(d, IO_LAT_SLOTS)]++;
+	s->hist[IO_LAT_SLOT(d)]++;
 	return 0;
 }
 
@@ -919,6 +929,6 @@ int BPF_PROG(io_jbd_end, journal_t *journal, transaction_t *commit)
 		s->commit_max = d;
 	if (BPF_CORE_READ_BITFIELD_PROBED(commit, t_synchronous_commit))
 		s->sync_commits++;
-	s->hist[io_log2(d, IO_LAT_SLOTS)]++;
+	s->hist[IO_LAT_SLOT(d)]++;
 	return 0;
 }

@@ -22,7 +22,7 @@
 
 #define IO_MAX_PHASES IOWHY_MAX_PHASES
 #define IO_NO_PHASE 0xff          /* current_phase between phases: background I/O is not counted */
-#define IO_LAT_SLOTS IOWHY_HIST_SLOTS  /* log2(ns) */
+#define IO_LAT_SLOTS IOWHY_HIST_SLOTS  /* latency (ns): log-linear buckets, bpf/loglin.h */
 #define IO_SIZE_SLOTS 32          /* log2(bytes) */
 #define IO_DEPTH_SLOTS 12         /* log2(requests in flight, this one included) */
 #define IO_PAGE_SIZE 4096ULL
@@ -198,6 +198,15 @@ static inline __u32 io_slot(__u64 v, __u32 nslots)
 #define IO_SLOT(v, n) io_slot((v), (n))
 #endif
 
+/* Latency bucket of v (loglin_bucket), bounded the same way; in BPF a global function too. */
+#ifdef __bpf__
+__u32 io_lat_bucket(__u64 v);
+#define IO_LAT_SLOT(v) ({ __u64 s_ = io_lat_bucket(v); asm volatile("" : "+r"(s_));	\
+			  s_ & (IO_LAT_SLOTS - 1); })
+#else
+#define IO_LAT_SLOT(v) loglin_bucket(v)
+#endif
+
 static __always_inline __u8 io_op_of(__u32 opf)
 {
 	__u32 op = opf & 0xff;
@@ -290,26 +299,34 @@ static __always_inline __u64 io_req_queue_ns(const struct io_req *r)
 	return start && r->t_issue > start ? r->t_issue - start : 0;
 }
 
-/* Add a finished request to its statistics row. */
+/* x += v; atomic in BPF, where a statistics row is shared by the CPUs (map io_stats). */
+#ifdef __bpf__
+#define IO_ADD(x, v) __sync_fetch_and_add(&(x), (v))
+#else
+#define IO_ADD(x, v) ((x) += (v))
+#endif
+
+/* Add a finished request to its statistics row. (The maxima are plain stores: two CPUs that
+ * complete at the same instant may keep the smaller of the two.) */
 static __always_inline void io_stat_add(struct io_stat *s, const struct io_req *r, __u64 now)
 {
 	__u64 q = io_req_queue_ns(r);
 	__u64 d = r->t_issue && now > r->t_issue ? now - r->t_issue : 0;
 
-	s->requests++;
-	s->bytes += r->bytes;
-	s->seq += r->seq;
-	s->requeues += r->requeues;
-	s->queue_ns += q;
-	s->dev_ns += d;
+	IO_ADD(s->requests, 1);
+	IO_ADD(s->bytes, r->bytes);
+	IO_ADD(s->seq, r->seq);
+	IO_ADD(s->requeues, r->requeues);
+	IO_ADD(s->queue_ns, q);
+	IO_ADD(s->dev_ns, d);
 	if (q > s->queue_max)
 		s->queue_max = q;
 	if (d > s->dev_max)
 		s->dev_max = d;
-	s->qhist[IO_SLOT(q, IO_LAT_SLOTS)]++;
-	s->dhist[IO_SLOT(d, IO_LAT_SLOTS)]++;
-	s->size_hist[IO_SLOT(r->bytes, IO_SIZE_SLOTS)]++;
-	s->depth_hist[IO_SLOT(r->depth, IO_DEPTH_SLOTS)]++;
+	IO_ADD(s->qhist[IO_LAT_SLOT(q)], 1);
+	IO_ADD(s->dhist[IO_LAT_SLOT(d)], 1);
+	IO_ADD(s->size_hist[IO_SLOT(r->bytes, IO_SIZE_SLOTS)], 1);
+	IO_ADD(s->depth_hist[IO_SLOT(r->depth, IO_DEPTH_SLOTS)], 1);
 }
 
 #endif

@@ -16,7 +16,6 @@
 #include <bpf/bpf_core_read.h>
 #include "iowhy.h"
 #include "tree.bpf.h"
-#include "log2.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -34,8 +33,18 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, IOWHY_MAX_PHASES * IOWHY_NR_SLOTS);
 	__type(key, __u32);
-	__type(value, struct iowhy_sys_stat);
+	__type(value, struct iowhy_sys_counts);
 } sys_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IOWHY_NR_SLOTS);
+	__type(key, __u32);
+	__type(value, struct iowhy_sys_hist);
+} sys_hist SEC(".maps");
+
+/* The phase whose syscalls go into sys_hist (set by user space as each phase starts). */
+volatile __u32 hist_tag = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -244,9 +253,10 @@ static __always_inline void proc_bytes(__u32 nr, long ret)
 /* A syscall of a tree task ended at `now`: add it to the statistics. */
 static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 {
-	struct iowhy_sys_stat *s;
+	struct iowhy_sys_counts *s;
+	struct iowhy_sys_hist *h;
 	__u64 total, oncpu;
-	__u32 idx;
+	__u32 idx, nr;
 
 	if (!c->count_sys) {
 		c->count_sys = 1;
@@ -265,9 +275,14 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 		s->ret_sum += ret;
 	if (total > s->max_ns)
 		s->max_ns = total;
-	s->hist[log2_slot(total, IOWHY_HIST_SLOTS)]++;
 	if (per_proc && ret > 0)
 		proc_bytes(c->nr, ret);
+	if (c->phase % IOWHY_MAX_PHASES != hist_tag)
+		return;
+	nr = c->nr;
+	h = bpf_map_lookup_elem(&sys_hist, &nr);
+	if (h)
+		h->b[loglin_bucket(total)]++;
 }
 
 static __always_inline void on_sys_enter(long id)
@@ -491,15 +506,27 @@ static __always_inline void on_exec(__u32 old_pid)
 	 * for the leader's death when that is still to come). */
 	if (old_pid != (__u32)pid_tgid) {
 		__u32 tid = (__u32)pid_tgid;
+		/* switched in after de_thread's exchange: in the fallback this CPU's copy came from the
+		 * leader's entry, or from none when the leader had died (then nothing of the new
+		 * program was counted until its next switch) */
+		int stale = s && s->tid == tid;
 
 		if (s && s->tree && s->tid == old_pid)
 			s->tid = tid;
 		if (use_hash) {
-			struct iowhy_task *o = bpf_map_lookup_elem(&task_hash, &old_pid);
+			struct iowhy_task *o = bpf_map_lookup_elem(&task_hash, &old_pid), *n;
 			int leader_alive = bpf_map_lookup_elem(&task_hash, &tid) != NULL;
 
 			if (o && !bpf_map_update_elem(&task_hash, &tid, o, BPF_ANY) && !leader_alive)
 				bpf_map_delete_elem(&task_hash, &old_pid);
+			n = stale ? bpf_map_lookup_elem(&task_hash, &tid) : NULL;
+			if (n) {
+				if (s->tree) /* the thread's own transitions since the switch-in */
+					flush_log(&s->t, tid, pid_tgid >> 32);
+				__builtin_memcpy(&s->t, n, __builtin_offsetof(struct iowhy_task, log));
+				s->t.nlog = 0;
+				s->tree = 1;
+			}
 		}
 	}
 	c = current_task((__u32)pid_tgid);

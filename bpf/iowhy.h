@@ -9,11 +9,12 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include "loglin.h"
 
 #define IOWHY_MAX_PHASES 16    /* phases (workload, flush, ...) per session */
 #define IOWHY_NR_SLOTS 512     /* syscall numbers tracked; larger ones fold into the last */
 #define IOWHY_NR_NONE 0xffff   /* "not inside a syscall" */
-#define IOWHY_HIST_SLOTS 40    /* log2(ns) buckets: slot k holds [2^k, 2^(k+1)) ns */
+#define IOWHY_HIST_SLOTS LOGLIN_BUCKETS /* latency histogram buckets (ns): bpf/loglin.h */
 #define IOWHY_COMM_LEN 16
 #define IOWHY_DISK_SLOTS 32    /* disks whose in-flight workload I/O is tracked for I/O wait */
 #define IOWHY_LOG_LEN 16       /* syscall transitions a task batches before one ring-buffer record */
@@ -81,13 +82,29 @@ struct iowhy_event_batch {
 	struct iowhy_logent e[IOWHY_LOG_LEN];
 };
 
-/* Per (phase, syscall) statistics, per CPU; user space sums the CPUs. */
-struct iowhy_sys_stat {
+/* Per (phase, syscall) counters, per CPU (map sys_stats). */
+struct iowhy_sys_counts {
 	__u64 count;
 	__u64 total_ns;
 	__u64 oncpu_ns;
 	__u64 max_ns;
 	__u64 ret_sum;   /* sum of positive return values: bytes for read/write-family calls */
+};
+
+/* Per syscall latency histogram of the phase being traced (hist_tag), per CPU (map sys_hist):
+ * 4 KiB a syscall, so not one per phase. */
+struct iowhy_sys_hist {
+	__u32 b[IOWHY_HIST_SLOTS];
+};
+
+/* A syscall's statistics in a phase as user space hands them on: the counters summed over the
+ * CPUs, and the histogram. */
+struct iowhy_sys_stat {
+	__u64 count;
+	__u64 total_ns;
+	__u64 oncpu_ns;
+	__u64 max_ns;
+	__u64 ret_sum;
 	__u32 hist[IOWHY_HIST_SLOTS];
 };
 

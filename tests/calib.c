@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Calibration workloads with known answers, for the integration tests:
- *   calib spin MS          burn MS ms of this thread's CPU time in user space
+ *   calib spin MS          burn MS ms of this thread's CPU time in user space, then print its
+ *                          run-queue wait as the scheduler counted it (run_delay_ns N)
  *   calib sleep MS         sleep MS ms
  *   calib getppid N        call getppid N times
  *   calib fsync FILE N     N times: write 4 KiB at the end of FILE, then fsync
  *   calib busy MS          run in user space for MS ms of wall time without a single syscall (the
- *                          clock is read through the vDSO)
+ *                          clock is read through the vDSO), then print its own CPU (cpu_ns N)
  *   calib threadexec N     a second thread calls getppid N times, then execs "calib getppid N" (a
  *                          thread other than the leader execs: it takes the leader's pid)
  *   calib touch MB         write one byte in every page of MB MiB of fresh anonymous memory (one
@@ -31,6 +32,18 @@ static double cpu_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The witness of this task's run-queue wait: the scheduler's own sum (schedstat, field 2). */
+static void print_run_delay(void)
+{
+	unsigned long long run, delay;
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+
+	if (f && fscanf(f, "%llu %llu", &run, &delay) == 2)
+		printf("run_delay_ns %llu\n", delay);
+	if (f)
+		fclose(f);
+}
+
 static int spin(long ms)
 {
 	volatile unsigned long x = 0;
@@ -39,6 +52,7 @@ static int spin(long ms)
 	while (cpu_ms() < end)
 		for (int i = 0; i < 100000; i++)
 			x += i;
+	print_run_delay();
 	return 0;
 }
 
@@ -63,6 +77,7 @@ static int do_fsync(const char *path, long n)
 
 static int busy(long ms)
 {
+	struct rusage ru;
 	struct timespec ts;
 	volatile unsigned long x = 0;
 	double end;
@@ -74,6 +89,10 @@ static int busy(long ms)
 			x += i;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 	} while (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 < end);
+	/* the witness of its own CPU (the only syscalls): user+sys (exact; the split is by tick) */
+	getrusage(RUSAGE_SELF, &ru);
+	printf("cpu_ns %lld\n", (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+				 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL);
 	return 0;
 }
 

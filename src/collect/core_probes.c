@@ -343,6 +343,7 @@ int core_probes_add_root(struct core_probes *c, pid_t pid, int phase, int read_n
 	};
 	int err;
 
+	c->skel->bss->hist_tag = (__u32)phase % IOWHY_MAX_PHASES; /* its syscalls' histograms */
 	if (c->use_hash) {
 		__u32 key = pid;
 		err = bpf_map_update_elem(bpf_map__fd(c->skel->maps.task_hash), &key, &v, BPF_ANY);
@@ -383,17 +384,33 @@ int core_probes_flush(struct core_probes *c)
 	return (int)reorder_release(c->order, UINT64_MAX, deliver, c);
 }
 
+/* Add the per-CPU latency histogram of syscall nr (map sys_hist: the phase being traced) to h. */
+static void sum_sys_hist(struct core_probes *c, __u32 nr, int ncpu, struct iowhy_sys_hist *percpu,
+			 __u32 *h)
+{
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.sys_hist), &nr, percpu))
+		return;
+	for (int c = 0; c < ncpu; c++)
+		for (int k = 0; k < IOWHY_HIST_SLOTS; k++)
+			h[k] += percpu[c].b[k];
+}
+
 int core_probes_sys_stats(struct core_probes *c, int phase, struct iowhy_sys_stat *out)
 {
 	int ncpu = libbpf_num_possible_cpus();
-	struct iowhy_sys_stat *percpu;
+	struct iowhy_sys_counts *percpu;
+	struct iowhy_sys_hist *hists;
 	int fd = bpf_map__fd(c->skel->maps.sys_stats);
 
 	if (ncpu <= 0)
 		return -1;
 	percpu = calloc(ncpu, sizeof(*percpu));
-	if (!percpu)
+	hists = calloc(ncpu, sizeof(*hists));
+	if (!percpu || !hists) {
+		free(percpu);
+		free(hists);
 		return -1;
+	}
 	memset(out, 0, sizeof(*out) * IOWHY_NR_SLOTS);
 	for (__u32 nr = 0; nr < IOWHY_NR_SLOTS; nr++) {
 		__u32 key = (phase % IOWHY_MAX_PHASES) * IOWHY_NR_SLOTS + nr;
@@ -401,7 +418,9 @@ int core_probes_sys_stats(struct core_probes *c, int phase, struct iowhy_sys_sta
 		if (bpf_map_lookup_elem(fd, &key, percpu))
 			continue;
 		for (int c = 0; c < ncpu; c++) {
-			struct iowhy_sys_stat *o = &out[nr], *s = &percpu[c];
+			struct iowhy_sys_stat *o = &out[nr];
+			struct iowhy_sys_counts *s = &percpu[c];
+
 
 			o->count += s->count;
 			o->total_ns += s->total_ns;
@@ -409,18 +428,19 @@ int core_probes_sys_stats(struct core_probes *c, int phase, struct iowhy_sys_sta
 			o->ret_sum += s->ret_sum;
 			if (s->max_ns > o->max_ns)
 				o->max_ns = s->max_ns;
-			for (int k = 0; k < IOWHY_HIST_SLOTS; k++)
-				o->hist[k] += s->hist[k];
 		}
+		if (out[nr].count)
+			sum_sys_hist(c, nr, ncpu, hists, out[nr].hist);
 	}
 	free(percpu);
+	free(hists);
 	return 0;
 }
 
 void core_probes_reset_sys_stats(struct core_probes *c, int phase)
 {
 	int ncpu = libbpf_num_possible_cpus();
-	struct iowhy_sys_stat *zero = calloc(ncpu > 0 ? ncpu : 1, sizeof(*zero));
+	struct iowhy_sys_hist *zero = calloc(ncpu > 0 ? ncpu : 1, sizeof(*zero)); /* the larger */
 	int fd = bpf_map__fd(c->skel->maps.sys_stats);
 
 	if (!zero)
@@ -429,6 +449,7 @@ void core_probes_reset_sys_stats(struct core_probes *c, int phase)
 		__u32 key = (phase % IOWHY_MAX_PHASES) * IOWHY_NR_SLOTS + nr;
 
 		bpf_map_update_elem(fd, &key, zero, BPF_ANY);
+		bpf_map_update_elem(bpf_map__fd(c->skel->maps.sys_hist), &nr, zero, BPF_ANY);
 	}
 	free(zero);
 }

@@ -24,13 +24,13 @@ static struct dev_lat *row_of(struct dev_lat *out, int *n, int max, uint32_t kde
 int dev_lat_read(const struct io_probes *io, int tag, uint32_t (*kdisk)(uint32_t kdev),
 		 struct dev_lat *out, int max)
 {
-	int fd = io_probes_stats_fd(io), ncpu = libbpf_num_possible_cpus(), n = 0;
+	int fd = io_probes_stats_fd(io), n = 0;
 	struct io_key key, next, *prev = NULL;
 	struct io_stat *v;
 
-	if (fd < 0 || ncpu <= 0)
+	if (fd < 0)
 		return -1;
-	v = calloc((size_t)ncpu, sizeof(*v));
+	v = calloc(1, sizeof(*v)); /* io_stats is one hash shared by the CPUs: one value a key */
 	if (!v)
 		return -1;
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
@@ -43,9 +43,8 @@ int dev_lat_read(const struct io_probes *io, int tag, uint32_t (*kdisk)(uint32_t
 		r = row_of(out, &n, max, kdisk ? kdisk(key.dev) : key.dev);
 		if (!r)
 			continue;
-		for (int c = 0; c < ncpu; c++)
-			for (int k = 0; k < IOWHY_HIST_SLOTS && k < IO_LAT_SLOTS; k++)
-				r->hist[k] += v[c].dhist[k];
+		for (int k = 0; k < IOWHY_HIST_SLOTS && k < IO_LAT_SLOTS; k++)
+			r->hist[k] += v->dhist[k];
 	}
 	free(v);
 	return n;

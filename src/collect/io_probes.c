@@ -301,9 +301,9 @@ void io_probes_phase_begin(struct io_probes *t, int tag)
 
 static void read_rows(struct io_probes *t, int tag, struct io_phase *p)
 {
-	struct bpf_map *m = t->skel->maps.io_stats;
+	struct bpf_map *m = t->skel->maps.io_stats; /* one row for all CPUs (8 KiB) */
 	struct io_key key, next;
-	struct io_stat *v = calloc(t->ncpus, sizeof(*v)), sum;
+	struct io_stat *v = calloc(1, sizeof(*v));
 	int have = 0;
 
 	if (!v)
@@ -312,12 +312,9 @@ static void read_rows(struct io_probes *t, int tag, struct io_phase *p)
 		key = next;
 		have = 1;
 		if (key.phase != tag ||
-		    bpf_map__lookup_elem(m, &key, sizeof(key), v, t->ncpus * sizeof(*v), 0))
+		    bpf_map__lookup_elem(m, &key, sizeof(key), v, sizeof(*v), 0))
 			continue;
-		memset(&sum, 0, sizeof(sum));
-		for (int c = 0; c < t->ncpus; c++)
-			io_stat_merge(&sum, &v[c]);
-		io_phase_add(p, key.dev, key.op, key.cls, &sum);
+		io_phase_add(p, key.dev, key.op, key.cls, v);
 	}
 	free(v);
 }

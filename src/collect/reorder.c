@@ -54,10 +54,11 @@ int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *com
 
 size_t reorder_push_batch(struct reorder *r, const struct iowhy_event_batch *b, size_t size)
 {
-	size_t n = b->h.arg, fit, dropped = 0;
+	size_t n, fit, dropped = 0;
 
-	if (size < sizeof(b->h))
+	if (size < sizeof(b->h)) /* the header is not all there: read nothing of it */
 		return 0;
+	n = b->h.arg;
 	fit = (size - sizeof(b->h)) / sizeof(b->e[0]);
 	if (n > fit)
 		n = fit;

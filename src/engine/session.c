@@ -785,7 +785,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 			break;
 		}
 		snprintf(r->name, sizeof(r->name), "%s", ps->name);
-		snprintf(r->column, sizeof(r->column), "%s", ps->column[0] ? ps->column : ps->name);
+		snprintf(r->column, sizeof(r->column), "%.*s", (int)sizeof(r->column) - 1,
+			 ps->column[0] ? ps->column : ps->name); /* a name may be longer: cut */
 		r->kind = ps->kind;
 		rc = ps->attach ? attach_run_phase(&s, ps, i, r) :
 				  run_phase(&s, ps, i, r, ps->user ? &user : NULL);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* log2 histograms: slot k holds [2^k, 2^(k+1)), slot 0 also holds 0; the last slot holds the rest. */
+/*
+ * Histograms: log-linear latency buckets (bpf/loglin.h) and log2 slots (slot k holds
+ * [2^k, 2^(k+1)), slot 0 also holds 0; the last slot holds the rest).
+ */
 #include <math.h>
 #include "hist.h"
 #include "log2.h"
+#include "loglin.h"
 
 int hist_slot(uint64_t v, int nslots)
 {
@@ -30,12 +34,38 @@ static double slot_high(int k)
 	return ldexp(1.0, k + 1);
 }
 
+uint64_t loglin_percentile(const uint32_t *buckets, double p, uint64_t max)
+{
+	uint64_t total = hist_total(buckets, LOGLIN_BUCKETS), rank, seen = 0, value = 0;
+	double r;
+
+	if (total == 0)
+		return 0;
+	if (p < 0.0)
+		p = 0.0;
+	if (p > 100.0)
+		p = 100.0;
+	r = ceil(p / 100.0 * (double)total - 1e-9); /* 1-based rank of the sample */
+	rank = r < 1.0 ? 1 : (uint64_t)r;
+	for (__u32 b = 0; b < (__u32)LOGLIN_BUCKETS; b++) {
+		seen += buckets[b];
+		if (seen >= rank) {
+			value = loglin_low(b) + loglin_width(b) / 2; /* exact below 32: width 1 */
+			break;
+		}
+	}
+	return max > 0 && value > max ? max : value;
+}
+
 uint64_t hist_percentile(const uint32_t *slots, int nslots, double p, uint64_t max)
 {
-	uint64_t total = hist_total(slots, nslots), before = 0;
+	uint64_t total, before = 0;
 	double rank, value = 0.0;
 	int k;
 
+	if (nslots == LOGLIN_BUCKETS)
+		return loglin_percentile(slots, p, max);
+	total = hist_total(slots, nslots);
 	if (total == 0)
 		return 0;
 	if (p < 0.0)

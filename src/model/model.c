@@ -34,6 +34,7 @@ struct model_task {
 	uint16_t nr;                /* syscall in effect as the events carry it (IOWHY_NR_NONE: none) */
 	uint8_t state;              /* enum iowhy_state, never DEAD while in the model */
 	uint8_t startup;            /* between EXEC and the end of the dynamic loader */
+	uint8_t took_pid;           /* took the leader's pid before the EXEC event (de_thread) */
 	uint32_t diskmask;          /* DWAIT: disk slots with workload I/O in flight at sleep */
 	uint64_t pending_iowait;    /* DWAIT: wall I/O wait held until we know what woke it */
 	uint64_t since;             /* work view: time accounted up to here */
@@ -75,6 +76,24 @@ static unsigned nr_index(uint16_t nr)
 	if (nr == IOWHY_NR_NONE)
 		return MODEL_NR_NONE;
 	return nr < IOWHY_NR_SLOTS ? nr : IOWHY_NR_SLOTS - 1;
+}
+
+/* execve or execveat. */
+static int is_exec_nr(uint16_t nr)
+{
+	static int execve = -2, execveat = -2;
+
+	if (execve == -2) {
+		execve = syscall_nr("execve");
+		execveat = syscall_nr("execveat");
+	}
+	return nr != IOWHY_NR_NONE && ((int)nr == execve || (int)nr == execveat);
+}
+
+/* A thread other than its process's leader, inside execve: it may take the leader's pid. */
+static int exec_thread(const struct model_task *t)
+{
+	return t->tid != t->tgid && is_exec_nr(t->nr);
 }
 
 static enum sys_group task_group(const struct model_task *t)
@@ -216,7 +235,9 @@ static void set_state(struct model *m, struct model_task *t, unsigned st, uint16
 		t->state = (uint8_t)st;
 		list_add(m, t);
 	}
+	m->exec_threads -= exec_thread(t);
 	t->nr = nr;
+	m->exec_threads += exec_thread(t);
 }
 
 /* ---- task lifetime ---- */
@@ -234,6 +255,7 @@ static struct model_task *task_new(struct model *m, uint32_t tid, uint32_t tgid,
 	t->since = now;
 	htab_insert(m, t);
 	list_add(m, t);
+	m->exec_threads += exec_thread(t);
 	m->comms[comm].tasks++;
 	m->live++;
 	return t;
@@ -242,6 +264,7 @@ static struct model_task *task_new(struct model *m, uint32_t tid, uint32_t tgid,
 /* Take `t` out of the model (its work must be flushed already). */
 static void task_remove(struct model *m, struct model_task *t)
 {
+	m->exec_threads -= exec_thread(t);
 	list_del(m, t);
 	htab_remove(m, t);
 	free(t);
@@ -397,6 +420,16 @@ static void count_switch(struct model *m, const struct model_task *t, unsigned s
 		c->invol_switches++;
 }
 
+/* Drop a stale task: its work up to now is its comm's, its held I/O wait goes to a disk (found by
+ * fuzzing: dropped with the task, the I/O wait by disk no longer added up to the bucket). */
+static void task_drop(struct model *m, struct model_task *t, uint64_t now)
+{
+	task_flush(m, t, now);
+	if (t->state == IOWHY_TS_DWAIT)
+		settle_iowait(&m->wall, t, 0);
+	task_remove(m, t);
+}
+
 static void task_die(struct model *m, struct model_task *t, uint64_t now)
 {
 	row(m, t)->exits++;
@@ -450,10 +483,8 @@ static void on_fork(struct model *m, const struct iowhy_event *e, const char *co
 
 	/* A stale task under the child's tid (its DEAD event was lost): drop it silently. */
 	old = task_find(m, e->arg);
-	if (old) {
-		task_flush(m, old, now);
-		task_remove(m, old);
-	}
+	if (old)
+		task_drop(m, old, now);
 	task_new(m, e->arg, e->arg2, child_comm, IOWHY_TS_RUNQ, e->nr, now);
 }
 
@@ -462,25 +493,86 @@ static void on_fork(struct model *m, const struct iowhy_event *e, const char *co
 /* Give task t the tid `tid` (rehashed). */
 static void task_retid(struct model *m, struct model_task *t, uint32_t tid)
 {
+	m->exec_threads -= exec_thread(t);
 	htab_remove(m, t);
 	t->tid = tid;
 	htab_insert(m, t);
+	m->exec_threads += exec_thread(t);
+}
+
+/* The thread (not the leader) of process `tgid` that is inside execve, or NULL. */
+static struct model_task *find_exec_thread(const struct model *m, uint32_t tgid)
+{
+	for (size_t i = 0; i < m->hcap; i++)
+		for (struct model_task *t = m->htab[i]; t; t = t->hnext)
+			if (t->tgid == tgid && exec_thread(t))
+				return t;
+	return NULL;
+}
+
+/* de_thread's exchange, seen before the EXEC event: `thread` takes the leader's pid (its tgid), the
+ * leader (if the model still has it) the thread's. */
+static void take_leader_pid(struct model *m, struct model_task *thread, struct model_task *leader)
+{
+	uint32_t old = thread->tid;
+
+	if (leader)
+		task_retid(m, leader, 0); /* out of the way while the thread moves */
+	task_retid(m, thread, thread->tgid);
+	if (leader)
+		task_retid(m, leader, old);
+	thread->took_pid = 1;
+}
+
+/*
+ * de_thread exchanges the pids of the exec'ing thread and the leader some time before the EXEC
+ * event (which tells the model); in between, events name the thread by the leader's pid and the
+ * dying leader by the thread's. Recognise the first such event and do the exchange then:
+ * - the leader's pid, inside execve, while the model's task under that pid is gone (the leader died
+ *   before the exchange) or is not inside execve, and is not entering a syscall from user mode
+ *   (that would be the leader's own execve): it is the thread;
+ * - the thread's pid going off CPU outside execve while the model's thread is inside execve: it is
+ *   the old leader (a thread whose execve fails returns to user mode, which is not off CPU).
+ */
+static void exchange_early(struct model *m, const struct iowhy_event *e)
+{
+	struct model_task *t, *thread, *leader;
+
+	if (!m->exec_threads)
+		return;
+	t = task_find(m, e->tid);
+	if (e->tid == e->tgid && is_exec_nr(e->nr)) {
+		if (t && (is_exec_nr(t->nr) ||
+			  (e->state == IOWHY_TS_KERNEL && t->state == IOWHY_TS_USER)))
+			return;
+		thread = find_exec_thread(m, e->tgid);
+		if (thread)
+			take_leader_pid(m, thread, t);
+	} else if (t && exec_thread(t) && !is_exec_nr(e->nr) && !on_cpu(e->state)) {
+		leader = task_find(m, t->tgid);
+		if (leader && !is_exec_nr(leader->nr))
+			take_leader_pid(m, t, leader);
+	}
 }
 
 /*
  * EXEC carries the pid the task had before (arg): a thread other than the leader that execs takes
  * the leader's pid and the leader gets the thread's (exchange_tids in de_thread). The model does the
  * same: the thread's task becomes e->tid; the old leader, if its death is still to come, goes on
- * under the thread's old pid, where its DEAD event will name it.
+ * under the thread's old pid, where its DEAD event will name it. Nothing to do when an earlier event
+ * showed the exchange (exchange_early): the task under e->tid is then the thread already.
  */
 static void exec_takes_pid(struct model *m, const struct iowhy_event *e)
 {
 	struct model_task *thread = e->arg && e->arg != e->tid ? task_find(m, e->arg) : NULL;
-	struct model_task *leader;
+	struct model_task *leader = task_find(m, e->tid);
 
+	if (leader && leader->took_pid) { /* exchanged already (exchange_early) */
+		leader->took_pid = 0;
+		return;
+	}
 	if (!thread)
 		return;
-	leader = task_find(m, e->tid);
 	if (leader)
 		task_retid(m, leader, 0); /* out of the way while the thread moves */
 	task_retid(m, thread, e->tid);
@@ -538,10 +630,8 @@ void model_add_task(struct model *m, uint32_t tid, uint32_t tgid, const char *co
 	uint64_t now = max_u64(m->last_ns, m->wall.start_ns);
 	struct model_task *old = task_find(m, tid);
 
-	if (old) {
-		task_flush(m, old, now);
-		task_remove(m, old);
-	}
+	if (old)
+		task_drop(m, old, now);
 	if (live_state(st))
 		task_new(m, tid, tgid, comm_index(m, comm), st, nr, now);
 }
@@ -564,6 +654,7 @@ void model_event(struct model *m, const struct iowhy_event *e, const char *comm)
 	wall_advance(m, now);
 	switch (e->type) {
 	case IOWHY_EV_STATE:
+		exchange_early(m, e);
 		on_state(m, e, now);
 		break;
 	case IOWHY_EV_FORK:
@@ -619,6 +710,7 @@ void model_free(struct model *m)
 	memset(m->lists, 0, sizeof(m->lists));
 	memset(m->count, 0, sizeof(m->count));
 	m->live = 0;
+	m->exec_threads = 0;
 }
 
 uint64_t wall_ns(const struct wall_view *w)

@@ -80,6 +80,7 @@ struct model {
 	struct model_task *lists[IOWHY_TS_COUNT]; /* tasks per state, intrusive */
 	uint64_t count[IOWHY_TS_COUNT];
 	uint64_t last_ns;
+	uint64_t exec_threads;    /* tasks other than their leader inside execve */
 };
 
 void model_init(struct model *m, uint64_t start_ns);

@@ -154,6 +154,7 @@ static struct json_object *syscall_obj(unsigned nr, const struct iowhy_sys_stat 
 	if (syscall_returns_bytes(nr))
 		jput_u64(o, "bytes", st->ret_sum);
 	jput_u64(o, "p50_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 50, st->max_ns));
+	jput_u64(o, "p90_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 90, st->max_ns));
 	jput_u64(o, "p99_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns));
 	jput_u64(o, "max_ns", st->max_ns);
 	jput(o, "group", json_object_new_string(sys_group_key(syscall_group(nr))));

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.." || exit 1
 export OUT=${OUT:-build}
 export IOWHY=${IOWHY:-$PWD/iowhy} CALIB=${CALIB:-$PWD/$OUT/calib}
 LIMIT=${IOWHY_TEST_TIMEOUT:-300}
-pass=0 failn=0 skipn=0 failed_names=()
+pass=0 failn=0 skipn=0 failed_names=() roots=()
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/integration/test_*.sh)
 for t in "${tests[@]}"; do
@@ -20,6 +20,7 @@ for t in "${tests[@]}"; do
 	fi
 	TMPROOT=$(mktemp -d /tmp/iowhy-test.XXXXXX)
 	export TMPROOT
+	roots+=("$TMPROOT")
 	echo "== $name"
 	start=$(date +%s.%N)
 	timeout --signal=TERM --kill-after=10 "$LIMIT" \
@@ -34,10 +35,14 @@ for t in "${tests[@]}"; do
 	*) failn=$((failn+1)); failed_names+=("$name"); echo "== $name: FAIL (exit $rc, ${secs} s)" ;;
 	esac
 done
-# Nothing a test set up may outlive it.
-left=$( (losetup -a; findmnt -rn -o TARGET) 2>/dev/null | grep -c 'iowhy-test\.' )
+# Nothing a test set up may outlive it: loop devices and mounts under this run's temp dirs (not
+# those of another run going on at the same time).
+left=0
+if [ ${#roots[@]} -gt 0 ]; then
+	left=$( (losetup -a; findmnt -rn -o TARGET) 2>/dev/null | grep -cF "${roots[@]/#/-e}" )
+fi
 if [ "$left" != 0 ]; then
-	echo "== leftovers: $left loop devices or mounts under /tmp/iowhy-test.* were not torn down"
+	echo "== leftovers: $left loop devices or mounts under this run's /tmp/iowhy-test.* were not torn down"
 	failn=$((failn+1)); failed_names+=("teardown")
 fi
 [ ${#failed_names[@]} -eq 0 ] || echo "failed: ${failed_names[*]}"

@@ -21,5 +21,8 @@ check "block write bytes agree with /sys/block stat within 1%" within "$all_byte
 check "block write requests agree with /sys/block stat within 1%" within "$all_reqs" "$dev_ios" 1
 check "nothing dirtied in the page cache" fcmp "$(jqr "$J" "$ph.page_cache.dirtied_bytes") < 1048576"
 check "device busy time > 0" fcmp "$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .busy_ns") > 0"
-check "nothing lost" test "$(jqr "$J" "[$ph.lost | .[]] | add")" = 0
+# Nothing lost for want of room. (issue_unseen / complete_untracked count requests of anyone that
+# were in flight at the edges of the phase: other work on a busy host makes them; the tree's own
+# requests are all in its class above.)
+check "nothing lost (no map full)" test "$(jqr "$J" "[$ph.lost | to_entries[] | select(.key | endswith(\"_full\")) | .value] | add")" = 0
 check "text report has the device table" grep -q "Devices and kernel I/O" "$TMPROOT/out.txt"
