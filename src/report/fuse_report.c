@@ -6,18 +6,13 @@
 #include <json-c/json.h>
 #include "fuse_report.h"
 #include "fuse_model.h"
+#include "fuse_explain.h"
 #include "result.h"
 #include "units.h"
 
-/* "/mnt/x" for a connection, or "conn 0:N" when its mount is unknown (unmounted before the end). */
 static const char *mount_name(const struct fuse_phase *f, uint32_t conn, char *buf, size_t n)
 {
-	const struct fuse_mount_info *m = fuse_mount_of(f, conn);
-
-	if (m)
-		return m->point;
-	snprintf(buf, n, "conn %u:%u", conn >> 20, conn & 0xfffff);
-	return buf;
+	return fuse_mount_label(f, conn, buf, n);
 }
 
 static const char *fs_name(const struct fuse_phase *f, uint32_t conn)
@@ -113,51 +108,13 @@ static void print_daemon(FILE *out, const struct fuse_phase *f, const struct fus
 			i + 1 == d->ndisks ? "\n" : "");
 }
 
-/* The workload row with the longest wait, NULL if none waited. */
-static const struct fuse_row *top_wait(const struct fuse_phase *f)
+/* One sentence: the longest FUSE wait and what the daemon did meanwhile (fuse_explain.c). */
+static void print_summary(FILE *out, const struct phase_result *p)
 {
-	const struct fuse_row *top = NULL;
+	char line[1024];
 
-	for (size_t i = 0; i < f->nrows; i++)
-		if (f->rows[i].who == FUSE_WHO_TREE && f->rows[i].st.wait_ns &&
-		    (!top || f->rows[i].st.wait_ns > top->st.wait_ns))
-			top = &f->rows[i];
-	return top;
-}
-
-/* One sentence: the longest FUSE wait and what the daemon did meanwhile. */
-static void print_summary(FILE *out, const struct phase_result *p, const struct fuse_phase *f)
-{
-	const struct fuse_row *r = top_wait(f);
-	const struct fuse_daemon_row *d = NULL;
-	uint64_t busy, wall = wall_ns(&p->wall);
-	char a[32], b[32], c[32], mb[48];
-
-	if (!r)
-		return;
-	for (size_t i = 0; i < f->ndaemons; i++)
-		if (!f->daemons[i].parent && f->daemons[i].conn == r->conn)
-			d = &f->daemons[i];
-	fprintf(out, "  %s took %s; %s of it waiting on %llu FUSE %s requests to %s", p->name,
-		fmt_ns(a, sizeof(a), wall), fmt_ns(b, sizeof(b), r->st.wait_ns),
-		(unsigned long long)r->st.waits, fuse_op_name(r->op),
-		mount_name(f, r->conn, mb, sizeof(mb)));
-	if (d)
-		fprintf(out, " (%s, pid %u", d->comm, d->tgid);
-	fprintf(out, "%sp50 %s)", d ? ", " : " (",
-		fmt_ns(c, sizeof(c), fuse_hist_pct(r->st.hist, 0.5)));
-	busy = d ? fuse_daemon_busy(d) : 0;
-	if (busy) {
-		fprintf(out, "; %s spent that time", d->comm);
-		for (int k = 0, n = 0; k < FUSE_D_COUNT; k++) {
-			if (d->st.wall_overlap_ns[k] * 20 < busy)
-				continue; /* under 5% */
-			fprintf(out, "%s %.0f%% %s", n++ ? "," : "",
-				100.0 * d->st.wall_overlap_ns[k] / busy,
-				k == FUSE_D_CPU ? "on CPU" : fuse_dcls_name(k));
-		}
-	}
-	fprintf(out, "\n");
+	if (fuse_explain(p, line, sizeof(line), NULL))
+		fprintf(out, "  %s", line);
 }
 
 void fuse_report_text(FILE *out, const struct phase_result *p)
@@ -170,7 +127,7 @@ void fuse_report_text(FILE *out, const struct phase_result *p)
 	if (f->nrows) {
 		fprintf(out, "\nFUSE requests (send -> end; bytes: WRITE data, READ data, else "
 			"payloads without headers)\n");
-		print_summary(out, p, f);
+		print_summary(out, p);
 		print_requests(out, p, f);
 	}
 	for (size_t i = 0; i < f->ndaemons; i++) {

@@ -9,6 +9,8 @@
 #include <string.h>
 #include "result.h"
 #include "explain.h"
+#include "fuse_explain.h"
+#include "cpu_explain.h"
 #include "columns.h"
 #include "syscalls.h"
 #include "units.h"
@@ -846,6 +848,45 @@ static void explain_columns(struct text *t, const struct session_result *s,
 	say_totals(t, s, cols[n - 1], cols[0]);
 }
 
+/* ---- What the samples and the FUSE data add, per column (its representative run) ---- */
+
+static void explain_extras(struct text *t, const struct session_result *s,
+			   const struct column *const *work, int nwork)
+{
+	char buf[SENTENCE_LEN];
+	uint64_t wait;
+
+	for (int i = 0; i < nwork; i++) {
+		int run = phases_median_run(s, work[i]->work, work[i]->nwork);
+		const struct phase_result *p = run >= 0 ? &s->phases[run] : NULL;
+
+		if (!p)
+			continue;
+		if (fuse_explain(p, buf, sizeof(buf), &wait)) {
+			say(t, "%s", buf);
+			/* the sentence was ended by the newline: name the one just written */
+			if (t->e->n) {
+				struct sentence *se = &t->e->s[t->e->n - 1];
+
+				snprintf(se->kind, sizeof(se->kind), "fuse");
+				if (se->nnums + 2 <= SENTENCE_NUMS) {
+					snprintf(se->num[se->nnums].key, sizeof(se->num[0].key), "part_ns");
+					se->num[se->nnums++].value = (double)wait;
+					snprintf(se->num[se->nnums].key, sizeof(se->num[0].key), "whole_ns");
+					se->num[se->nnums++].value = (double)wall_ns(&p->wall);
+				}
+			}
+		}
+		if (cpu_explain(p, buf, sizeof(buf))) {
+			int first = t->e->n;
+
+			say(t, "%s", buf);
+			for (int k = first; k < t->e->n; k++)
+				snprintf(t->e->s[k].kind, sizeof(t->e->s[k].kind), "cpu_samples");
+		}
+	}
+}
+
 /* ---- Session ---- */
 
 static void say_session_caveats(struct text *t, const struct session_result *s)
@@ -885,5 +926,6 @@ void explain(const struct session_result *s, const struct phase_summary *ps,
 		explain_column(&t, s, work[0]);
 	else
 		explain_columns(&t, s, work, nwork);
+	explain_extras(&t, s, (const struct column *const *)work, nwork);
 	say_session_caveats(&t, s);
 }
