@@ -36,6 +36,7 @@ extern unsigned int CONFIG_HZ __kconfig __weak;
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 4096);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* a few rows per phase: allocated when first used */
 	__type(key, struct io_key);
 	__type(value, struct io_stat);
 } io_stats SEC(".maps");
@@ -71,6 +72,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 1024);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* a few rows per phase: allocated when first used */
 	__type(key, struct io_fs_key);
 	__type(value, struct io_fs_stat);
 } fs_stats SEC(".maps");
@@ -78,6 +80,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 1024);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* a few rows per phase: allocated when first used */
 	__type(key, struct io_fs_key);
 	__type(value, struct io_jbd_stat);
 } jbd_stats SEC(".maps");

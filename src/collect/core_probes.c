@@ -19,7 +19,21 @@
 #include "syscalls.h"
 #include "iowhy.skel.h"
 
-#define RINGBUF_BYTES (64u << 20)
+/*
+ * The ring buffer is sized, not preallocated at the maximum: its pages are allocated when it is
+ * created and mapped twice into this process (so it counts twice in the RSS). It must hold what
+ * every CPU can write while the consumer is away. The densest stream is a task making null
+ * syscalls: ~0.4 us per traced call, 2 transitions of ~19 bytes each in batches (48 unbatched),
+ * i.e. ~100 MB/s per CPU batched. The consumer drains every 20 ms, every 1 ms while the buffer is
+ * more than RINGBUF_HURRY full (core_probes_poll_ms): 8 MiB per online CPU holds ~80 ms of that.
+ * IOWHY_RINGBUF_MB (a power of two, 1-1024) overrides the size.
+ */
+#define RINGBUF_PER_CPU (8u << 20)
+#define RINGBUF_MIN (8u << 20)
+#define RINGBUF_MAX (64u << 20)
+#define RINGBUF_HURRY 8 /* poll fast above 1/8 full */
+#define POLL_MS 20
+#define POLL_HURRY_MS 1
 /* Events wait this long in the reorder buffer: batched transitions are at most a tick (<= 10 ms)
  * plus a consumer poll (20 ms) late. */
 #define REORDER_WINDOW_NS (60ull * 1000 * 1000)
@@ -108,6 +122,26 @@ static void deliver(void *ctx, const struct iowhy_event *e, const char *comm)
 	c->on_event(c->ctx, e, comm);
 }
 
+/* The ring buffer's size in bytes for this host (see RINGBUF_PER_CPU). */
+__u32 core_ringbuf_bytes(long ncpus, const char *env_mb)
+{
+	__u32 want = RINGBUF_MIN, per;
+
+	if (env_mb && *env_mb) {
+		char *end;
+		unsigned long mb = strtoul(env_mb, &end, 10);
+
+		if (!*end && mb >= 1 && mb <= 1024 && !(mb & (mb - 1)))
+			return (__u32)mb << 20;
+	}
+	if (ncpus < 1)
+		ncpus = 1;
+	per = ncpus > RINGBUF_MAX / RINGBUF_PER_CPU ? RINGBUF_MAX : (__u32)ncpus * RINGBUF_PER_CPU;
+	while (want < per && want < RINGBUF_MAX)
+		want <<= 1;
+	return want;
+}
+
 /* The probe set's loader: a fresh skeleton of the core object, configured for c's flavour. */
 static void *open_core(void *ctx)
 {
@@ -117,7 +151,10 @@ static void *open_core(void *ctx)
 	if (!s)
 		return NULL;
 	s->rodata->use_hash = c->use_hash;
-	bpf_map__set_max_entries(s->maps.events, RINGBUF_BYTES);
+	bpf_map__set_max_entries(s->maps.events, c->ring_bytes);
+	/* the tid hash is the raw_tp fallback's task state: one (unused) entry with task storage */
+	if (!c->use_hash)
+		bpf_map__set_max_entries(s->maps.task_hash, 1);
 	return s;
 }
 
@@ -199,6 +236,7 @@ static void assign_disk_slots(struct core_probes *c)
 int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
 {
 	memset(c, 0, sizeof(*c));
+	c->ring_bytes = core_ringbuf_bytes(sysconf(_SC_NPROCESSORS_ONLN), getenv("IOWHY_RINGBUF_MB"));
 	c->on_event = fn;
 	c->ctx = ctx;
 	libbpf_set_print(libbpf_print);
@@ -230,6 +268,11 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
 	}
 	reorder_init(c->order);
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_event, c, NULL);
+	/* the consumer and producer positions (first two pages), to see how full the buffer is */
+	c->ring_pos = mmap(NULL, 2 * (size_t)getpagesize(), PROT_READ, MAP_SHARED,
+			   bpf_map__fd(c->skel->maps.events), 0);
+	if (c->ring_pos == MAP_FAILED)
+		c->ring_pos = NULL;
 	if (!c->rb) {
 		fprintf(stderr, "iowhy: cannot open the event ring buffer: %s\n", strerror(errno));
 		core_probes_close(c);
@@ -331,6 +374,27 @@ int core_probes_drain(struct core_probes *c)
 				    deliver, c);
 }
 
+__u64 core_probes_ring_used(const struct core_probes *c)
+{
+	const volatile unsigned long *cons, *prod;
+	size_t page = getpagesize();
+
+	if (!c->ring_pos)
+		return 0;
+	cons = (const volatile unsigned long *)c->ring_pos;
+	prod = (const volatile unsigned long *)((const char *)c->ring_pos + page);
+	return *prod - *cons;
+}
+
+int core_probes_poll_ms(struct core_probes *c)
+{
+	__u64 used = core_probes_ring_used(c);
+
+	if (used > c->ring_peak)
+		c->ring_peak = used;
+	return used > c->ring_bytes / RINGBUF_HURRY ? POLL_HURRY_MS : POLL_MS;
+}
+
 int core_probes_flush(struct core_probes *c)
 {
 	int n = ring_buffer__consume(c->rb);
@@ -422,6 +486,9 @@ void core_probes_close(struct core_probes *c)
 	if (c->rb)
 		ring_buffer__free(c->rb);
 	c->rb = NULL;
+	if (c->ring_pos)
+		munmap(c->ring_pos, 2 * (size_t)getpagesize());
+	c->ring_pos = NULL;
 	if (c->order)
 		reorder_free(c->order);
 	free(c->order);

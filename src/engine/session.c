@@ -368,7 +368,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	for (;;) {
 		struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
-		poll(&p, pidfd >= 0 ? 1 : 0, 20);
+		poll(&p, pidfd >= 0 ? 1 : 0, core_probes_poll_ms(&s->core));
 		core_probes_drain(&s->core);
 		if (interrupted)
 			stop_child(ps, pid, &signalled, &deadline);
