@@ -23,6 +23,8 @@ int run_parse(int argc, char **argv, struct run_opts *o);
 extern const struct cmd_def run_cmd;
 
 int cmd_run(int argc, char **argv);
+/* `iowhy __floor [--core|--syscalls] CMD...`: CMD under empty programs (bench/overhead.sh). */
+int floor_main(int argc, char **argv);
 /* Join argv into one shell-like line (arguments with spaces are quoted). */
 void join_args(char *buf, size_t n, int argc, char **argv);
 
