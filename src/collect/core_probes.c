@@ -37,6 +37,8 @@
 /* Events wait this long in the reorder buffer: batched transitions are at most a tick (<= 10 ms)
  * plus a consumer poll (20 ms) late. */
 #define REORDER_WINDOW_NS (60ull * 1000 * 1000)
+/* Events held before a backlog being read starts to be released (release_early). */
+#define REORDER_EARLY 16384
 #define CAP_PERFMON_ 38
 #define CAP_BPF_ 39
 #define TICK_PROBE "timer:hrtimer_expire_entry"
@@ -94,25 +96,6 @@ const struct probe_spec core_probe_specs[] = {
 };
 const int core_probe_nspecs = sizeof(core_probe_specs) / sizeof(core_probe_specs[0]);
 
-/* Ring buffer -> reorder buffer (a batch becomes its STATE events). */
-static int handle_event(void *ctx, void *data, size_t size)
-{
-	struct core_probes *c = ctx;
-	const struct iowhy_event *e = data;
-	const char *comm = NULL;
-
-	if (size < sizeof(*e))
-		return 0;
-	if (e->type == IOWHY_EV_BATCH) {
-		c->dropped += reorder_push_batch(c->order, data, size);
-		return 0;
-	}
-	if (size >= sizeof(struct iowhy_event_comm))
-		comm = ((const struct iowhy_event_comm *)data)->comm;
-	c->dropped += reorder_push(c->order, e, comm) != 0;
-	return 0;
-}
-
 /* Reorder buffer -> the consumer, in time order. */
 static void deliver(void *ctx, const struct iowhy_event *e, const char *comm)
 {
@@ -120,6 +103,50 @@ static void deliver(void *ctx, const struct iowhy_event *e, const char *comm)
 
 	c->received++;
 	c->on_event(c->ctx, e, comm);
+}
+
+/*
+ * While a long backlog is being read (the consumer was kept off the CPU), release what is safe
+ * already, so the reorder buffer holds a window of events, not the backlog. Records are reserved
+ * in time order up to the lateness the window allows, and a record's timestamp is taken before it
+ * is reserved: every record still ahead in the ring is at most a window older than the newest one
+ * read. So what is a window older than that can go. (libbpf's consume returns only when the ring
+ * is empty: with a producer as fast as the consumer, one drain can last the whole run.)
+ */
+static void release_early(struct core_probes *c)
+{
+	reorder_release(c->order, c->seen_ts > REORDER_WINDOW_NS ? c->seen_ts - REORDER_WINDOW_NS : 0,
+			deliver, c);
+}
+
+/* Ring buffer -> reorder buffer (a batch becomes its STATE events). */
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct core_probes *c = ctx;
+	const struct iowhy_event *e = data;
+	const char *comm = NULL;
+	__u64 ts;
+
+	if (size < sizeof(*e))
+		return 0;
+	ts = e->ts;
+	if (e->type == IOWHY_EV_BATCH) {
+		const struct iowhy_event_batch *b = data;
+		size_t n = b->h.arg;
+
+		c->dropped += reorder_push_batch(c->order, data, size);
+		if (n && n <= IOWHY_LOG_LEN && size >= sizeof(b->h) + n * sizeof(b->e[0]))
+			ts = b->e[n - 1].ts;
+	} else {
+		if (size >= sizeof(struct iowhy_event_comm))
+			comm = ((const struct iowhy_event_comm *)data)->comm;
+		c->dropped += reorder_push(c->order, e, comm) != 0;
+	}
+	if (ts > c->seen_ts)
+		c->seen_ts = ts;
+	if (c->order->n >= REORDER_EARLY)
+		release_early(c);
+	return 0;
 }
 
 /* The ring buffer's size in bytes for this host (see RINGBUF_PER_CPU). */
@@ -366,12 +393,13 @@ int core_probes_add_root(struct core_probes *c, pid_t pid, int phase, int read_n
 int core_probes_drain(struct core_probes *c)
 {
 	uint64_t now = now_ns();
+	unsigned long long before = c->received;
 	int n = ring_buffer__consume(c->rb);
 
 	if (n < 0)
 		return n;
-	return (int)reorder_release(c->order, now > REORDER_WINDOW_NS ? now - REORDER_WINDOW_NS : 0,
-				    deliver, c);
+	reorder_release(c->order, now > REORDER_WINDOW_NS ? now - REORDER_WINDOW_NS : 0, deliver, c);
+	return (int)(c->received - before);
 }
 
 __u64 core_probes_ring_used(const struct core_probes *c)
@@ -397,11 +425,12 @@ int core_probes_poll_ms(struct core_probes *c)
 
 int core_probes_flush(struct core_probes *c)
 {
+	unsigned long long before = c->received;
 	int n = ring_buffer__consume(c->rb);
-
 	if (n < 0)
 		return n;
-	return (int)reorder_release(c->order, UINT64_MAX, deliver, c);
+	reorder_release(c->order, UINT64_MAX, deliver, c);
+	return (int)(c->received - before);
 }
 
 int core_probes_sys_stats(struct core_probes *c, int phase, struct iowhy_sys_stat *out)

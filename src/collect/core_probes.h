@@ -34,6 +34,7 @@ struct core_probes {
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* slot -> /sys/block name ("" unused) */
 	int batched;              /* the timer probe is attached: syscall transitions come in batches */
 	struct reorder *order;    /* events wait here to be put in time order */
+	__u64 seen_ts;            /* the newest timestamp read from the ring buffer */
 	unsigned long long received; /* events delivered (a batch counts as its transitions) */
 	unsigned long long dropped;  /* events the reorder buffer had no memory for */
 	core_event_fn on_event;
