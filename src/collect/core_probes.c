@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "core_probes.h"
+#include "calibrate.h"
 #include "clock.h"
 #include "reorder.h"
 #include "sysblock.h"
@@ -42,6 +43,7 @@
 #define CAP_PERFMON_ 38
 #define CAP_BPF_ 39
 #define TICK_PROBE "timer:hrtimer_expire_entry"
+#define CALIB_TAG (IOWHY_MAX_PHASES - 1) /* phase tag of the calibration child */
 #define MAX_BLOCK_DEVS 256
 
 static char libbpf_last[512];
@@ -260,6 +262,22 @@ static void assign_disk_slots(struct core_probes *c)
 	free(e);
 }
 
+/* calib_traced_ps's way to make its child a tree task: a root of the calibration phase tag. */
+static int calib_add(void *ctx, pid_t pid)
+{
+	return core_probes_add_root(ctx, pid, CALIB_TAG, SYS_read);
+}
+
+/* The tracing cost per event on this host (calibrate.h): the traced half, now that the probes are
+ * attached; its events carry CALIB_TAG, which no phase is open for yet (the session counts them
+ * as stray), and its syscall statistics are zeroed after. */
+static void calibrate_traced(struct core_probes *c)
+{
+	if (calib_traced_ps(calib_add, c, &c->calib_traced_ps) == 0)
+		c->event_cost_ps = calib_event_cost_ps(c->calib_untraced_ps, c->calib_traced_ps);
+	core_probes_reset_sys_stats(c, CALIB_TAG);
+}
+
 int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
 {
 	memset(c, 0, sizeof(*c));
@@ -279,6 +297,7 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
 	if (probe_set_init(&c->probes, "core", core_probe_specs, core_probe_nspecs) ||
 	    probe_set_prepare_kernel(&c->probes) || load_core_probes(c))
 		return -1;
+	c->calib_untraced_ps = calib_null_syscall_ps(); /* the untraced half: nothing attached yet */
 	if (probe_set_attach(&c->probes)) {
 		core_probes_close(c);
 		return -1;
@@ -305,6 +324,7 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
 		core_probes_close(c);
 		return -1;
 	}
+	calibrate_traced(c);
 	return 0;
 }
 

@@ -37,6 +37,9 @@ struct core_probes {
 	__u64 seen_ts;            /* the newest timestamp read from the ring buffer */
 	unsigned long long received; /* events delivered (a batch counts as its transitions) */
 	unsigned long long dropped;  /* events the reorder buffer had no memory for */
+	__u64 calib_untraced_ps;  /* a null syscall untraced, and in a traced tree task (ps) */
+	__u64 calib_traced_ps;
+	__u64 event_cost_ps;      /* what tracing costs per event on this host (0: unknown) */
 	core_event_fn on_event;
 	void *ctx;
 };

@@ -22,6 +22,7 @@
 #include <bpf/btf.h>
 #include "probe_set.h"
 #include "core_probes.h"
+#include "calibrate.h"
 #include "io_probes.h"
 #include "report.h"
 #include "iowhy.skel.h"
@@ -151,6 +152,15 @@ static void test_ringbuf_bytes(void **state)
 	assert_int_equal(core_ringbuf_bytes(2, "0"), 16u << 20);
 	assert_int_equal(core_ringbuf_bytes(2, "2048"), 16u << 20); /* too big */
 	assert_int_equal(core_ringbuf_bytes(2, "8x"), 16u << 20);
+}
+
+/* One traced event costs half of what tracing adds to a null syscall (entry and exit). */
+static void test_event_cost(void **state)
+{
+	(void)state;
+	assert_int_equal(calib_event_cost_ps(340000, 820000), 240000);
+	assert_int_equal(calib_event_cost_ps(500000, 400000), 0); /* noise: never negative */
+	assert_int_equal(calib_event_cost_ps(0, 0), 0);
 }
 
 static void test_prepare_optional(void **state)
@@ -568,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_tracepoint_exists),
 		cmocka_unit_test(test_tracefs_event_exists),
 		cmocka_unit_test(test_ringbuf_bytes),
+		cmocka_unit_test(test_event_cost),
 		cmocka_unit_test(test_prepare_optional),
 		cmocka_unit_test(test_prepare_required_out),
 		cmocka_unit_test(test_init_too_many),
