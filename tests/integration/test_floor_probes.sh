@@ -21,7 +21,7 @@ n_core=$(( $(specs src/collect/core_probes.c) - $(jqr "$TMPROOT/core.json" '.mis
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
 for kind in all core syscalls; do
 	opt=()
-	[ $kind = all ] || opt=(--$kind)
+	[ $kind = all ] || opt=("--$kind")
 	$IOWHY __floor "${opt[@]}" -- sh -c "bpftool prog show -j >'$TMPROOT/p0.json'; \
 		'$CALIB' getppid 20000; bpftool prog show -j >'$TMPROOT/p1.json'; exit 7" \
 		2>"$TMPROOT/err"; rc=$?
