@@ -106,7 +106,7 @@ int probe_tracepoint_exists(const struct btf *vmlinux, const char *name);
  * the kernel lacks as absent. Returns 0, or -1 after one line on stderr if a required probe is out.
  */
 int probe_set_prepare(struct probe_set *s, const char *skip_list, const struct btf *vmlinux);
-/* Whether tracefs (its events directory, e.g. /sys/kernel/tracing/events) lists "category:event". */
+/* Whether tracefs (its events directory, /sys/kernel/tracing/events) lists "category:event". */
 int probe_tracefs_event_exists(const char *events_dir, const char *name);
 /* probe_set_prepare with IOWHY_SKIP_PROBES and the running kernel's tracepoints: tracefs when it is
  * mounted (no BTF parse), else the kernel's BTF (timed into load_ns). */
