@@ -72,6 +72,33 @@ static int heap_push(struct reorder *r, const struct reorder_item *it)
 	return 0;
 }
 
+/* Keep comm in a free slot of the side table. Returns slot + 1, or 0 when out of memory or slots. */
+static uint16_t comm_keep(struct reorder *r, const char *comm)
+{
+	size_t slot;
+
+	if (r->nfree) {
+		slot = r->free_[--r->nfree];
+	} else {
+		struct reorder_comm *c;
+		uint16_t *f;
+
+		if (r->ncomms >= UINT16_MAX)
+			return 0;
+		c = realloc(r->comms, (r->ncomms + 1) * sizeof(*c));
+		if (!c)
+			return 0;
+		r->comms = c;
+		f = realloc(r->free_, (r->ncomms + 1) * sizeof(*f));
+		if (!f)
+			return 0;
+		r->free_ = f;
+		slot = r->ncomms++;
+	}
+	memcpy(r->comms[slot].comm, comm, IOWHY_COMM_LEN);
+	return (uint16_t)(slot + 1);
+}
+
 int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *comm)
 {
 	struct reorder_item it;
@@ -80,9 +107,9 @@ int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *com
 	if (r->released_ts && e->ts < r->released_ts)
 		r->late++;
 	it.e = *e;
-	it.has_comm = comm != NULL;
-	if (comm)
-		memcpy(it.comm, comm, IOWHY_COMM_LEN);
+	it.e.pad = 0;
+	if (comm && !(it.e.pad = comm_keep(r, comm)))
+		return -1;
 	it.seq = r->seq++;
 	if (!r->len || !before(&it, fifo_at(r, r->len - 1)))
 		rc = fifo_push(r, &it);
@@ -90,6 +117,8 @@ int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *com
 		rc = heap_push(r, &it);
 	if (!rc)
 		r->n++;
+	else if (it.e.pad)
+		r->free_[r->nfree++] = it.e.pad - 1;
 	return rc;
 }
 
@@ -157,7 +186,16 @@ size_t reorder_release(struct reorder *r, uint64_t upto, reorder_fn fn, void *ct
 		r->n--;
 		if (it.e.ts > r->released_ts)
 			r->released_ts = it.e.ts;
-		fn(ctx, &it.e, it.has_comm ? it.comm : NULL);
+		if (it.e.pad) {
+			char comm[IOWHY_COMM_LEN];
+
+			memcpy(comm, r->comms[it.e.pad - 1].comm, IOWHY_COMM_LEN);
+			r->free_[r->nfree++] = it.e.pad - 1;
+			it.e.pad = 0;
+			fn(ctx, &it.e, comm);
+		} else {
+			fn(ctx, &it.e, NULL);
+		}
 		count++;
 	}
 	return count;
@@ -176,5 +214,7 @@ void reorder_free(struct reorder *r)
 {
 	free(r->heap);
 	free(r->fifo);
+	free(r->comms);
+	free(r->free_);
 	memset(r, 0, sizeof(*r));
 }

@@ -15,11 +15,14 @@
 #include <linux/types.h>
 #include "iowhy.h"
 
+/* 40 bytes: the few events with a comm (FORK, EXEC) keep it in a side table, e.pad = slot + 1. */
 struct reorder_item {
 	struct iowhy_event e;
-	char comm[IOWHY_COMM_LEN];
-	uint8_t has_comm;
 	uint64_t seq;             /* arrival order: ties on the timestamp keep it */
+};
+
+struct reorder_comm {
+	char comm[IOWHY_COMM_LEN];
 };
 
 struct reorder {
@@ -28,6 +31,9 @@ struct reorder {
 	struct reorder_item *fifo; /* events that arrived in order: a ring, oldest first */
 	size_t head, len, fcap;
 	size_t n;                 /* events held: hn + len */
+	struct reorder_comm *comms; /* comms of held events; free slots chained through free_ */
+	uint16_t *free_;
+	size_t ncomms, nfree;
 	uint64_t seq;
 	uint64_t released_ts;     /* timestamp of the last event released */
 	uint64_t late;            /* events that arrived after a later one was released */

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <setjmp.h>
@@ -213,6 +214,40 @@ static void test_fifo_wrap(void **state)
 	reorder_free(&r);
 }
 
+/* Comms wait in a side table: each comes out with its own event, slots are reused. */
+static void test_comm_slots(void **state)
+{
+	static struct sink s;
+	struct reorder r;
+	char comm[IOWHY_COMM_LEN];
+
+	(void)state;
+	reorder_init(&r);
+	for (int round = 0; round < 2; round++) {
+		memset(&s, 0, sizeof(s));
+		for (uint32_t i = 0; i < 100; i++) {
+			struct iowhy_event e = ev(1000 - i, i, 0);
+
+			e.type = IOWHY_EV_EXEC;
+			memset(comm, 0, sizeof(comm));
+			snprintf(comm, sizeof(comm), "c%u", i);
+			assert_int_equal(reorder_push(&r, &e, i % 3 ? comm : NULL), 0);
+		}
+		assert_int_equal(reorder_release(&r, UINT64_MAX, collect, &s), 100);
+		for (size_t k = 0; k < 100; k++) {
+			uint32_t tid = s.ev[k].tid;
+
+			assert_int_equal(s.ev[k].pad, 0);
+			assert_int_equal(s.has_comm[k], tid % 3 != 0);
+			snprintf(comm, sizeof(comm), "c%u", tid);
+			if (tid % 3)
+				assert_string_equal(s.comm[k], comm);
+		}
+	}
+	assert_true(r.ncomms <= 67); /* the second round reused the first round's slots */
+	reorder_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_batch),
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_fifo_wrap),
+		cmocka_unit_test(test_comm_slots),
 	};
 
 	return cmocka_run_group_tests_name("reorder", tests, NULL, NULL);
