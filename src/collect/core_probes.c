@@ -43,7 +43,9 @@
 #define CAP_PERFMON_ 38
 #define CAP_BPF_ 39
 #define TICK_PROBE "timer:hrtimer_expire_entry"
-#define CALIB_TAG (IOWHY_MAX_PHASES - 1) /* phase tag of the calibration child */
+/* Phase tag of the calibration child: its events are dropped and its syscall statistics zeroed
+ * before any phase opens. */
+#define CALIB_TAG 0
 #define MAX_BLOCK_DEVS 256
 
 static char libbpf_last[512];
@@ -181,6 +183,8 @@ static void *open_core(void *ctx)
 		return NULL;
 	s->rodata->use_hash = c->use_hash;
 	bpf_map__set_max_entries(s->maps.events, c->ring_bytes);
+	/* per-CPU syscall rows for the phase tags the session will use, not all IOWHY_MAX_PHASES */
+	bpf_map__set_max_entries(s->maps.sys_stats, c->phase_slots * IOWHY_NR_SLOTS);
 	/* the tid hash is the raw_tp fallback's task state: one (unused) entry with task storage */
 	if (!c->use_hash)
 		bpf_map__set_max_entries(s->maps.task_hash, 1);
@@ -262,6 +266,14 @@ static void assign_disk_slots(struct core_probes *c)
 	free(e);
 }
 
+/* Events nobody wants (the calibration child's). */
+static void discard(void *ctx, const struct iowhy_event *e, const char *comm)
+{
+	(void)ctx;
+	(void)e;
+	(void)comm;
+}
+
 /* calib_traced_ps's way to make its child a tree task: a root of the calibration phase tag. */
 static int calib_add(void *ctx, pid_t pid)
 {
@@ -269,18 +281,21 @@ static int calib_add(void *ctx, pid_t pid)
 }
 
 /* The tracing cost per event on this host (calibrate.h): the traced half, now that the probes are
- * attached; its events carry CALIB_TAG, which no phase is open for yet (the session counts them
- * as stray), and its syscall statistics are zeroed after. */
+ * attached. */
 static void calibrate_traced(struct core_probes *c)
 {
 	if (calib_traced_ps(calib_add, c, &c->calib_traced_ps) == 0)
 		c->event_cost_ps = calib_event_cost_ps(c->calib_untraced_ps, c->calib_traced_ps);
 	core_probes_reset_sys_stats(c, CALIB_TAG);
+	/* the child is gone and was the only tree task: its events are all in the ring; drop them */
+	if (ring_buffer__consume(c->rb) >= 0)
+		reorder_release(c->order, UINT64_MAX, discard, c);
 }
 
-int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
+int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
 {
 	memset(c, 0, sizeof(*c));
+	c->phase_slots = phases < 1 ? 1 : phases > IOWHY_MAX_PHASES ? IOWHY_MAX_PHASES : phases;
 	c->ring_bytes = core_ringbuf_bytes(sysconf(_SC_NPROCESSORS_ONLN), getenv("IOWHY_RINGBUF_MB"));
 	c->on_event = fn;
 	c->ctx = ctx;

@@ -28,6 +28,7 @@ struct core_probes {
 	struct probe_set probes;  /* what is attached, or why not */
 	struct ring_buffer *rb;
 	__u32 ring_bytes;         /* the ring buffer's size (core_ringbuf_bytes) */
+	int phase_slots;          /* phase tags with syscall statistics (1..IOWHY_MAX_PHASES) */
 	void *ring_pos;           /* its consumer and producer position pages, read-only */
 	__u64 ring_peak;          /* the most it held when polled */
 	int use_hash;             /* raw_tp fallback: per-task state in a tid hash */
@@ -46,10 +47,12 @@ struct core_probes {
 
 /*
  * Check privileges and BTF, load (tp_btf, falling back to raw_tp when a required probe does not
- * load that way, or with IOWHY_PROBE_MODE=raw_tp), attach. Returns 0, or -1 after one line on
+ * load that way, or with IOWHY_PROBE_MODE=raw_tp), attach, calibrate the cost per event. The
+ * syscall statistics have rows for `phases` phase tags (the session's phase count, at most
+ * IOWHY_MAX_PHASES: tags are phase index mod IOWHY_MAX_PHASES). Returns 0, or -1 after one line on
  * stderr (a required probe skipped by IOWHY_SKIP_PROBES, absent, or failing: exit 1).
  */
-int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx);
+int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
 /* Append the probes that are not attached, with why. Returns 0, or -1 if out is full. */
 int core_probes_missing(const struct core_probes *c, struct missing_probes *out);
 /* Add the time loading, attaching and detaching took to *add. */

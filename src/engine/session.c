@@ -647,7 +647,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (core_probes_open(&s.core, on_event, &s.pc)) {
+	if (core_probes_open(&s.core, on_event, &s.pc, nphases)) {
 		session_close_group();
 		reports_close(&rf);
 		return 1;
