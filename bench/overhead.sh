@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
-# Tracing overhead: each workload untraced (A), under `iowhy run` with every probe (B) and under
-# `iowhy run --no-io`, core probes only (B'), interleaved A/B/B' in every round (the order rotates
-# from round to round), PAIRS rounds, median of the per-round ratios B/A and B'/A.
+# Tracing overhead: each workload untraced (A), under `iowhy run` with every probe (B), under
+# `iowhy run --no-io`, core probes only (B'), and two floor controls: F0 = empty programs on exactly
+# the tracepoints iowhy uses (`iowhy __floor`, built from iowhy's own probe tables), F1 = empty
+# programs on the raw_syscalls pair only (`iowhy __floor --syscalls`). All five run in every round,
+# the order rotating from round to round.
 #
-#   bench/overhead.sh [PAIRS]          (root; default 5 rounds)
+#   bench/overhead.sh [MIN_ROUNDS]     (root; default 5; more rounds, up to MAX_ROUNDS, while the
+#                                       verdict is not decidable)
+#
+# The figure any host reproduces is the ratio to the floor: iowhy's added cost over F0's added cost,
+# (B - A) / (F0 - A) ("2.0x the floor"); the wall (or IOPS) ratios B/A, B'/A are kept too.
+# Verdicts: the per-round B/A ratios give a median and a distribution-free ~95% confidence interval
+# of that median (order statistics); a case is decided when the interval lies on one side of the
+# target line (and, where the case has a floor target, so does the interval of the per-round floor
+# ratios); rounds continue up to MAX_ROUNDS while it does not, then "not decidable" with the interval.
 #
 # Every run gets a fresh file system: a loop device (direct I/O) over an image in /var/tmp,
 # mkfs.ext4 with a journal, mounted on a temp dir, unmounted and detached afterwards. Setup is
@@ -12,70 +22,87 @@
 #
 # Two times per run:
 #   workload  start to end of the workload command itself, taken by a tiny bash wrapper
-#             ($EPOCHREALTIME around "$@") that is the same in A, B and B'. Under iowhy it runs
+#             ($EPOCHREALTIME around "$@") that is the same in every kind. Under iowhy it runs
 #             after the gate opens, so it holds exactly what tracing adds to the workload.
 #   total     the whole command line, for B/B' including iowhy's probe loading, attaching, the
 #             report and teardown: a fixed cost per session, shown separately.
-# Targets are judged on the workload time (issue 2: <= 5% small files; issue 3: <= 3% I/O cases).
+# The fio cases (4k random read, O_DIRECT, psync, 1 and 16 jobs, a 256 MiB file, FIO_RUNTIME s)
+# are judged by fio's own IOPS: their metric is ns per I/O (1e9 / IOPS), so every ratio reads the
+# same way (above 1 = slower); the IOPS ratio B/A is its inverse.
+# Targets: small files B/A <= 5%, I/O cases <= 3% (issues 2, 3); syscall-heavy cases (gen direct,
+# gen loop, getppid) <= 1.25x the floor, fio 16 jobs >= 0.90 of untraced IOPS (issue 14).
 #
-# Knobs (environment): CASES="direct loop odirect buffered" (subset), IMG_SIZE=4G, IMG_DIR=/var/tmp
-# (where the file system image lives; IMG_DIR=/dev/shm puts it in RAM: a loop device over tmpfs has
-# none of the virtio disk's run-to-run swings, so the I/O cases measure the tracer, not the host's
-# cache), SETTLE=1 (s of
-# sleep after the cache drop), BPF_STATS=1 (after the timed rounds, one more traced run per case with
-# kernel.bpf_stats_enabled=1: run count and run time of each iowhy BPF program; 0 = skip),
-# NO_MAKE=1 (do not run make first). Output: bench/results/overhead-DATE.txt (what is printed) and
-# overhead-DATE.tsv (one line per run).
+# Knobs (environment): CASES="direct loop odirect buffered getppid fio1 fio16" (subset),
+# MAX_ROUNDS=4*MIN_ROUNDS, IMG_SIZE=4G, IMG_DIR=/var/tmp (where the file system image lives;
+# IMG_DIR=/dev/shm puts it in RAM: a loop device over tmpfs has none of the virtio disk's run-to-run
+# swings, so the I/O cases measure the tracer, not the host's cache; run the fio cases both ways),
+# SETTLE=1 (s of sleep after the cache drop), GETPPID=2000000, FILES=100000 (gen direct),
+# LOOP_FILES=2000 (gen loop), FIO_RUNTIME=5, BPF_STATS=1 (after the timed rounds, the per-program
+# table of bench/prog_cost.sh for each case: one more traced run with kernel.bpf_stats_enabled=1;
+# 0 = skip), NO_MAKE=1 (do not run make first). Smoke test: `MAX_ROUNDS=1 GETPPID=20000 FILES=200
+# LOOP_FILES=20 FIO_RUNTIME=1 IMG_SIZE=1G bench/overhead.sh 1`.
+# Output: bench/results/overhead-DATE.txt (what is printed) and overhead-DATE.tsv (one line per run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 . bench/lib.sh
-PAIRS=${1:-5}
-CASES=${CASES:-direct loop odirect buffered}
+MIN_ROUNDS=${1:-5}
+MAX_ROUNDS=${MAX_ROUNDS:-$((4 * MIN_ROUNDS))}
+[ "$MAX_ROUNDS" -ge "$MIN_ROUNDS" ] || MAX_ROUNDS=$MIN_ROUNDS
+CASES=${CASES:-direct loop odirect buffered getppid fio1 fio16}
 IMG_SIZE=${IMG_SIZE:-4G}
 IMG_DIR=${IMG_DIR:-/var/tmp}
 SETTLE=${SETTLE:-1}
 BPF_STATS=${BPF_STATS:-1}
+GETPPID=${GETPPID:-2000000}
+FILES=${FILES:-100000}
+LOOP_FILES=${LOOP_FILES:-2000}
+FIO_RUNTIME=${FIO_RUNTIME:-5}
 [ "$(id -u)" = 0 ] || { echo "bench/overhead.sh: needs root" >&2; exit 1; }
-for t in losetup mkfs.ext4 mountpoint numfmt; do
+for t in losetup mkfs.ext4 mountpoint numfmt jq; do
 	command -v $t >/dev/null || { echo "bench/overhead.sh: needs $t" >&2; exit 1; }
 done
-[ "$BPF_STATS" = 0 ] || { command -v bpftool >/dev/null && command -v jq >/dev/null; } ||
-	{ echo "bench/overhead.sh: BPF_STATS needs bpftool and jq (or BPF_STATS=0)" >&2; exit 1; }
-[ -n "${NO_MAKE:-}" ] || make -s all
+case " $CASES " in *" fio"*) command -v fio >/dev/null ||
+	{ echo "bench/overhead.sh: the fio cases need fio (apt-get install fio)" >&2; exit 1; } ;; esac
+[ "$BPF_STATS" = 0 ] || command -v bpftool >/dev/null ||
+	{ echo "bench/overhead.sh: BPF_STATS needs bpftool (or BPF_STATS=0)" >&2; exit 1; }
+[ -n "${NO_MAKE:-}" ] || make -s all build/calib
 
 mkdir -p bench/results
 stamp=$(date +%Y%m%d-%H%M%S)
 out=$ROOT/bench/results/overhead-$stamp.txt
 tsv=$ROOT/bench/results/overhead-$stamp.tsv
 WORK=$(mktemp -d /var/tmp/iowhy-bench.XXXXXX)
-stats_prev=$(cat /proc/sys/kernel/bpf_stats_enabled)
 cleanup() {
 	trap - EXIT INT TERM
 	fs_cleanup
-	echo "$stats_prev" >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null || true
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'echo "bench/overhead.sh: interrupted" >&2; exit 130' INT TERM
 
-# A private copy of the binary: a `make` by someone else during the benchmark cannot swap it.
+# A private copy of the binaries: a `make` by someone else during the benchmark cannot swap them.
 IOWHY=$WORK/iowhy
+CALIB=$WORK/calib
 cp ./iowhy "$IOWHY"
+cp build/calib "$CALIB"
 IMG=$(mktemp "$IMG_DIR/iowhy-bench-img.XXXXXX")
 fs_image_create "$IMG" "$IMG_SIZE"
 
-# The timing wrapper: argv = TIMEFILE SNAPFILE CMD...; SNAPFILE "-" = no bpftool snapshot.
-TIMER='t=$1 snap=$2; shift 2; s=$EPOCHREALTIME; "$@"; r=$?; e=$EPOCHREALTIME
-[ "$snap" = - ] || bpftool prog show -j >"$snap" 2>/dev/null
+# The timing wrapper: argv = TIMEFILE CMD...
+TIMER='t=$1; shift; s=$EPOCHREALTIME; "$@"; r=$?; e=$EPOCHREALTIME
 echo "${s/[.,]/} ${e/[.,]/}" >"$t"; exit $r'
 
-# case_cmd CASE DIR: sets CMD, NAME, TARGET (allowed overhead, %)
+# case_cmd CASE DIR: sets CMD, NAME, TARGET (allowed overhead of B, %), FLOOR_TARGET (allowed
+# ratio to the floor, "" = none), FIO (1: judged by fio's IOPS), SETUP (untimed, before the run)
 case_cmd() {
 	local d=$2
+	FLOOR_TARGET='' FIO=0 SETUP=()
 	case $1 in
-	direct) NAME="gen direct 100,000 x 1k" TARGET=5 CMD=("$IOWHY" __gen direct 1k 100000 "$d") ;;
-	loop) NAME="gen loop 2,000 x 10k" TARGET=5 CMD=("$IOWHY" __gen loop 10k 2000 "$d") ;;
+	direct) NAME="gen direct $FILES x 1k" TARGET=5 FLOOR_TARGET=1.25
+		CMD=("$IOWHY" __gen direct 1k "$FILES" "$d") ;;
+	loop) NAME="gen loop $LOOP_FILES x 10k" TARGET=5 FLOOR_TARGET=1.25
+		CMD=("$IOWHY" __gen loop 10k "$LOOP_FILES" "$d") ;;
 	# bs 512k: 128 pages, so a write is one request whatever the buffer's physical layout (with bs 1M,
 	# 256 pages, a fragmented buffer needs more than vda's 254 segments and every write is split in
 	# two, traced or not: a 20% swing that has nothing to do with tracing; docs/PERFORMANCE.md)
@@ -83,26 +110,40 @@ case_cmd() {
 		CMD=(dd if=/dev/zero of="$d/big" bs=512k count=2048 oflag=direct status=none) ;;
 	buffered) NAME="buffered write 64 MiB + sync" TARGET=3
 		CMD=(sh -c "dd if=/dev/zero of='$d/b64' bs=1M count=64 status=none && sync") ;;
+	# the floor alone is several times a null syscall: judged by the ratio to the floor only
+	getppid) NAME="getppid x $GETPPID" TARGET='' FLOOR_TARGET=1.25
+		CMD=("$CALIB" getppid "$GETPPID") ;;
+	fio1 | fio16) local j=${1#fio}
+		NAME="fio 4k randread O_DIRECT, $j job(s), ${FIO_RUNTIME}s (IOPS)" FIO=1
+		TARGET=$([ "$j" = 16 ] && echo 11.1 || echo 3) # 16 jobs: >= 0.90 of untraced IOPS
+		SETUP=(dd if=/dev/zero of="$d/fio.dat" bs=1M count=256 status=none)
+		CMD=(fio --name=rr --filename="$d/fio.dat" --rw=randread --bs=4k --direct=1
+			--ioengine=psync --numjobs="$j" --thread --size=256M --runtime="$FIO_RUNTIME"
+			--time_based --group_reporting --output-format=json --output="$WORK/fio.json") ;;
 	*) echo "bench/overhead.sh: unknown case $1" >&2; exit 2 ;;
 	esac
 }
 
-# run_one CASE KIND [SNAPFILE]: one run on a fresh fs; sets T_IN and T_OUT (µs)
+# run_one CASE KIND: one run on a fresh fs; sets T_IN (the metric: workload µs, or ns per I/O for
+# fio) and T_OUT (µs of the whole command line), IOPS for fio
 run_one() {
-	local c=$1 kind=$2 snap=${3:--} pre=() s e rc=0
+	local c=$1 kind=$2 pre=() s e rc=0
 	fs_fresh
 	mkdir "$FS_MNT/w"
 	case_cmd "$c" "$FS_MNT/w"
+	[ ${#SETUP[@]} = 0 ] || "${SETUP[@]}"
 	case $kind in
 	A) pre=() ;;
 	B) pre=("$IOWHY" run --) ;;
 	B\') pre=("$IOWHY" run --no-io --) ;;
+	F0) pre=("$IOWHY" __floor --) ;;
+	F1) pre=("$IOWHY" __floor --syscalls --) ;;
 	esac
-	rm -f "$WORK/t"
+	rm -f "$WORK/t" "$WORK/fio.json"
 	drop_caches
 	sleep "$SETTLE"
 	s=$(now_us)
-	(cd "$WORK" && "${pre[@]}" bash -c "$TIMER" timer "$WORK/t" "$snap" "${CMD[@]}" >/dev/null 2>"$WORK/err") || rc=$?
+	(cd "$WORK" && "${pre[@]}" bash -c "$TIMER" timer "$WORK/t" "${CMD[@]}" >/dev/null 2>"$WORK/err") || rc=$?
 	e=$(now_us)
 	if [ "$rc" != 0 ]; then
 		echo "bench/overhead.sh: $kind run of '$NAME' failed (exit $rc):" >&2
@@ -110,97 +151,130 @@ run_one() {
 		exit 1
 	fi
 	read -r ts te <"$WORK/t"
-	T_IN=$((te - ts)) T_OUT=$((e - s))
+	T_IN=$((te - ts)) T_OUT=$((e - s)) IOPS=''
+	if [ "$FIO" = 1 ]; then
+		IOPS=$(jq '.jobs[0].read.iops' "$WORK/fio.json")
+		T_IN=$(awk -v i="$IOPS" 'BEGIN { printf "%.0f", (i > 0 ? 1e9 / i : 0) }')
+	fi
 	fs_release
 }
 
 ms() { awk -v u="$1" 'BEGIN { printf "%.0f", u / 1000 }'; }
 pct() { awk -v r="$1" 'BEGIN { printf "%+.1f%%", (r - 1) * 100 }'; }
+# show METRIC: ms, or IOPS for a fio case
+show() { if [ "$FIO" = 1 ]; then awk -v v="$1" 'BEGIN { printf "%.0f IOPS", (v > 0 ? 1e9 / v : 0) }'; else echo "$(ms "$1") ms"; fi; }
+# ci: numbers on stdin -> "median lo hi" (lo, hi: a distribution-free ~95% interval of the median,
+# ranks n/2 -+ 0.98 sqrt(n), clamped to the sample)
+ci() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan nan nan"; exit }
+	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	j = int(NR / 2 - 0.98 * sqrt(NR)); k = int(NR / 2 + 1 + 0.98 * sqrt(NR) + 0.999)
+	if (j < 1) j = 1; if (k > NR) k = NR
+	print m, v[j], v[k] }'; }
+# side MEDIAN LO HI LINE: "below", "above" or "not decidable" (the interval straddles the line)
+side() { awk -v lo="$2" -v hi="$3" -v l="$4" 'BEGIN { if (lo == "nan" || hi == "nan") print "not decidable"
+	else if (hi + 0 < l + 0) print "below"; else if (lo + 0 > l + 0) print "above"; else print "not decidable" }'; }
 
 declare -A SUMMARY
-kinds=(A B "B'")
+kinds=(A B "B'" F0 F1)
+K=${#kinds[@]}
 exec > >(tee "$out")
 {
-	echo "# iowhy tracing overhead, $(date -u '+%F %H:%M UTC'), kernel $(uname -r), $(nproc) CPUs, $PAIRS rounds"
+	echo "# iowhy tracing overhead, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(uname -r), $(nproc) CPUs, $MIN_ROUNDS-$MAX_ROUNDS rounds"
 	echo "# iowhy $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo '+dirty tree'), binary sha256 $(sha256sum "$IOWHY" | cut -c1-12)"
 	echo "# fs: fresh ext4 (journal) per run on loop (direct I/O) over a written $IMG_SIZE image in $IMG_DIR; caches dropped, ${SETTLE}s settle"
-	echo "# times: workload = the command itself (wrapper inside the traced tree), total = whole command line incl. iowhy setup/teardown"
-	printf 'case\tround\tkind\tworkload_us\ttotal_us\tload1\n' >"$tsv"
+	echo "# kinds: A untraced, B iowhy run, B' iowhy run --no-io, F0 empty programs on iowhy's tracepoints, F1 empty raw_syscalls pair"
+	echo "# metric: workload wall (wrapper inside the traced tree); fio cases: ns per I/O from fio's IOPS"
+	printf 'case\tround\tkind\tmetric\ttotal_us\tiops\tload1\n' >"$tsv"
 	for c in $CASES; do
 		case_cmd "$c" /x
 		echo "== $NAME"
-		rB=() rBp=() tA=() tB=() tBp=() oA=() oB=() oBp=()
+		declare -A M=() O=()
+		rB=() rBp=() rF0=() rF1=() fl=()
 		# one untimed warm-up (A, then B) per case: the first run after a pause pays for cold
-		# root-fs metadata of the image, binaries, BTF parsing...; it is not part of any pair
+		# root-fs metadata of the image, binaries, BTF parsing...; it is not part of any round
 		run_one "$c" A; run_one "$c" B
-		echo "  warm-up (discarded): workload $(ms "$T_IN") ms traced"
-		for ((i = 0; i < PAIRS; i++)); do
-			declare -A tin tout
-			for ((k = 0; k < 3; k++)); do
-				kind=${kinds[$(((i + k) % 3))]}
+		echo "  warm-up (discarded): traced $(show "$T_IN")"
+		verdict='' i=0
+		while [ $i -lt "$MAX_ROUNDS" ]; do
+			for ((k = 0; k < K; k++)); do
+				kind=${kinds[$(((i + k) % K))]}
 				run_one "$c" "$kind"
-				tin[$kind]=$T_IN tout[$kind]=$T_OUT
-				printf '%s\t%d\t%s\t%d\t%d\t%s\n' "$c" $((i + 1)) "$kind" "$T_IN" "$T_OUT" "$(cut -d' ' -f1 /proc/loadavg)" >>"$tsv"
+				M[$i,$kind]=$T_IN O[$i,$kind]=$T_OUT
+				printf '%s\t%d\t%s\t%d\t%d\t%s\t%s\n' "$c" $((i + 1)) "$kind" "$T_IN" "$T_OUT" "$IOPS" "$(cut -d' ' -f1 /proc/loadavg)" >>"$tsv"
 			done
-			rB+=("$(ratio "${tin[B]}" "${tin[A]}")") rBp+=("$(ratio "${tin[B\']}" "${tin[A]}")")
-			tA+=("${tin[A]}") tB+=("${tin[B]}") tBp+=("${tin[B\']}")
-			oA+=("${tout[A]}") oB+=("${tout[B]}") oBp+=("${tout[B\']}")
-			printf '  round %d (order %s %s %s, load %s): A %6s ms  B %6s ms  B'"'"' %6s ms | B/A %.3f  B'"'"'/A %.3f | total A %s B %s B'"'"' %s ms\n' \
-				$((i + 1)) "${kinds[$((i % 3))]}" "${kinds[$(((i + 1) % 3))]}" "${kinds[$(((i + 2) % 3))]}" \
-				"$(cut -d' ' -f1 /proc/loadavg)" "$(ms "${tin[A]}")" "$(ms "${tin[B]}")" "$(ms "${tin[B\']}")" \
-				"${rB[-1]}" "${rBp[-1]}" "$(ms "${tout[A]}")" "$(ms "${tout[B]}")" "$(ms "${tout[B\']}")"
-			unset tin tout
+			a=${M[$i,A]}
+			rB+=("$(ratio "${M[$i,B]}" "$a")") rBp+=("$(ratio "${M[$i,B\']}" "$a")")
+			rF0+=("$(ratio "${M[$i,F0]}" "$a")") rF1+=("$(ratio "${M[$i,F1]}" "$a")")
+			# per-round ratio to the floor; undefined when F0 did not add anything this round
+			fl+=("$(awk -v a="$a" -v b="${M[$i,B]}" -v f="${M[$i,F0]}" 'BEGIN { if (f > a) printf "%.3f", (b - a) / (f - a); else print "nan" }')")
+			printf '  round %d (load %s): A %s  B %s  B'"'"' %s  F0 %s  F1 %s | B/A %.3f  B'"'"'/A %.3f  F0/A %.3f  F1/A %.3f | floor ratio %s\n' \
+				$((i + 1)) "$(cut -d' ' -f1 /proc/loadavg)" "$(show "$a")" "$(show "${M[$i,B]}")" \
+				"$(show "${M[$i,B\']}")" "$(show "${M[$i,F0]}")" "$(show "${M[$i,F1]}")" \
+				"${rB[-1]}" "${rBp[-1]}" "${rF0[-1]}" "${rF1[-1]}" "${fl[-1]}"
+			i=$((i + 1))
+			[ $i -ge "$MIN_ROUNDS" ] || continue
+			read -r qB loB hiB < <(printf '%s\n' "${rB[@]}" | ci)
+			vB=below
+			[ -z "$TARGET" ] || vB=$(side "$qB" "$loB" "$hiB" "$(awk -v t="$TARGET" 'BEGIN { print 1 + t / 100 }')")
+			vF=below
+			if [ -n "$FLOOR_TARGET" ]; then
+				read -r qF loF hiF < <(printf '%s\n' "${fl[@]}" | grep -v nan | ci)
+				vF=$(side "$qF" "$loF" "$hiF" "$FLOOR_TARGET")
+			fi
+			if [ "$vB" != "not decidable" ] && [ "$vF" != "not decidable" ]; then
+				verdict=decided
+				break
+			fi
 		done
-		mA=$(printf '%s\n' "${tA[@]}" | median) mB=$(printf '%s\n' "${tB[@]}" | median)
-		mBp=$(printf '%s\n' "${tBp[@]}" | median)
-		qB=$(printf '%s\n' "${rB[@]}" | median) qBp=$(printf '%s\n' "${rBp[@]}" | median)
-		# end-to-end ratio and iowhy's fixed cost per session (total - workload, B minus A), medians
-		eB=() fB=()
-		for ((i = 0; i < PAIRS; i++)); do
-			eB+=("$(ratio "${oB[i]}" "${oA[i]}")")
-			fB+=($(( (oB[i] - tB[i]) - (oA[i] - tA[i]) )))
-		done
-		qE=$(printf '%s\n' "${eB[@]}" | median) qF=$(printf '%s\n' "${fB[@]}" | median)
-		met=$(awk -v r="$qB" -v t="$TARGET" 'BEGIN { print ((r - 1) * 100 <= t) ? "met" : "NOT met" }')
-		echo "  median: A $(ms "$mA") ms, B $(ms "$mB") ms, B' $(ms "$mBp") ms; B/A $qB ($(pct "$qB")), B'/A $qBp ($(pct "$qBp")); target <= ${TARGET}%: $met"
-		echo "  B/A per round: ${rB[*]} (range $(printf '%s\n' "${rB[@]}" | sort -g | sed -n '1p;$p' | paste -sd- -)); B'/A per round: ${rBp[*]}"
-		echo "  end to end (incl. iowhy setup/report): B/A $qE; iowhy fixed cost per session ~$(ms "$qF") ms"
-		SUMMARY[$c]=$(printf '| %s | %s | %s | %s | %s (%s) | %s (%s) | <= %s%% | %s | %s (+%s ms) |' "$NAME" \
-			"$(ms "$mA")" "$(ms "$mB")" "$(ms "$mBp")" "$(awk -v r="$qB" 'BEGIN { printf "%.3f", r }')" "$(pct "$qB")" \
-			"$(awk -v r="$qBp" 'BEGIN { printf "%.3f", r }')" "$(pct "$qBp")" "$TARGET" "$met" \
-			"$(awk -v r="$qE" 'BEGIN { printf "%.3f", r }')" "$(ms "$qF")")
+		n=$i
+		col() { local kd=$1 r=() j; for ((j = 0; j < n; j++)); do r+=("${M[$j,$kd]}"); done; printf '%s\n' "${r[@]}" | median; }
+		mA=$(col A) mB=$(col B) mBp=$(col "B'") mF0=$(col F0) mF1=$(col F1)
+		read -r qB loB hiB < <(printf '%s\n' "${rB[@]}" | ci)
+		qBp=$(printf '%s\n' "${rBp[@]}" | median)
+		qF0=$(printf '%s\n' "${rF0[@]}" | median) qF1=$(printf '%s\n' "${rF1[@]}" | median)
+		vB=''
+		[ -z "$TARGET" ] || vB=$(side "$qB" "$loB" "$hiB" "$(awk -v t="$TARGET" 'BEGIN { print 1 + t / 100 }')")
+		fmed=$(awk -v a="$mA" -v b="$mB" -v f="$mF0" 'BEGIN { if (f > a) printf "%.2f", (b - a) / (f - a); else print "n/a (F0 added nothing)" }')
+		read -r qF loF hiF < <(printf '%s\n' "${fl[@]}" | grep -v nan | ci)
+		vF=''
+		[ -z "$FLOOR_TARGET" ] || vF=$(side "$qF" "$loF" "$hiF" "$FLOOR_TARGET")
+		met() { case $1 in below) echo met ;; above) echo "NOT met" ;; *) echo "not decidable" ;; esac; }
+		if [ "$FIO" = 1 ]; then
+			iops_r=$(awk -v a="$mA" -v b="$mB" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
+			echo "  median of $n rounds: A $(show "$mA"), B $(show "$mB"), B' $(show "$mBp"), F0 $(show "$mF0"), F1 $(show "$mF1"); IOPS B/A $iops_r"
+		else
+			echo "  median of $n rounds: A $(show "$mA"), B $(show "$mB"), B' $(show "$mBp"), F0 $(show "$mF0"), F1 $(show "$mF1")"
+		fi
+		echo "  B/A $qB ($(pct "$qB")), 95% CI of the median $loB-$hiB${TARGET:+; target <= $(pct "$(awk -v t="$TARGET" 'BEGIN { print 1 + t / 100 }')"): $(met "$vB")}"
+		echo "  B'/A $qBp, F0/A $qF0, F1/A $qF1; iowhy / floor (medians) $fmed; per round: median $qF, CI $loF-$hiF${FLOOR_TARGET:+; target <= ${FLOOR_TARGET}x: $(met "$vF")}"
+		[ -n "$verdict" ] || echo "  (stopped at MAX_ROUNDS=$MAX_ROUNDS: not decidable with this spread)"
+		# iowhy's fixed cost per session (total - workload, B minus A), median; time cases only
+		fixed=()
+		for ((j = 0; j < n; j++)); do fixed+=($(( (O[$j,B] - M[$j,B]) - (O[$j,A] - M[$j,A]) ))); done
+		[ "$FIO" = 1 ] || echo "  iowhy fixed cost per session (setup, report, teardown) ~$(ms "$(printf '%s\n' "${fixed[@]}" | median)") ms"
+		SUMMARY[$c]=$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s-%s | %s | %s |' "$NAME" \
+			"$(show "$mA")" "$(show "$mB")" "$(show "$mBp")" "$(show "$mF0")" "$(show "$mF1")" \
+			"$(awk -v r="$qB" 'BEGIN { printf "%.3f", r }')" "$(awk -v r="$qBp" 'BEGIN { printf "%.3f", r }')" \
+			"$([ "$FIO" = 1 ] && echo "$iops_r" || echo -)" "$fmed" "$loB" "$hiB" "$n" \
+			"${vB:+$(met "$vB")}${vF:+ / floor: $(met "$vF")}")
+		unset M O
 	done
 	echo
-	echo "## Summary (medians of $PAIRS rounds; workload wall time)"
-	echo "| case | A untraced ms | B all probes ms | B' --no-io ms | B/A | B'/A | target (B) | B | end-to-end B/A (iowhy fixed cost) |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "## Summary (medians; workload wall, fio: IOPS)"
+	echo "| case | A | B | B' | F0 | F1 | B/A | B'/A | IOPS B/A | iowhy / floor | CI of B/A | rounds | verdict (B target / floor target) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for c in $CASES; do echo "${SUMMARY[$c]}"; done
 
 	if [ "$BPF_STATS" != 0 ]; then
 		echo
-		echo "## BPF program cost (one extra traced run per case, all probes, kernel.bpf_stats_enabled=1)"
-		echo "# run_time_ns is measured inside the kernel around each program run; stats add ~2 clock reads per run."
+		echo "## BPF program cost per case (bench/prog_cost.sh: one extra traced run, bpf_stats on)"
 		for c in $CASES; do
-			minid=$(bpftool prog show -j | jq 'map(.id) | max // 0')
-			echo 1 >/proc/sys/kernel/bpf_stats_enabled
-			run_one "$c" B "$WORK/snap.json"
-			echo "$stats_prev" >/proc/sys/kernel/bpf_stats_enabled
-			echo "== $NAME: workload $(ms "$T_IN") ms with stats on"
-			# this run's programs: loaded after the snapshot before it (bpftool here has no pids
-			# field), tracepoint kinds only; a name seen twice means another iowhy loaded too.
-			sel='[ .[] | select(.id > $min) | select(.type == "tracing" or .type == "raw_tracepoint" or .type == "tracepoint") ]'
-			jq -r --arg w "$T_IN" --argjson min "$minid" "$sel"' as $all
-				| ($all | map(select((.run_cnt // 0) > 0))) as $p
-				| ($p | map(.run_time_ns) | add // 0) as $tot
-				| (["program", "runs", "total ms", "ns/run", "% of workload"] | @tsv),
-				  ($p | sort_by(-.run_time_ns)[] | [ .name, .run_cnt, (.run_time_ns / 1e6 * 10 | round / 10),
-				     (.run_time_ns / .run_cnt | round), (.run_time_ns / 1e3 / ($w | tonumber) * 1000 | round / 10) ] | @tsv),
-				  (["all", ($p | map(.run_cnt) | add // 0), ($tot / 1e6 * 10 | round / 10), "",
-				     ($tot / 1e3 / ($w | tonumber) * 1000 | round / 10)] | @tsv),
-				  (["(" + ($all | length | tostring) + " programs loaded, " + ($p | length | tostring) + " ran)"] | @tsv)' "$WORK/snap.json" |
-				column -t -s $'\t' | sed 's/^/  /'
-			dup=$(jq --argjson min "$minid" "$sel"' | group_by(.name) | map(select(length > 1)) | length' "$WORK/snap.json")
-			[ "$dup" = 0 ] || echo "  (warning: $dup program names loaded twice: another iowhy ran at the same time; totals include it)"
+			fs_fresh
+			mkdir "$FS_MNT/w"
+			case_cmd "$c" "$FS_MNT/w"
+			[ ${#SETUP[@]} = 0 ] || "${SETUP[@]}"
+			bash bench/prog_cost.sh -- "${CMD[@]}"
+			fs_release
 		done
 	fi
 }

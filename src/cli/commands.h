@@ -37,6 +37,8 @@ struct attach_opts {
 int attach_parse(int argc, char **argv, struct attach_opts *o);
 extern const struct cmd_def attach_cmd;
 int cmd_attach(int argc, char **argv);
+/* `iowhy __floor [--core|--syscalls] CMD...`: CMD under empty programs (bench/overhead.sh). */
+int floor_main(int argc, char **argv);
 /* Join argv into one shell-like line (arguments with spaces are quoted). */
 void join_args(char *buf, size_t n, int argc, char **argv);
 

@@ -13,19 +13,39 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "core_probes.h"
+#include "calibrate.h"
 #include "clock.h"
 #include "reorder.h"
 #include "sysblock.h"
 #include "syscalls.h"
 #include "iowhy.skel.h"
 
-#define RINGBUF_BYTES (64u << 20)
+/*
+ * The ring buffer is sized, not preallocated at the maximum: its pages are allocated when it is
+ * created and mapped twice into this process (so it counts twice in the RSS). It must hold what
+ * every CPU can write while the consumer is away. The densest stream is a task making null
+ * syscalls: ~0.4 us per traced call, 2 transitions of ~19 bytes each in batches (48 unbatched),
+ * i.e. ~100 MB/s per CPU batched. The consumer drains every 20 ms, every 1 ms while the buffer is
+ * more than RINGBUF_HURRY full (core_probes_poll_ms): 8 MiB per online CPU holds ~80 ms of that.
+ * IOWHY_RINGBUF_MB (a power of two, 1-1024) overrides the size.
+ */
+#define RINGBUF_PER_CPU (8u << 20)
+#define RINGBUF_MIN (8u << 20)
+#define RINGBUF_MAX (64u << 20)
+#define RINGBUF_HURRY 8 /* poll fast above 1/8 full */
+#define POLL_MS 20
+#define POLL_HURRY_MS 1
 /* Events wait this long in the reorder buffer: batched transitions are at most a tick (<= 10 ms)
  * plus a consumer poll (20 ms) late. */
 #define REORDER_WINDOW_NS (60ull * 1000 * 1000)
+/* Events held before a backlog being read starts to be released (release_early). */
+#define REORDER_EARLY 16384
 #define CAP_PERFMON_ 38
 #define CAP_BPF_ 39
 #define TICK_PROBE "timer:hrtimer_expire_entry"
+/* Phase tag of the calibration child: its events are dropped and its syscall statistics zeroed
+ * before any phase opens. */
+#define CALIB_TAG 0
 #define MAX_BLOCK_DEVS 256
 
 static char libbpf_last[512];
@@ -88,25 +108,6 @@ const struct probe_spec core_probe_specs[] = {
 };
 const int core_probe_nspecs = sizeof(core_probe_specs) / sizeof(core_probe_specs[0]);
 
-/* Ring buffer -> reorder buffer (a batch becomes its STATE events). */
-static int handle_event(void *ctx, void *data, size_t size)
-{
-	struct core_probes *c = ctx;
-	const struct iowhy_event *e = data;
-	const char *comm = NULL;
-
-	if (size < sizeof(*e))
-		return 0;
-	if (e->type == IOWHY_EV_BATCH) {
-		c->dropped += reorder_push_batch(c->order, data, size);
-		return 0;
-	}
-	if (size >= sizeof(struct iowhy_event_comm))
-		comm = ((const struct iowhy_event_comm *)data)->comm;
-	c->dropped += reorder_push(c->order, e, comm) != 0;
-	return 0;
-}
-
 /* Reorder buffer -> the consumer, in time order. */
 static void deliver(void *ctx, const struct iowhy_event *e, const char *comm)
 {
@@ -114,6 +115,70 @@ static void deliver(void *ctx, const struct iowhy_event *e, const char *comm)
 
 	c->received++;
 	c->on_event(c->ctx, e, comm);
+}
+
+/*
+ * While a long backlog is being read (the consumer was kept off the CPU), release what is safe
+ * already, so the reorder buffer holds a window of events, not the backlog. Records are reserved
+ * in time order up to the lateness the window allows, and a record's timestamp is taken before it
+ * is reserved: every record still ahead in the ring is at most a window older than the newest one
+ * read. So what is a window older than that can go. (libbpf's consume returns only when the ring
+ * is empty: with a producer as fast as the consumer, one drain can last the whole run.)
+ */
+static void release_early(struct core_probes *c)
+{
+	reorder_release(c->order, c->seen_ts > REORDER_WINDOW_NS ? c->seen_ts - REORDER_WINDOW_NS : 0,
+			deliver, c);
+}
+
+/* Ring buffer -> reorder buffer (a batch becomes its STATE events). */
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct core_probes *c = ctx;
+	const struct iowhy_event *e = data;
+	const char *comm = NULL;
+	__u64 ts;
+
+	if (size < sizeof(*e))
+		return 0;
+	ts = e->ts;
+	if (e->type == IOWHY_EV_BATCH) {
+		const struct iowhy_event_batch *b = data;
+		size_t n = b->h.arg;
+
+		c->dropped += reorder_push_batch(c->order, data, size);
+		if (n && n <= IOWHY_LOG_LEN && size >= sizeof(b->h) + n * sizeof(b->e[0]))
+			ts = b->e[n - 1].ts;
+	} else {
+		if (size >= sizeof(struct iowhy_event_comm))
+			comm = ((const struct iowhy_event_comm *)data)->comm;
+		c->dropped += reorder_push(c->order, e, comm) != 0;
+	}
+	if (ts > c->seen_ts)
+		c->seen_ts = ts;
+	if (c->order->n >= REORDER_EARLY)
+		release_early(c);
+	return 0;
+}
+
+/* The ring buffer's size in bytes for this host (see RINGBUF_PER_CPU). */
+__u32 core_ringbuf_bytes(long ncpus, const char *env_mb)
+{
+	__u32 want = RINGBUF_MIN, per;
+
+	if (env_mb && *env_mb) {
+		char *end;
+		unsigned long mb = strtoul(env_mb, &end, 10);
+
+		if (!*end && mb >= 1 && mb <= 1024 && !(mb & (mb - 1)))
+			return (__u32)mb << 20;
+	}
+	if (ncpus < 1)
+		ncpus = 1;
+	per = ncpus > RINGBUF_MAX / RINGBUF_PER_CPU ? RINGBUF_MAX : (__u32)ncpus * RINGBUF_PER_CPU;
+	while (want < per && want < RINGBUF_MAX)
+		want <<= 1;
+	return want;
 }
 
 /* The probe set's loader: a fresh skeleton of the core object, configured for c's flavour. */
@@ -126,7 +191,12 @@ static void *open_core(void *ctx)
 		return NULL;
 	s->rodata->use_hash = c->use_hash;
 	s->rodata->per_proc = want_per_proc;
-	bpf_map__set_max_entries(s->maps.events, RINGBUF_BYTES);
+	bpf_map__set_max_entries(s->maps.events, c->ring_bytes);
+	/* per-CPU syscall rows for the phase tags the session will use, not all IOWHY_MAX_PHASES */
+	bpf_map__set_max_entries(s->maps.sys_stats, c->phase_slots * IOWHY_NR_SLOTS);
+	/* the tid hash is the raw_tp fallback's task state: one (unused) entry with task storage */
+	if (!c->use_hash)
+		bpf_map__set_max_entries(s->maps.task_hash, 1);
 	return s;
 }
 
@@ -224,9 +294,37 @@ static void assign_disk_slots(struct core_probes *c)
 	free(e);
 }
 
-int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
+/* Events nobody wants (the calibration child's). */
+static void discard(void *ctx, const struct iowhy_event *e, const char *comm)
+{
+	(void)ctx;
+	(void)e;
+	(void)comm;
+}
+
+/* calib_traced_ps's way to make its child a tree task: a root of the calibration phase tag. */
+static int calib_add(void *ctx, pid_t pid)
+{
+	return core_probes_add_root(ctx, pid, CALIB_TAG, SYS_read);
+}
+
+/* The tracing cost per event on this host (calibrate.h): the traced half, now that the probes are
+ * attached. */
+static void calibrate_traced(struct core_probes *c)
+{
+	if (calib_traced_ps(calib_add, c, &c->calib_traced_ps) == 0)
+		c->event_cost_ps = calib_event_cost_ps(c->calib_untraced_ps, c->calib_traced_ps);
+	core_probes_reset_sys_stats(c, CALIB_TAG);
+	/* the child is gone and was the only tree task: its events are all in the ring; drop them */
+	if (ring_buffer__consume(c->rb) >= 0)
+		reorder_release(c->order, UINT64_MAX, discard, c);
+}
+
+int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
 {
 	memset(c, 0, sizeof(*c));
+	c->phase_slots = phases < 1 ? 1 : phases > IOWHY_MAX_PHASES ? IOWHY_MAX_PHASES : phases;
+	c->ring_bytes = core_ringbuf_bytes(sysconf(_SC_NPROCESSORS_ONLN), getenv("IOWHY_RINGBUF_MB"));
 	c->on_event = fn;
 	c->ctx = ctx;
 	libbpf_set_print(libbpf_print);
@@ -247,6 +345,7 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
 		skip_syscall_probes(c);
 	if (load_core_probes(c))
 		return -1;
+	c->calib_untraced_ps = calib_null_syscall_ps(); /* the untraced half: nothing attached yet */
 	if (probe_set_attach(&c->probes)) {
 		core_probes_close(c);
 		return -1;
@@ -263,11 +362,17 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx)
 	}
 	reorder_init(c->order);
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_event, c, NULL);
+	/* the consumer and producer positions (first two pages), to see how full the buffer is */
+	c->ring_pos = mmap(NULL, 2 * (size_t)getpagesize(), PROT_READ, MAP_SHARED,
+			   bpf_map__fd(c->skel->maps.events), 0);
+	if (c->ring_pos == MAP_FAILED)
+		c->ring_pos = NULL;
 	if (!c->rb) {
 		fprintf(stderr, "iowhy: cannot open the event ring buffer: %s\n", strerror(errno));
 		core_probes_close(c);
 		return -1;
 	}
+	calibrate_traced(c);
 	return 0;
 }
 
@@ -367,21 +472,44 @@ int core_probes_add_root(struct core_probes *c, pid_t pid, int phase, int read_n
 int core_probes_drain(struct core_probes *c)
 {
 	uint64_t now = now_ns();
+	unsigned long long before = c->received;
 	int n = ring_buffer__consume(c->rb);
 
 	if (n < 0)
 		return n;
-	return (int)reorder_release(c->order, now > REORDER_WINDOW_NS ? now - REORDER_WINDOW_NS : 0,
-				    deliver, c);
+	reorder_release(c->order, now > REORDER_WINDOW_NS ? now - REORDER_WINDOW_NS : 0, deliver, c);
+	return (int)(c->received - before);
+}
+
+__u64 core_probes_ring_used(const struct core_probes *c)
+{
+	const volatile unsigned long *cons, *prod;
+	size_t page = getpagesize();
+
+	if (!c->ring_pos)
+		return 0;
+	cons = (const volatile unsigned long *)c->ring_pos;
+	prod = (const volatile unsigned long *)((const char *)c->ring_pos + page);
+	return *prod - *cons;
+}
+
+int core_probes_poll_ms(struct core_probes *c)
+{
+	__u64 used = core_probes_ring_used(c);
+
+	if (used > c->ring_peak)
+		c->ring_peak = used;
+	return used > c->ring_bytes / RINGBUF_HURRY ? POLL_HURRY_MS : POLL_MS;
 }
 
 int core_probes_flush(struct core_probes *c)
 {
+	unsigned long long before = c->received;
 	int n = ring_buffer__consume(c->rb);
-
 	if (n < 0)
 		return n;
-	return (int)reorder_release(c->order, UINT64_MAX, deliver, c);
+	reorder_release(c->order, UINT64_MAX, deliver, c);
+	return (int)(c->received - before);
 }
 
 /* Add the per-CPU latency histogram of syscall nr (map sys_hist: the phase being traced) to h. */
@@ -486,6 +614,9 @@ void core_probes_close(struct core_probes *c)
 	if (c->rb)
 		ring_buffer__free(c->rb);
 	c->rb = NULL;
+	if (c->ring_pos)
+		munmap(c->ring_pos, 2 * (size_t)getpagesize());
+	c->ring_pos = NULL;
 	if (c->order)
 		reorder_free(c->order);
 	free(c->order);

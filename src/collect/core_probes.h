@@ -27,13 +27,21 @@ struct core_probes {
 	struct iowhy_bpf *skel;
 	struct probe_set probes;  /* what is attached, or why not */
 	struct ring_buffer *rb;
+	__u32 ring_bytes;         /* the ring buffer's size (core_ringbuf_bytes) */
+	int phase_slots;          /* phase tags with syscall statistics (1..IOWHY_MAX_PHASES) */
+	void *ring_pos;           /* its consumer and producer position pages, read-only */
+	__u64 ring_peak;          /* the most it held when polled */
 	int use_hash;             /* raw_tp fallback: per-task state in a tid hash */
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* slot -> /sys/block name ("" unused) */
 	int lite;                 /* --lite: no syscall probes (no syscall counts, no user/kernel split) */
 	int batched;              /* the timer probe is attached: syscall transitions come in batches */
 	struct reorder *order;    /* events wait here to be put in time order */
+	__u64 seen_ts;            /* the newest timestamp read from the ring buffer */
 	unsigned long long received; /* events delivered (a batch counts as its transitions) */
 	unsigned long long dropped;  /* events the reorder buffer had no memory for */
+	__u64 calib_untraced_ps;  /* a null syscall untraced, and in a traced tree task (ps) */
+	__u64 calib_traced_ps;
+	__u64 event_cost_ps;      /* what tracing costs per event on this host (0: unknown) */
 	core_event_fn on_event;
 	void *ctx;
 };
@@ -43,16 +51,18 @@ struct core_probes {
 void core_probes_configure(int per_proc, int lite);
 /*
  * Check privileges and BTF, load (tp_btf, falling back to raw_tp when a required probe does not
- * load that way, or with IOWHY_PROBE_MODE=raw_tp), attach. Returns 0, or -1 after one line on
+ * load that way, or with IOWHY_PROBE_MODE=raw_tp), attach, calibrate the cost per event. The
+ * syscall statistics have rows for `phases` phase tags (the session's phase count, at most
+ * IOWHY_MAX_PHASES: tags are phase index mod IOWHY_MAX_PHASES). Returns 0, or -1 after one line on
  * stderr (a required probe skipped by IOWHY_SKIP_PROBES, absent, or failing: exit 1).
  */
-int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx);
+int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
 /* Append the probes that are not attached, with why. Returns 0, or -1 if out is full. */
 int core_probes_missing(const struct core_probes *c, struct missing_probes *out);
 /* Add the time loading, attaching and detaching took to *add. */
 void core_probes_times(const struct core_probes *c, struct probe_times *add);
 /*
- * Mark every BPF map mapping of this process (ring buffer: over 100 MiB, inserted page by page;
+ * Mark every BPF map mapping of this process (ring buffer: twice its size, inserted page by page;
  * skeleton data) MADV_DONTFORK, so that the workload's forks, execs and exits do not copy or tear
  * down page tables a shell would not have. Call after all probes are loaded, before any phase.
  */
@@ -62,6 +72,14 @@ int core_probes_add_root(struct core_probes *c, pid_t pid, int phase, int read_n
 /* Take what the ring buffer holds (non-blocking) and deliver, in time order, the events older than
  * the reorder window (60 ms). Returns the number delivered, or -1. */
 int core_probes_drain(struct core_probes *c);
+/* Bytes the ring buffer holds that the consumer has not taken yet. */
+__u64 core_probes_ring_used(const struct core_probes *c);
+/* How long the consumer may sleep before the next drain: 20 ms, 1 ms while the ring buffer is
+ * more than 1/8 full (a dense stream must not fill it while the consumer sleeps). */
+int core_probes_poll_ms(struct core_probes *c);
+/* The ring buffer's size for ncpus online CPUs: 8 MiB each, a power of two in 8-64 MiB; env_mb
+ * (IOWHY_RINGBUF_MB, a power of two 1-1024) overrides it. */
+__u32 core_ringbuf_bytes(long ncpus, const char *env_mb);
 /* The same, delivering everything held (end of a phase: the tree is gone). */
 int core_probes_flush(struct core_probes *c);
 /* Syscall statistics of `phase`, summed over CPUs. */

@@ -22,34 +22,104 @@ static void swap(struct reorder_item *a, struct reorder_item *b)
 	*b = t;
 }
 
-int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *comm)
+/* Grow an item array of *cap to hold one more (doubling, from 4096). 0, or -1 out of memory. */
+static int grow(struct reorder_item **a, size_t *cap)
 {
-	struct reorder_item *it;
+	size_t c = *cap ? *cap * 2 : 4096;
+	struct reorder_item *p = realloc(*a, c * sizeof(*p));
+
+	if (!p)
+		return -1;
+	*a = p;
+	*cap = c;
+	return 0;
+}
+
+/* The FIFO's i-th oldest item. */
+static struct reorder_item *fifo_at(struct reorder *r, size_t i)
+{
+	return &r->fifo[(r->head + i) & (r->fcap - 1)];
+}
+
+/* Append to the FIFO (which stays sorted: only items not before its newest come here). */
+static int fifo_push(struct reorder *r, const struct reorder_item *it)
+{
+	if (r->len == r->fcap) {
+		size_t old = r->fcap;
+
+		if (grow(&r->fifo, &r->fcap))
+			return -1;
+		/* full ring of `old`: head .. old-1, then 0 .. head-1; the latter move to old .. */
+		if (old && r->head)
+			memcpy(&r->fifo[old], r->fifo, r->head * sizeof(*r->fifo));
+	}
+	*fifo_at(r, r->len++) = *it;
+	return 0;
+}
+
+static int heap_push(struct reorder *r, const struct reorder_item *it)
+{
 	size_t i;
 
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 4096;
-		struct reorder_item *h = realloc(r->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -1;
-		r->heap = h;
-		r->cap = cap;
-	}
-	if (r->released_ts && e->ts < r->released_ts)
-		r->late++;
-	i = r->n++;
-	it = &r->heap[i];
-	it->e = *e;
-	it->has_comm = comm != NULL;
-	if (comm)
-		memcpy(it->comm, comm, IOWHY_COMM_LEN);
-	it->seq = r->seq++;
+	if (r->hn == r->cap && grow(&r->heap, &r->cap))
+		return -1;
+	i = r->hn++;
+	r->heap[i] = *it;
 	while (i > 0 && before(&r->heap[i], &r->heap[(i - 1) / 2])) {
 		swap(&r->heap[i], &r->heap[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
 	return 0;
+}
+
+/* Keep comm in a free slot of the side table. Returns slot + 1, or 0 when out of memory or slots. */
+static uint16_t comm_keep(struct reorder *r, const char *comm)
+{
+	size_t slot;
+
+	if (r->nfree) {
+		slot = r->free_[--r->nfree];
+	} else {
+		struct reorder_comm *c;
+		uint16_t *f;
+
+		if (r->ncomms >= UINT16_MAX)
+			return 0;
+		c = realloc(r->comms, (r->ncomms + 1) * sizeof(*c));
+		if (!c)
+			return 0;
+		r->comms = c;
+		f = realloc(r->free_, (r->ncomms + 1) * sizeof(*f));
+		if (!f)
+			return 0;
+		r->free_ = f;
+		slot = r->ncomms++;
+	}
+	memcpy(r->comms[slot].comm, comm, IOWHY_COMM_LEN);
+	return (uint16_t)(slot + 1);
+}
+
+int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *comm)
+{
+	struct reorder_item it;
+	int rc;
+
+	if (r->released_ts && e->ts < r->released_ts)
+		r->late++;
+	it.e = *e;
+	it.e.pad = 0;
+	if (comm && !(it.e.pad = comm_keep(r, comm)))
+		return -1;
+	it.seq = r->seq++;
+	if (!r->len || !before(&it, fifo_at(r, r->len - 1)))
+		rc = fifo_push(r, &it);
+	else
+		rc = heap_push(r, &it);
+	if (!rc)
+		r->n++;
+	else if (it.e.pad)
+		r->free_[r->nfree++] = it.e.pad - 1;
+	return rc;
 }
 
 size_t reorder_push_batch(struct reorder *r, const struct iowhy_event_batch *b, size_t size)
@@ -78,17 +148,17 @@ size_t reorder_push_batch(struct reorder *r, const struct iowhy_event_batch *b, 
 	return dropped;
 }
 
-static void pop(struct reorder *r)
+static void heap_pop(struct reorder *r)
 {
 	size_t i = 0;
 
-	r->heap[0] = r->heap[--r->n];
+	r->heap[0] = r->heap[--r->hn];
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
 
-		if (l < r->n && before(&r->heap[l], &r->heap[m]))
+		if (l < r->hn && before(&r->heap[l], &r->heap[m]))
 			m = l;
-		if (l + 1 < r->n && before(&r->heap[l + 1], &r->heap[m]))
+		if (l + 1 < r->hn && before(&r->heap[l + 1], &r->heap[m]))
 			m = l + 1;
 		if (m == i)
 			break;
@@ -101,20 +171,51 @@ size_t reorder_release(struct reorder *r, uint64_t upto, reorder_fn fn, void *ct
 {
 	size_t count = 0;
 
-	while (r->n && r->heap[0].e.ts <= upto) {
-		struct reorder_item it = r->heap[0];
+	while (r->n) {
+		struct reorder_item it;
+		int from_fifo = r->len && (!r->hn || before(fifo_at(r, 0), &r->heap[0]));
 
-		pop(r);
+		it = from_fifo ? *fifo_at(r, 0) : r->heap[0];
+		if (it.e.ts > upto)
+			break;
+		if (from_fifo) {
+			r->head = (r->head + 1) & (r->fcap - 1);
+			r->len--;
+		} else {
+			heap_pop(r);
+		}
+		r->n--;
 		if (it.e.ts > r->released_ts)
 			r->released_ts = it.e.ts;
-		fn(ctx, &it.e, it.has_comm ? it.comm : NULL);
+		if (it.e.pad) {
+			char comm[IOWHY_COMM_LEN];
+
+			memcpy(comm, r->comms[it.e.pad - 1].comm, IOWHY_COMM_LEN);
+			r->free_[r->nfree++] = it.e.pad - 1;
+			it.e.pad = 0;
+			fn(ctx, &it.e, comm);
+		} else {
+			fn(ctx, &it.e, NULL);
+		}
 		count++;
 	}
 	return count;
 }
 
+uint64_t reorder_peek_ts(const struct reorder *r)
+{
+	const struct reorder_item *f = r->len ? &r->fifo[r->head] : NULL;
+
+	if (f && (!r->hn || before(f, &r->heap[0])))
+		return f->e.ts;
+	return r->hn ? r->heap[0].e.ts : 0;
+}
+
 void reorder_free(struct reorder *r)
 {
 	free(r->heap);
+	free(r->fifo);
+	free(r->comms);
+	free(r->free_);
 	memset(r, 0, sizeof(*r));
 }

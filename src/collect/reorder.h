@@ -2,8 +2,9 @@
 /*
  * Puts the event stream back in time order before the model sees it. The BPF side sends a task's
  * syscall transitions in batches (at most a tick late) and every CPU reserves ring-buffer space in
- * its own order, so records arrive a little out of time order. Events wait here, in a min-heap on
- * (timestamp, arrival), until they are older than a window; then they are released in order.
+ * its own order, so records arrive a little out of time order. Events wait here until they are
+ * older than a window; then they are released in (timestamp, arrival) order. Most arrive in order:
+ * those go to a FIFO (constant time); the others to a min-heap; a release merges the two.
  * Pure C, no kernel: unit-tested.
  */
 #ifndef IOWHY_REORDER_H
@@ -14,16 +15,25 @@
 #include <linux/types.h>
 #include "iowhy.h"
 
+/* 40 bytes: the few events with a comm (FORK, EXEC) keep it in a side table, e.pad = slot + 1. */
 struct reorder_item {
 	struct iowhy_event e;
-	char comm[IOWHY_COMM_LEN];
-	uint8_t has_comm;
 	uint64_t seq;             /* arrival order: ties on the timestamp keep it */
 };
 
+struct reorder_comm {
+	char comm[IOWHY_COMM_LEN];
+};
+
 struct reorder {
-	struct reorder_item *heap;
-	size_t n, cap;
+	struct reorder_item *heap; /* events that arrived out of order: a min-heap */
+	size_t hn, cap;
+	struct reorder_item *fifo; /* events that arrived in order: a ring, oldest first */
+	size_t head, len, fcap;
+	size_t n;                 /* events held: hn + len */
+	struct reorder_comm *comms; /* comms of held events; free slots chained through free_ */
+	uint16_t *free_;
+	size_t ncomms, nfree;
 	uint64_t seq;
 	uint64_t released_ts;     /* timestamp of the last event released */
 	uint64_t late;            /* events that arrived after a later one was released */
@@ -38,6 +48,8 @@ int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *com
 size_t reorder_push_batch(struct reorder *r, const struct iowhy_event_batch *b, size_t size);
 /* Release, in (timestamp, arrival) order, every queued event with ts <= upto. Returns the count. */
 size_t reorder_release(struct reorder *r, uint64_t upto, reorder_fn fn, void *ctx);
+/* Timestamp of the oldest event held (0 if none). */
+uint64_t reorder_peek_ts(const struct reorder *r);
 void reorder_free(struct reorder *r);
 
 #endif

@@ -380,7 +380,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	for (;;) {
 		struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
-		poll(&p, pidfd >= 0 ? 1 : 0, 20);
+		poll(&p, pidfd >= 0 ? 1 : 0, core_probes_poll_ms(&s->core));
 		core_probes_drain(&s->core);
 		interval_poll(s->iv, now_ns());
 		if (interrupted)
@@ -469,6 +469,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	res->nr_folded = c.nr_folded;
 	res->events_total = s->core.received;
 	res->lite = s->core.lite;
+	res->event_cost_ps = s->core.event_cost_ps;
 }
 
 static void free_results(struct session_result *res)
@@ -742,7 +743,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (core_probes_open(&s.core, on_event, &s.pc))
+	if (core_probes_open(&s.core, on_event, &s.pc, nphases))
 		return session_unwind(&s, &rf, NULL, 0, 1);
 	if ((!o->no_io && io_probes_open(&s.io, &s.core)) ||
 	    (!o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz)))

@@ -91,6 +91,7 @@ struct session_result {
 	int lite;                  /* --lite: no syscall probes: no syscall counts, on-CPU not split */
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
 	uint64_t setup_ns, teardown_ns; /* untraced: before hooks; after hooks and the cleanup */
+	uint64_t event_cost_ps;    /* tracing cost per event, calibrated at start (0: unknown) */
 	struct phase_result *phases;
 	int nphases;
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* names of the slots of wall.iowait_by_disk */

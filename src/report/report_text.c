@@ -202,6 +202,18 @@ static void print_warnings(FILE *out, const struct session_result *s)
 			"WARNING: %s syscalls with numbers >= %d were counted together in the row %s\n",
 			fmt_count(a, sizeof(a), s->nr_folded), IOWHY_NR_SLOTS,
 			syscall_name(IOWHY_NR_SLOTS - 1));
+	for (int i = 0; i < s->nphases; i++) {
+		const struct phase_result *p = &s->phases[i];
+		uint64_t wall = p->wall.end_ns - p->wall.start_ns, cost = tracing_cost_ns(s, p);
+		char c[32], w[32];
+
+		if (!wall || cost * 100 < wall * TRACING_COST_WARN_PCT)
+			continue;
+		fprintf(out, "WARNING: tracing slowed %s down: %s events at ~%.0f ns each (calibrated "
+			     "at start) cost ~%s, %.0f%% of its %s wall\n", p->name,
+			fmt_count(a, sizeof(a), p->events), s->event_cost_ps / 1000.0,
+			fmt_ns(c, sizeof(c), cost), 100.0 * cost / wall, fmt_ns(w, sizeof(w), wall));
+	}
 }
 
 static void print_header(FILE *out, const struct session_result *s)

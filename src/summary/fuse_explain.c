@@ -83,6 +83,6 @@ size_t fuse_explain(const struct phase_result *p, char *buf, size_t n, uint64_t 
 			    k == FUSE_D_CPU ? "on CPU" : fuse_dcls_name(k));
 		}
 	}
-	say(&o, ".\n");
+	say(&o, "\n");
 	return o.len;
 }

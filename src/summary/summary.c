@@ -157,6 +157,11 @@ static void compute_phases(const struct session_result *s, struct session_summar
 	}
 }
 
+uint64_t tracing_cost_ns(const struct session_result *s, const struct phase_result *p)
+{
+	return (uint64_t)((double)p->events * (double)s->event_cost_ps / 1000.0);
+}
+
 int summary_compute(struct session_result *s)
 {
 	struct session_summary *sum;

@@ -64,6 +64,10 @@ struct session_summary {
 /* Compute s->summary from the phases (replacing any earlier one). Returns 0, or -1 when out of
  * memory (s->summary is then NULL and the reporters print the raw numbers only). */
 int summary_compute(struct session_result *s);
+/* What tracing cost phase p, estimated: its events x the cost per event calibrated at start (ns;
+ * 0 when not calibrated). TRACING_COST_WARN_PCT of its wall or more: the report says so. */
+#define TRACING_COST_WARN_PCT 5
+uint64_t tracing_cost_ns(const struct session_result *s, const struct phase_result *p);
 void summary_free(struct session_result *s);
 
 /* The layer notes of one phase, from its I/O data and layer table (used by summary_compute). */

@@ -15,12 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 #include <json-c/json.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
 #include "probe_set.h"
 #include "core_probes.h"
+#include "calibrate.h"
 #include "io_probes.h"
 #include "report.h"
 #include "iowhy.skel.h"
@@ -111,6 +113,54 @@ static void test_tracepoint_exists(void **state)
 	assert_false(probe_tracepoint_exists(b, "sched:sched_wakeup"));
 	assert_false(probe_tracepoint_exists(NULL, "sched:sched_switch"));
 	btf__free(b);
+}
+
+/* tracefs's answer: the event's directory under events/CATEGORY/ */
+static void test_tracefs_event_exists(void **state)
+{
+	char dir[] = "/tmp/iowhy-tracefs.XXXXXX", path[128];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sched", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/sched/sched_switch", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_true(probe_tracefs_event_exists(dir, "sched:sched_switch"));
+	assert_false(probe_tracefs_event_exists(dir, "sched:sched_wakeup"));
+	assert_false(probe_tracefs_event_exists(dir, "block:sched_switch"));
+	assert_false(probe_tracefs_event_exists(dir, "sched_switch"));
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/sched", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+/* The ring buffer: 8 MiB per online CPU, a power of two in 8-64 MiB, or IOWHY_RINGBUF_MB. */
+static void test_ringbuf_bytes(void **state)
+{
+	(void)state;
+	assert_int_equal(core_ringbuf_bytes(1, NULL), 8u << 20);
+	assert_int_equal(core_ringbuf_bytes(0, NULL), 8u << 20);
+	assert_int_equal(core_ringbuf_bytes(2, NULL), 16u << 20);
+	assert_int_equal(core_ringbuf_bytes(3, NULL), 32u << 20);
+	assert_int_equal(core_ringbuf_bytes(8, NULL), 64u << 20);
+	assert_int_equal(core_ringbuf_bytes(512, ""), 64u << 20);
+	assert_int_equal(core_ringbuf_bytes(2, "4"), 4u << 20);
+	assert_int_equal(core_ringbuf_bytes(2, "1024"), 1024u << 20);
+	assert_int_equal(core_ringbuf_bytes(2, "3"), 16u << 20);    /* not a power of two */
+	assert_int_equal(core_ringbuf_bytes(2, "0"), 16u << 20);
+	assert_int_equal(core_ringbuf_bytes(2, "2048"), 16u << 20); /* too big */
+	assert_int_equal(core_ringbuf_bytes(2, "8x"), 16u << 20);
+}
+
+/* One traced event costs half of what tracing adds to a null syscall (entry and exit). */
+static void test_event_cost(void **state)
+{
+	(void)state;
+	assert_int_equal(calib_event_cost_ps(340000, 820000), 240000);
+	assert_int_equal(calib_event_cost_ps(500000, 400000), 0); /* noise: never negative */
+	assert_int_equal(calib_event_cost_ps(0, 0), 0);
 }
 
 static void test_prepare_optional(void **state)
@@ -537,6 +587,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skip_list),
 		cmocka_unit_test(test_tracepoint_exists),
+		cmocka_unit_test(test_tracefs_event_exists),
+		cmocka_unit_test(test_ringbuf_bytes),
+		cmocka_unit_test(test_event_cost),
 		cmocka_unit_test(test_prepare_optional),
 		cmocka_unit_test(test_prepare_required_out),
 		cmocka_unit_test(test_init_too_many),

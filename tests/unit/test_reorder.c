@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <setjmp.h>
@@ -165,7 +166,7 @@ static void test_many(void **state)
 	for (int i = 0; i < 20000; i++)
 		reorder_push(&r, &(struct iowhy_event){ .ts = (uint64_t)rand() % 5000 }, NULL);
 	while (r.n) {
-		uint64_t t = r.heap[0].e.ts;
+		uint64_t t = reorder_peek_ts(&r);
 
 		assert_true(t >= last);
 		last = t;
@@ -177,6 +178,88 @@ static void test_many(void **state)
 	reorder_free(&r);
 }
 
+/* In order, checked as it comes out: (ts, then arrival = tid) never goes back. */
+struct order_check {
+	uint64_t ts;
+	uint32_t tid;
+	size_t n;
+};
+
+static void check_order(void *ctx, const struct iowhy_event *e, const char *comm)
+{
+	struct order_check *c = ctx;
+
+	(void)comm;
+	assert_true(e->ts > c->ts || (e->ts == c->ts && e->tid > c->tid) || !c->n);
+	c->ts = e->ts;
+	c->tid = e->tid;
+	c->n++;
+}
+
+/* A mostly ordered stream (the usual case: the in-order FIFO) with stragglers (the heap), released
+ * part way so the FIFO wraps, then grows while wrapped: all out in (ts, arrival) order. */
+static void test_fifo_wrap(void **state)
+{
+	struct order_check c = { 0 };
+	struct reorder r;
+	uint32_t id = 0;
+	uint64_t t = 1000;
+
+	(void)state;
+	reorder_init(&r);
+	for (int i = 0; i < 3000; i++, t += 10)
+		assert_int_equal(reorder_push(&r, &(struct iowhy_event){ .ts = t, .tid = id++ }, NULL), 0);
+	assert_int_equal(reorder_release(&r, 1000 + 2000 * 10, check_order, &c), 2001);
+	for (int i = 0; i < 9000; i++, t += 10) {
+		/* every 7th arrives 25 ns late, every 11th ties with the one before */
+		uint64_t ts = i % 7 == 3 ? t - 25 : i % 11 == 5 ? t - 10 : t;
+
+		assert_int_equal(reorder_push(&r, &(struct iowhy_event){ .ts = ts, .tid = id++ }, NULL), 0);
+	}
+	assert_int_equal(r.n, 3000 - 2001 + 9000);
+	assert_true(r.hn > 0 && r.len > 4096); /* both used; the FIFO grew while wrapped */
+	assert_int_equal(reorder_peek_ts(&r), 1000 + 2001 * 10);
+	assert_int_equal(reorder_release(&r, UINT64_MAX, check_order, &c), 3000 - 2001 + 9000);
+	assert_int_equal(c.n, 12000);
+	assert_int_equal(r.n, 0);
+	assert_int_equal(r.late, 0);
+	reorder_free(&r);
+}
+
+/* Comms wait in a side table: each comes out with its own event, slots are reused. */
+static void test_comm_slots(void **state)
+{
+	static struct sink s;
+	struct reorder r;
+	char comm[IOWHY_COMM_LEN];
+
+	(void)state;
+	reorder_init(&r);
+	for (int round = 0; round < 2; round++) {
+		memset(&s, 0, sizeof(s));
+		for (uint32_t i = 0; i < 100; i++) {
+			struct iowhy_event e = ev(1000 - i, i, 0);
+
+			e.type = IOWHY_EV_EXEC;
+			memset(comm, 0, sizeof(comm));
+			snprintf(comm, sizeof(comm), "c%u", i);
+			assert_int_equal(reorder_push(&r, &e, i % 3 ? comm : NULL), 0);
+		}
+		assert_int_equal(reorder_release(&r, UINT64_MAX, collect, &s), 100);
+		for (size_t k = 0; k < 100; k++) {
+			uint32_t tid = s.ev[k].tid;
+
+			assert_int_equal(s.ev[k].pad, 0);
+			assert_int_equal(s.has_comm[k], tid % 3 != 0);
+			snprintf(comm, sizeof(comm), "c%u", tid);
+			if (tid % 3)
+				assert_string_equal(s.comm[k], comm);
+		}
+	}
+	assert_true(r.ncomms <= 67); /* the second round reused the first round's slots */
+	reorder_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +267,8 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_batch),
 		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_fifo_wrap),
+		cmocka_unit_test(test_comm_slots),
 	};
 
 	return cmocka_run_group_tests_name("reorder", tests, NULL, NULL);

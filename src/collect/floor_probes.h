@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracing floor, for the benchmark's controls (bench/overhead.sh F0 and F1): an empty program
+ * ("return 0", two instructions, tp_btf) on every tracepoint iowhy's probes stand on, one per probe
+ * as iowhy attaches them, taken from the same probe tables (core_probe_specs, io_probe_specs), so
+ * the list cannot drift from what iowhy uses. What a workload loses under it is what any tracer on
+ * those tracepoints costs on this host; iowhy's own work is what it loses beyond that.
+ */
+#ifndef IOWHY_FLOOR_PROBES_H
+#define IOWHY_FLOOR_PROBES_H
+
+#include "probe_set.h"
+
+enum floor_kind {
+	FLOOR_ALL,       /* F0: every tracepoint of the core and I/O probes */
+	FLOOR_CORE,      /* the core probes' tracepoints only (what --no-io attaches) */
+	FLOOR_SYSCALLS,  /* F1: raw_syscalls sys_enter and sys_exit only */
+};
+
+struct floor_probes {
+	struct probe_set set[2];  /* core, I/O: the probes' states */
+	int fd[2][PROBE_SET_MAX]; /* program fds, -1 if none */
+	int link[2][PROBE_SET_MAX];
+	int attached;             /* how many empty programs are attached */
+};
+
+/* Whether a probe of that name belongs to the floor of `kind`. */
+int floor_wants(enum floor_kind kind, int set, const char *name);
+/* Load and attach the empty programs (IOWHY_SKIP_PROBES and tracepoints absent from the kernel are
+ * left out, as iowhy leaves them out). Returns 0, or -1 after one line on stderr (detached). */
+int floor_probes_attach(struct floor_probes *f, enum floor_kind kind);
+/* Detach and close everything. Safe to call twice. */
+void floor_probes_detach(struct floor_probes *f);
+
+#endif

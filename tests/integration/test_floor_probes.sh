@@ -1,0 +1,44 @@
+# The benchmark's floor controls: `iowhy __floor` attaches one empty program per probe iowhy attaches
+# (F0: the same tracepoints, from the same probe tables), `--core` those of --no-io, `--syscalls`
+# (F1) the raw_syscalls pair only; each runs on its tracepoint (bpf_stats run counts) and does
+# nothing; the command's exit status comes back; nothing stays attached afterwards.
+need_root
+command -v bpftool >/dev/null || skip "needs bpftool"
+floors() { jq '[.[] | select(.name == "iowhy_floor")] | length' "$1"; }
+runs() { jq '[.[] | select(.name == "iowhy_floor") | .run_cnt // 0] | add // 0' "$1"; }
+stats_prev=$(cat /proc/sys/kernel/bpf_stats_enabled)
+trap 'echo "$stats_prev" >/proc/sys/kernel/bpf_stats_enabled' EXIT
+
+# How many probes a full session and a --no-io session attach.
+$IOWHY run --json "$TMPROOT/all.json" -o "$TMPROOT/r.txt" -- true || fail "iowhy run exited $?"
+$IOWHY run --no-io --json "$TMPROOT/core.json" -o "$TMPROOT/r.txt" -- true ||
+	fail "iowhy run --no-io exited $?"
+specs() { grep -cE '^	\{ ("[a-z0-9_]+:|TICK_PROBE)' "$1"; } # entries of a probe table
+n_all=$(( $(specs src/collect/core_probes.c) + $(specs src/collect/io_probes.c) - \
+	$(jqr "$TMPROOT/all.json" '.missing_probes | length') ))
+n_core=$(( $(specs src/collect/core_probes.c) - $(jqr "$TMPROOT/core.json" '.missing_probes | length') ))
+
+echo 1 >/proc/sys/kernel/bpf_stats_enabled
+for kind in all core syscalls; do
+	opt=()
+	[ $kind = all ] || opt=("--$kind")
+	$IOWHY __floor "${opt[@]}" -- sh -c "bpftool prog show -j >'$TMPROOT/p0.json'; \
+		'$CALIB' getppid 20000; bpftool prog show -j >'$TMPROOT/p1.json'; exit 7" \
+		2>"$TMPROOT/err"; rc=$?
+	check "$kind: the command's exit status comes back (got $rc)" test "$rc" = 7
+	want=$n_all
+	[ $kind = core ] && want=$n_core
+	[ $kind = syscalls ] && want=2
+	got=$(floors "$TMPROOT/p0.json")
+	check "$kind: $want empty programs attached, as iowhy attaches (got $got)" test "$got" = "$want"
+	check "$kind: it says how many" grep -q "^iowhy __floor: $want empty programs attached" "$TMPROOT/err"
+	r0=$(runs "$TMPROOT/p0.json") r1=$(runs "$TMPROOT/p1.json")
+	check "$kind: they ran on the 40,000 syscall transitions of getppid 20000 ($r0 -> $r1)" \
+		fcmp "$r1 - $r0 >= 40000"
+	ins=$(jq '[.[] | select(.name == "iowhy_floor") | .bytes_xlated] | max' "$TMPROOT/p0.json")
+	check "$kind: each is two instructions, 16 bytes (got $ins)" test "$ins" = 16
+done
+bpftool prog show -j >"$TMPROOT/after.json"
+check "nothing stays attached afterwards" test "$(floors "$TMPROOT/after.json")" = 0
+$IOWHY __floor --bogus true 2>"$TMPROOT/err"; rc=$?
+check "an unknown option: exit 2 (got $rc)" test "$rc" = 2
