@@ -117,7 +117,6 @@ deps:
 test: deps
 	$(MAKE) all $(UNIT_BINS) $(OUT)/calib $(OUT)/fuse_slow
 	@bash tests/run.sh $(UNIT_BINS)
-	$(MAKE) sanitize
 
 integration: all $(OUT)/calib $(OUT)/fuse_slow
 	@bash tests/integration/run.sh

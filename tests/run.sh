@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# `make test`: the unit tests (cmocka, given as arguments), then the integration tests. Ends with one
-# line "N passed, N failed, N skipped" over both.
+# `make test`: the unit tests (cmocka, given as arguments), the integration tests, then the unit
+# tests and a set of integration tests again under ASan+UBSan (`make sanitize`; IOWHY_NO_SANITIZE=1
+# leaves that part out). Ends with one line "N passed, N failed, N skipped" over all of them.
 cd "$(dirname "$0")/.." || exit 1
+# every "N passed, N failed[, N skipped]" line of a log, summed: "P F S"
+sums() {
+	sed -n 's/.*\b\([0-9]\+\) passed, \([0-9]\+\) failed\(, \([0-9]\+\) skipped\)\?.*/\1 \2 \4/p' |
+		awk '{ p += $1; f += $2; s += $3; n++ } END { if (n) print p, f, s + 0 }'
+}
 counts() { sed -n 's/.*\b\([0-9]\+\) passed, \([0-9]\+\) failed\(, \([0-9]\+\) skipped\)\?.*/\1 \2 \4/p' | tail -n 1; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -11,6 +17,17 @@ read -r up uf us <<<"$(counts <"$log")"
 echo "### integration tests"
 bash tests/integration/run.sh | tee "$log"
 read -r ip if is <<<"$(counts <"$log")"
-p=$(( ${up:-0} + ${ip:-0} )); f=$(( ${uf:-1} + ${if:-1} )); s=$(( ${us:-0} + ${is:-0} ))
+sp=0 sf=0 ss=0
+if [ -z "${IOWHY_NO_SANITIZE:-}" ]; then
+	echo "### under ASan+UBSan (make sanitize)"
+	make --no-print-directory sanitize 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	read -r sp sf ss <<<"$(sums <"$log")"
+	# a build that failed, or a run that counted nothing, is one failure
+	if [ -z "$sp" ] || { [ "$rc" != 0 ] && [ "${sf:-0}" = 0 ]; }; then
+		sp=${sp:-0} sf=1 ss=${ss:-0}
+	fi
+fi
+p=$(( ${up:-0} + ${ip:-0} + sp )); f=$(( ${uf:-1} + ${if:-1} + sf )); s=$(( ${us:-0} + ${is:-0} + ss ))
 echo "$p passed, $f failed, $s skipped"
 [ "$f" = 0 ]

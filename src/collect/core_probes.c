@@ -391,11 +391,19 @@ int core_probes_missing(const struct core_probes *c, struct missing_probes *out)
 	return rc;
 }
 
-void core_probes_times(const struct core_probes *c, struct probe_times *add)
+int core_probes_share_tree_maps(const struct core_probes *c, struct bpf_object *obj)
 {
-	add->load_ns += c->probes.load_ns;
-	add->attach_ns += c->probes.attach_ns;
-	add->detach_ns += c->probes.detach_ns;
+	static const char *const names[] = { "task_store", "task_hash", "cpu_task", "tree_inflight",
+					     "disk_slots", "last_complete" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, names[i]);
+		struct bpf_map *mine = bpf_object__find_map_by_name(c->skel->obj, names[i]);
+
+		if (m && (!mine || bpf_map__reuse_fd(m, bpf_map__fd(mine))))
+			return -1;
+	}
+	return 0;
 }
 
 void core_probes_dontfork_mappings(void)

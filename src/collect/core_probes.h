@@ -59,8 +59,6 @@ void core_probes_configure(int per_proc, int lite);
 int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
 /* Append the probes that are not attached, with why. Returns 0, or -1 if out is full. */
 int core_probes_missing(const struct core_probes *c, struct missing_probes *out);
-/* Add the time loading, attaching and detaching took to *add. */
-void core_probes_times(const struct core_probes *c, struct probe_times *add);
 /*
  * Mark every BPF map mapping of this process (ring buffer: twice its size, inserted page by page;
  * skeleton data) MADV_DONTFORK, so that the workload's forks, execs and exits do not copy or tear
@@ -91,6 +89,11 @@ void core_probes_reset_sys_stats(struct core_probes *c, int phase);
 void core_probes_counters(struct core_probes *c, struct iowhy_counters *out);
 const char *core_probes_mode(const struct core_probes *c);
 /* Detach everything and free. Safe on a partly opened set. */
+/* Make obj (another probe set's object, opened, not loaded) use the core's tree maps: each of
+ * task_store, task_hash, cpu_task, tree_inflight, disk_slots, last_complete that obj declares.
+ * Returns 0, or -1 (errno set). */
+struct bpf_object;
+int core_probes_share_tree_maps(const struct core_probes *c, struct bpf_object *obj);
 void core_probes_close(struct core_probes *c);
 
 #endif

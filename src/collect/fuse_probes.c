@@ -98,16 +98,10 @@ static void *open_fuse(void *ctx)
 	struct fuse_load_ctx *c = ctx;
 	struct fuse_bpf *s = fuse_bpf__open();
 	int wb = io_probes_map_fd(c->io, "wb_tasks"), ti = io_probes_map_fd(c->io, "tree_inodes");
-	struct iowhy_bpf *core = c->core->skel;
 
 	if (!s)
 		return NULL;
-	if (bpf_map__reuse_fd(s->maps.task_store, bpf_map__fd(core->maps.task_store)) ||
-	    bpf_map__reuse_fd(s->maps.task_hash, bpf_map__fd(core->maps.task_hash)) ||
-	    bpf_map__reuse_fd(s->maps.cpu_task, bpf_map__fd(core->maps.cpu_task)) ||
-	    bpf_map__reuse_fd(s->maps.tree_inflight, bpf_map__fd(core->maps.tree_inflight)) ||
-	    bpf_map__reuse_fd(s->maps.disk_slots, bpf_map__fd(core->maps.disk_slots)) ||
-	    bpf_map__reuse_fd(s->maps.last_complete, bpf_map__fd(core->maps.last_complete)) ||
+	if (core_probes_share_tree_maps(c->core, s->obj) ||
 	    (wb >= 0 && bpf_map__reuse_fd(s->maps.wb_tasks, wb)) ||
 	    (ti >= 0 && bpf_map__reuse_fd(s->maps.tree_inodes, ti)) ||
 	    (ti < 0 && bpf_map__set_max_entries(s->maps.tree_inodes, 1))) {
@@ -245,15 +239,6 @@ int fuse_probes_missing(const struct fuse_probes *t, struct missing_probes *out)
 const struct probe_set *fuse_probes_set(const struct fuse_probes *t)
 {
 	return t ? &t->probes : NULL;
-}
-
-void fuse_probes_times(const struct fuse_probes *t, struct probe_times *add)
-{
-	if (!t)
-		return;
-	add->load_ns += t->probes.load_ns;
-	add->attach_ns += t->probes.attach_ns;
-	add->detach_ns += t->probes.detach_ns;
 }
 
 void fuse_probes_close(struct fuse_probes *t)

@@ -44,8 +44,6 @@ int fuse_probes_phase_end(struct fuse_probes *t, int tag, struct phase_result *r
  * out is full. */
 int fuse_probes_missing(const struct fuse_probes *t, struct missing_probes *out);
 const struct probe_set *fuse_probes_set(const struct fuse_probes *t);
-/* Add the FUSE probes' load/attach/detach times. */
-void fuse_probes_times(const struct fuse_probes *t, struct probe_times *add);
 /* The workload's FUSE requests in flight for longer than min_age_ns, one line each on `out` with
  * the way out (a task waiting on a request its daemon has read cannot be killed until the daemon
  * answers or the connection is aborted). Returns how many. */

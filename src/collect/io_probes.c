@@ -73,17 +73,11 @@ struct io_probes {
 static void *open_io(void *ctx)
 {
 	struct io_probes *t = ctx;
-	struct iowhy_bpf *core = t->core->skel;
 	struct io_bpf *s = io_bpf__open();
 
 	if (!s)
 		return NULL;
-	if (bpf_map__reuse_fd(s->maps.task_store, bpf_map__fd(core->maps.task_store)) ||
-	    bpf_map__reuse_fd(s->maps.task_hash, bpf_map__fd(core->maps.task_hash)) ||
-	    bpf_map__reuse_fd(s->maps.cpu_task, bpf_map__fd(core->maps.cpu_task)) ||
-	    bpf_map__reuse_fd(s->maps.tree_inflight, bpf_map__fd(core->maps.tree_inflight)) ||
-	    bpf_map__reuse_fd(s->maps.disk_slots, bpf_map__fd(core->maps.disk_slots)) ||
-	    bpf_map__reuse_fd(s->maps.last_complete, bpf_map__fd(core->maps.last_complete))) {
+	if (core_probes_share_tree_maps(t->core, s->obj)) {
 		io_bpf__destroy(s);
 		return NULL;
 	}
@@ -154,15 +148,6 @@ int io_probes_stats_fd(const struct io_probes *t)
 const struct probe_set *io_probes_set(const struct io_probes *t)
 {
 	return t ? &t->probes : NULL;
-}
-
-void io_probes_times(const struct io_probes *t, struct probe_times *add)
-{
-	if (!t)
-		return;
-	add->load_ns += t->probes.load_ns;
-	add->attach_ns += t->probes.attach_ns;
-	add->detach_ns += t->probes.detach_ns;
 }
 
 void io_probes_close(struct io_probes *t)

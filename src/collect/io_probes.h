@@ -49,8 +49,6 @@ int io_probes_missing(const struct io_probes *t, struct missing_probes *out);
 int io_probes_stats_fd(const struct io_probes *t);
 /* Its probe set (NULL for NULL). */
 const struct probe_set *io_probes_set(const struct io_probes *t);
-/* Add the time loading, attaching and detaching took to *add (nothing for NULL). */
-void io_probes_times(const struct io_probes *t, struct probe_times *add);
 /* fd of the I/O probes' map `name` (for other probe sets to share), -1 if none. */
 int io_probes_map_fd(const struct io_probes *t, const char *name);
 void io_probes_close(struct io_probes *t);

@@ -348,3 +348,12 @@ int probe_set_missing(const struct probe_set *s, struct missing_probes *out)
 	}
 	return 0;
 }
+
+void probe_set_add_times(const struct probe_set *s, struct probe_times *add)
+{
+	if (!s)
+		return;
+	add->load_ns += s->load_ns;
+	add->attach_ns += s->attach_ns;
+	add->detach_ns += s->detach_ns;
+}

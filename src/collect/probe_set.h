@@ -128,6 +128,8 @@ int probe_set_attach(struct probe_set *s);
 void probe_set_mark(struct probe_set *s, int i, enum probe_state state, int err);
 /* Destroy the links probe_set_attach made (timed into detach_ns). Safe to call twice. */
 void probe_set_detach(struct probe_set *s);
+/* Add the set's load/attach/detach times to *add (nothing for a NULL set). */
+void probe_set_add_times(const struct probe_set *s, struct probe_times *add);
 /* Index of the probe called name, or -1. */
 int probe_set_find(const struct probe_set *s, const char *name);
 /* Whether the probe called name is attached. */

@@ -69,12 +69,7 @@ static void *open_sample(void *ctx)
 
 	if (!s)
 		return NULL;
-	if (bpf_map__reuse_fd(s->maps.task_store, bpf_map__fd(core->skel->maps.task_store)) ||
-	    bpf_map__reuse_fd(s->maps.task_hash, bpf_map__fd(core->skel->maps.task_hash)) ||
-	    bpf_map__reuse_fd(s->maps.cpu_task, bpf_map__fd(core->skel->maps.cpu_task)) ||
-	    bpf_map__reuse_fd(s->maps.tree_inflight, bpf_map__fd(core->skel->maps.tree_inflight)) ||
-	    bpf_map__reuse_fd(s->maps.disk_slots, bpf_map__fd(core->skel->maps.disk_slots)) ||
-	    bpf_map__reuse_fd(s->maps.last_complete, bpf_map__fd(core->skel->maps.last_complete))) {
+	if (core_probes_share_tree_maps(core, s->obj)) {
 		sample_bpf__destroy(s);
 		return NULL;
 	}
@@ -211,15 +206,6 @@ int sampler_missing(const struct sampler *s, struct missing_probes *out)
 const struct probe_set *sampler_probe_set(const struct sampler *s)
 {
 	return s ? &s->probes : NULL;
-}
-
-void sampler_times(const struct sampler *s, struct probe_times *add)
-{
-	if (!s)
-		return;
-	add->load_ns += s->probes.load_ns;
-	add->attach_ns += s->probes.attach_ns;
-	add->detach_ns += s->probes.detach_ns;
 }
 
 void sampler_close(struct sampler *s)

@@ -40,8 +40,6 @@ int sampler_active(const struct sampler *s);
 /* Append the sampler's probes that are not attached, with why. 0, or -1 if out is full. */
 int sampler_missing(const struct sampler *s, struct missing_probes *out);
 const struct probe_set *sampler_probe_set(const struct sampler *s);
-/* Add the sampler's load/attach/detach times. */
-void sampler_times(const struct sampler *s, struct probe_times *add);
 /* Zero the counters of phase `tag`. */
 void sampler_phase_begin(struct sampler *s, int tag);
 /* Take (and remove from the kernel) the samples of phase `tag`, symbolised and classified.

@@ -30,14 +30,11 @@ struct slow_probes {
 static void *open_slow(void *ctx)
 {
 	struct slow_probes *p = ctx;
-	struct iowhy_bpf *core = p->core->skel;
 	struct slow_bpf *s = slow_bpf__open();
 
 	if (!s)
 		return NULL;
-	if (bpf_map__reuse_fd(s->maps.task_store, bpf_map__fd(core->maps.task_store)) ||
-	    bpf_map__reuse_fd(s->maps.task_hash, bpf_map__fd(core->maps.task_hash)) ||
-	    bpf_map__reuse_fd(s->maps.cpu_task, bpf_map__fd(core->maps.cpu_task))) {
+	if (core_probes_share_tree_maps(p->core, s->obj)) {
 		slow_bpf__destroy(s);
 		return NULL;
 	}

@@ -459,10 +459,10 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	sampler_missing(s->smp, &res->missing);
 	fuse_probes_missing(s->fuse, &res->missing);
 	interval_missing(s->iv, &res->missing);
-	core_probes_times(&s->core, &res->probe_times);
-	io_probes_times(s->io, &res->probe_times);
-	sampler_times(s->smp, &res->probe_times);
-	fuse_probes_times(s->fuse, &res->probe_times);
+	probe_set_add_times(&s->core.probes, &res->probe_times);
+	probe_set_add_times(io_probes_set(s->io), &res->probe_times);
+	probe_set_add_times(sampler_probe_set(s->smp), &res->probe_times);
+	probe_set_add_times(fuse_probes_set(s->fuse), &res->probe_times);
 	core_probes_counters((struct core_probes *)&s->core, &c);
 	res->events_lost = c.events_lost + s->core.dropped;
 	res->storage_failed = c.storage_failed;
