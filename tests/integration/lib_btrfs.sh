@@ -71,6 +71,7 @@ write_counts() {
 make_fuse_delay() {
 	local size_mb=$1 us=$2 bin=$TMPROOT/fuse_delay
 	command -v fusermount3 >/dev/null || skip "fusermount3 missing (fuse3)"
+	# shellcheck disable=SC2046 # pkg-config's flags are several words
 	gcc -O2 $(pkg-config --cflags fuse3 2>/dev/null) -o "$bin" tests/fuse_delay.c \
 		$(pkg-config --libs fuse3 2>/dev/null) 2>/dev/null || skip "cannot build fuse_delay (libfuse3-dev)"
 	truncate -s "${size_mb}M" "$TMPROOT/fuse-backing.img" || skip "cannot create the FUSE backing file"

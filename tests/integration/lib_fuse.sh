@@ -3,8 +3,7 @@
 
 # fuse_mount_wait MNT PID: wait (up to 10 s) until MNT is a FUSE mount served by PID (alive).
 fuse_mount_wait() {
-	local i
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		findmnt -rn -o FSTYPE --mountpoint "$1" 2>/dev/null | grep -q '^fuse' && return 0
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.1

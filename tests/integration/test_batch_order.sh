@@ -30,6 +30,7 @@ for mode in batched single; do
 	# for what taskset ran before the exec) is the witness
 	u=$(comm_field "$j" 0 spinner user_ns) q=$(comm_field "$j" 0 spinner runq_ns)
 	k=$(comm_field "$j" 0 spinner kernel_ns) own=$(awk '/^cpu_ns/ { print $2 }' "$TMPROOT/busy.out")
+	# shellcheck disable=SC2154 # _steal0 is set by lib.sh steal_mark
 	st=$(( $(steal_ns) - _steal0 + $(nproc) * 1000000000 / $(getconf CLK_TCK) ))
 	check "$mode: the spinner's user CPU $u ns + run-queue $q ns >= 290 ms, kernel $k ns < 10% of it" \
 		fcmp "$u + $q >= 290e6 && $k < 0.1 * ($u + $q)"

@@ -28,7 +28,7 @@ done
 check "dd waits on the daemon" test -n "$stuck"
 kill -INT "$IPID"
 hint=
-for i in $(seq 150); do
+for _ in $(seq 150); do
 	hint=$(grep -m1 "waits on FUSE ($TMPROOT/mnt, WRITE)" "$TMPROOT/err.txt") && break
 	sleep 0.1
 done
@@ -43,7 +43,7 @@ if ! mountpoint -q /sys/fs/fuse/connections; then
 	mount -t fusectl none /sys/fs/fuse/connections && on_exit "umount /sys/fs/fuse/connections"
 fi
 [ -n "$abort" ] && echo 1 >"$abort"
-for i in $(seq 150); do kill -0 "$IPID" 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 150); do kill -0 "$IPID" 2>/dev/null || break; sleep 0.1; done
 check "iowhy finished once the connection was aborted" bash -c "! kill -0 $IPID 2>/dev/null"
 kill -0 "$IPID" 2>/dev/null && { kill -9 "$DPID"; sleep 1; } # never hang the test
 timeout 20 tail --pid="$IPID" -f /dev/null

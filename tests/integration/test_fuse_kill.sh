@@ -11,7 +11,7 @@ DPID=$!
 on_exit "fuse_teardown $TMPROOT/mnt $DPID"
 fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { fail "fuse_slow mounted"; finish; }
 # 100 writes of 200 ms: 20 s unless the daemon dies; it is killed once a write is in flight
-( for i in $(seq 100); do
+( for _ in $(seq 100); do
 	[ -s "$TMPROOT/mnt/f" ] 2>/dev/null && break
 	sleep 0.1
   done

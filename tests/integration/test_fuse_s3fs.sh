@@ -14,7 +14,7 @@ s3rver --directory "$TMPROOT/s3" --address 127.0.0.1 --port "$PORT" --configure-
 	--silent >"$TMPROOT/s3rver.log" 2>&1 &
 SPID=$!
 on_exit "kill $SPID 2>/dev/null"
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 1)" 2>/dev/null &&
 		break
 	sleep 0.1

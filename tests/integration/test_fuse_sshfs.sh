@@ -8,7 +8,7 @@ command -v sshfs >/dev/null || skip "sshfs not installed (tests/install-deps.sh)
 source tests/integration/lib_fuse.sh
 J=$TMPROOT/r.json
 K=$TMPROOT/ssh
-mkdir -p -m 700 "$K"
+mkdir -p "$K" && chmod 700 "$K"
 mkdir -p "$TMPROOT/remote" "$TMPROOT/mnt"
 ssh-keygen -q -t ed25519 -N '' -f "$K/host_key" && ssh-keygen -q -t ed25519 -N '' -f "$K/id" ||
 	{ fail "ssh keys made"; finish; }
