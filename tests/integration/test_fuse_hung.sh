@@ -18,7 +18,7 @@ IPID=$!
 on_exit "kill -9 $IPID 2>/dev/null"
 # dd is stuck once it sleeps in request_wait_answer (the daemon holds the WRITE)
 stuck=
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	for p in $(pgrep -x dd); do
 		[ "$(cat /proc/$p/wchan 2>/dev/null)" = request_wait_answer ] && stuck=$p
 	done
