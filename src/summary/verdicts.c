@@ -339,6 +339,7 @@ int verdicts_compute(const struct vd_input *in, struct verdict *out, int max)
 	struct vd_out o = { .v = out, .n = 0, .max = max };
 	char flagged[VD_MAX_MEMBERS] = { 0 };
 	double ratio;
+	int before;
 
 	for (int i = 0; i < in->nmembers; i++)
 		flagged[i] = (char)rule_throttle_config(in, i, &o);
@@ -347,16 +348,22 @@ int verdicts_compute(const struct vd_input *in, struct verdict *out, int max)
 			rule_slow(in, i, &o);
 			flagged[i] = 1;
 		}
-	/* a flat ceiling is a verdict of its own only where no member stands out */
-	for (int i = 0; i < in->nmembers; i++) {
-		int any = 0;
+	before = o.n;
+	rule_shared(in, flagged, &o);
+	/* A flat ceiling is a verdict of its own only where no member stands out and no shared
+	 * bottleneck explains it; among several members only when every one of them shows it (a
+	 * ceiling on one of identical members is noise, or the CPU copying pages). */
+	if (o.n == before) {
+		int any = 0, all = 1;
+		double lo, hi, growth;
 
-		for (int j = 0; j < in->nmembers; j++)
+		for (int j = 0; j < in->nmembers; j++) {
 			any |= flagged[j];
-		if (!any)
+			all &= flat_ceiling(&in->m[j], &lo, &hi, &growth);
+		}
+		for (int i = 0; i < in->nmembers && !any && (all || in->nmembers == 1); i++)
 			rule_ceiling(in, i, &o);
 	}
-	rule_shared(in, flagged, &o);
 	rule_cpu(in, &o);
 	for (int i = 0; i < in->nmembers; i++)
 		rule_queue_depth(in, i, &o);

@@ -182,6 +182,33 @@ static void test_flat_ceiling(void **state)
 	assert_int_equal(verdicts_compute(&in, v, VD_MAX), 0);
 }
 
+/* Of three identical members only one looks flat (as loop devices over cached files do when the
+ * CPU copying pages is the limit): no rate-limit verdict. When all three are flat, it is one. */
+static void test_flat_ceiling_one_of_alike(void **state)
+{
+	static const double depth[] = { 1, 4, 16, 32 };
+	struct vd_input in = three_alike();
+	struct verdict v[VD_MAX];
+	int n;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		in.m[i].ndepth = 4;
+		for (int k = 0; k < 4; k++) {
+			in.m[i].depth[k] = depth[k];
+			in.m[i].depth_mib_s[k] = i == 0 ? 4000 + 200 * k : 3000 * (k + 1);
+			in.m[i].depth_lat_us[k] = 250 * depth[k];
+		}
+	}
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_null(find(v, n, VD_THROTTLED));
+	for (int i = 1; i < 3; i++)
+		for (int k = 0; k < 4; k++)
+			in.m[i].depth_mib_s[k] = 4000 + 200 * k;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_non_null(find(v, n, VD_THROTTLED));
+}
+
 /* Three members sharing vda: alone 900 each, together 910 in all. */
 static void test_shared(void **state)
 {
@@ -318,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_slow_member),
 		cmocka_unit_test(test_throttled_config),
 		cmocka_unit_test(test_flat_ceiling),
+		cmocka_unit_test(test_flat_ceiling_one_of_alike),
 		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_cpu_bound),
 		cmocka_unit_test(test_queue_depth),
