@@ -342,7 +342,8 @@ static void comm_of(uint32_t tgid, uint32_t tid, char *out)
 	if (f)
 		fclose(f);
 	buf[strcspn(buf, "\n")] = 0;
-	snprintf(out, IOWHY_COMM_LEN, "%s", buf);
+	buf[IOWHY_COMM_LEN - 1] = 0; /* a comm is at most 15 bytes */
+	memcpy(out, buf, IOWHY_COMM_LEN);
 }
 
 /* The kept call with the shortest duration (to be replaced by a longer one). */

@@ -32,7 +32,7 @@ static int cgroup2_mount(char *out, size_t n)
 		return -1;
 	while (rc && fscanf(f, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
 		if (!strcmp(type, "cgroup2") && strlen(dir) < n) {
-			snprintf(out, n, "%s", dir);
+			memcpy(out, dir, strlen(dir) + 1); /* fits: checked above */
 			rc = 0;
 		}
 	fclose(f);

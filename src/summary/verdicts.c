@@ -225,7 +225,7 @@ static void rule_ceiling(const struct vd_input *in, int i, struct vd_out *o)
 static void rule_shared(const struct vd_input *in, const char *flagged, struct vd_out *o)
 {
 	double worth = 0, sum_alone = 0, sum_together = 0, alone[VD_MAX_MEMBERS];
-	char names[256] = "", who[300];
+	char names[256] = "", who[400];
 	const char *lower = NULL;
 	struct verdict *v;
 	int n = 0;
