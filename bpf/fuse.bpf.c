@@ -22,7 +22,7 @@
 #include "iowhy.h"
 #include "tree.bpf.h"
 #include "fuse.h"
-#include "inode_set.h"
+#include "tree_inodes.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -92,29 +92,6 @@ struct {
 	__type(key, struct fuse_ddkey);
 	__type(value, struct fuse_ddstat);
 } ddisk SEC(".maps");
-
-/* Shared with bpf/io.bpf.c when the I/O probes are loaded (bpf_map__reuse_fd): tid of a task
- * inside writeback_single_inode -> whether the tree dirtied that inode. */
-struct io_wb {
-	__u32 tree;
-	__u32 pad;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);
-	__type(value, struct io_wb);
-} wb_tasks SEC(".maps");
-
-/* Shared with bpf/io.bpf.c (bpf_map__reuse_fd; one entry when the I/O probes are not loaded): the
- * inodes the tree dirtied. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, IOWHY_INODE_BUCKETS);
-	__type(key, __u32);
-	__type(value, struct iowhy_inode_bucket);
-} tree_inodes SEC(".maps");
 
 /* Per CPU: whether the task switched in last is a daemon thread. */
 struct fuse_cpu {
@@ -217,9 +194,8 @@ static __always_inline __u32 req_conn(const struct fuse_req *req)
 static __always_inline int wb_of_tree(const struct fuse_req *req)
 {
 	struct fuse_writepage_args *wpa;
-	struct iowhy_inode_bucket *b;
 	struct inode *inode;
-	__u32 dev, idx;
+	__u32 dev;
 	__u64 ino;
 	char *a;
 
@@ -232,9 +208,7 @@ static __always_inline int wb_of_tree(const struct fuse_req *req)
 		return 0;
 	dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	ino = BPF_CORE_READ(inode, i_ino);
-	idx = inode_bucket(dev, ino);
-	b = bpf_map_lookup_elem(&tree_inodes, &idx);
-	return b && inode_set_has(b, inode_tag(dev, ino));
+	return tree_has_inode(dev, ino);
 }
 
 SEC("tp_btf/fuse_request_send")

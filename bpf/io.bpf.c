@@ -22,7 +22,7 @@
 #include "iowhy.h"
 #include "tree.bpf.h"
 #include "io.h"
-#include "inode_set.h"
+#include "tree_inodes.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -84,14 +84,7 @@ struct {
 	__type(value, struct io_jbd_stat);
 } jbd_stats SEC(".maps");
 
-/* Inodes the tree dirtied: a set of tags in cache-line buckets (inode_set.h), and their totals. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, IOWHY_INODE_BUCKETS);
-	__type(key, __u32);
-	__type(value, struct iowhy_inode_bucket);
-} tree_inodes SEC(".maps");
-
+/* The totals of the inodes the tree dirtied (the set itself: tree_inodes.bpf.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -99,18 +92,6 @@ struct {
 	__type(value, struct io_inode_totals);
 } inode_totals SEC(".maps");
 
-/* Tasks inside writeback_single_inode: tid -> whether the tree dirtied that inode. */
-struct io_wb {
-	__u32 tree;
-	__u32 pad;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);
-	__type(value, struct io_wb);
-} wb_tasks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -231,12 +212,7 @@ static __always_inline __u64 folio_bytes(struct folio *f)
 /* The inode's bucket in tree_inodes and its tag; NULL if none (cannot happen: the index is masked). */
 static __always_inline struct iowhy_inode_bucket *inode_slot(struct inode *inode, __u64 *tag)
 {
-	__u32 dev = inode->i_sb->s_dev, idx;
-	__u64 ino = inode->i_ino;
-
-	*tag = inode_tag(dev, ino);
-	idx = inode_bucket(dev, ino);
-	return bpf_map_lookup_elem(&tree_inodes, &idx);
+	return tree_inode_slot(inode->i_sb->s_dev, inode->i_ino, tag);
 }
 
 static __always_inline int tree_dirtied(struct inode *inode)
