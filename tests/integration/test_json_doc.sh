@@ -29,12 +29,17 @@ check "run --sync --json wrote a report" jqe '.phases | length == 2' "$TMPROOT/r
 $IOWHY run --no-io --json "$TMPROOT/noio.json" -- true >/dev/null 2>&1
 check "run --no-io --json wrote a report" jqe '.phases[0] | has("io") | not' "$TMPROOT/noio.json"
 
-# iowhy attach: -a with --slow (per-process list, slow calls), and --json-lines' own list
+# iowhy attach: -a with --slow (per-process list, slow calls), and --json-lines' own list. A quiet
+# machine may make no call of 1 ms in the window: a sleeper of our own makes 50 ms ones.
+sh -c 'while :; do sleep 0.05; done' &
+sleeper=$!
+on_exit "kill $sleeper"
 $IOWHY attach -a --duration 1.5 --slow 1 --interval 500ms --json-lines "$TMPROOT/lines.jsonl" \
 	--json "$TMPROOT/attach.json" -o "$TMPROOT/attach.txt" >/dev/null 2>&1
 check "attach --json wrote a report" jqe '.phases[0].attach.processes | length > 0' \
 	"$TMPROOT/attach.json"
 check "attach: slow calls listed" jqe '.phases[0].slow_calls.kept > 0' "$TMPROOT/attach.json"
+kill "$sleeper" 2>/dev/null; wait "$sleeper" 2>/dev/null
 $IOWHY attach -a --lite --duration 1 --json "$TMPROOT/lite.json" -o "$TMPROOT/lite.txt" >/dev/null 2>&1
 check "attach --lite --json wrote a report" jqe '.phases[0].syscalls == null' "$TMPROOT/lite.json"
 awk '/^```jsonl-paths$/ { f = 1; next } /^```/ { f = 0 } f && NF' "$doc" |
