@@ -4,7 +4,12 @@ need_root
 j=$TMPROOT/r.json
 $IOWHY gen --no-io --strategy loop --count 100000 --size 1k --dir "$TMPROOT" --json "$j" >"$TMPROOT/out" 2>&1 &
 pid=$!
-sleep 2
+# Interrupt once the traced phase runs (a writer works in the scratch area), not during the probes'
+# loading, which on a busy host can take longer than a fixed sleep: that is test_setup_interrupt's.
+in_scratch() { for c in /proc/[0-9]*/cwd; do readlink "$c"; done 2>/dev/null | grep -q "^$TMPROOT/iowhy-"; }
+for _ in $(seq 300); do in_scratch && break; sleep 0.1; done
+check "the traced phase started (a writer in the scratch area)" in_scratch
+sleep 0.5
 kill -INT $pid
 wait $pid; rc=$?
 check "exit status 130 (got $rc)" test "$rc" = 130
