@@ -609,6 +609,12 @@ void core_probes_counters(struct core_probes *c, struct iowhy_counters *out)
 	free(percpu);
 }
 
+/* Events that arrived after a later one was handed on (beyond the reorder window). */
+unsigned long long core_probes_late(const struct core_probes *c)
+{
+	return c->order ? c->order->late : 0;
+}
+
 const char *core_probes_mode(const struct core_probes *c)
 {
 	return c->use_hash ? "raw_tp" : "tp_btf";

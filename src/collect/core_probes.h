@@ -87,6 +87,7 @@ int core_probes_sys_stats(struct core_probes *c, int phase,
 void core_probes_reset_sys_stats(struct core_probes *c, int phase);
 /* Loss counters summed over CPUs. */
 void core_probes_counters(struct core_probes *c, struct iowhy_counters *out);
+unsigned long long core_probes_late(const struct core_probes *c);
 const char *core_probes_mode(const struct core_probes *c);
 /* Detach everything and free. Safe on a partly opened set. */
 /* Make obj (another probe set's object, opened, not loaded) use the core's tree maps: each of

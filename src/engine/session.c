@@ -468,6 +468,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	res->storage_failed = c.storage_failed;
 	res->nr_folded = c.nr_folded;
 	res->events_total = s->core.received;
+	res->events_late = core_probes_late(&s->core);
 	res->lite = s->core.lite;
 	res->event_cost_ps = s->core.event_cost_ps;
 }
