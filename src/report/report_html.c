@@ -7,6 +7,7 @@
 #include "report_html.h"
 #include "columns.h"
 #include "summary.h"
+#include "wall_parts.h"
 #include "syscalls.h"
 #include "hist.h"
 #include "units.h"
@@ -465,11 +466,48 @@ static void disks_table(FILE *out, const struct session_summary *sum)
 
 /* ---- One phase ---- */
 
+/* One indented sub-row of the wall table: label, time (with "±err*" when err >= 0), % wall. */
+static void sub_row(FILE *out, const char *label, double v, double err, double wall)
+{
+	char a[32];
+
+	fputs("<tr><td>&nbsp;&nbsp;", out);
+	html_text(out, label);
+	fprintf(out, "</td><td>%s", ns_str(a, sizeof(a), v));
+	if (err >= 0)
+		fprintf(out, " &plusmn;%s*", ns_str(a, sizeof(a), err));
+	fprintf(out, "</td><td>%s</td><td></td></tr>\n", pct_str(a, sizeof(a), v, wall));
+}
+
+/* The sub-rows of a bucket (as in the text report): the user bucket's parts by CPU samples, the
+ * FUSE waits in a wait bucket. Returns 1 when a part was shown with its error (few samples). */
+static int phase_wall_parts(FILE *out, const struct phase_result *p, int bucket, double wall)
+{
+	struct fuse_part parts[FUSE_PARTS_MAX];
+	struct user_part u;
+	int few = 0, np;
+
+	for (int k = 0; bucket == WB_USER && k < CC_OUTSIDE; k++) {
+		wall_user_part_of(p, k, &u);
+		if (!u.known || (!u.samples && k != CC_USER))
+			continue;
+		sub_row(out, cpu_class_label(k), u.ns, user_part_few(&u) ? u.err_ns : -1, wall);
+		few |= user_part_few(&u);
+	}
+	if (bucket != WB_IOWAIT && bucket != WB_OTHER)
+		return few;
+	np = wall_fuse_parts(p, parts, FUSE_PARTS_MAX);
+	for (int k = 0; k < np; k++)
+		if (parts[k].bucket == bucket)
+			sub_row(out, parts[k].label, parts[k].ns, -1, wall);
+	return few;
+}
+
 static void phase_wall(FILE *out, const struct phase_result *p)
 {
 	static const char *const head[] = { "", "time", "% wall", "" };
 	struct seg_def d[NSEGS];
-	int nd = seg_defs(d);
+	int nd = seg_defs(d), few = 0;
 	double wall = (double)wall_ns(&p->wall);
 	char a[32];
 
@@ -486,8 +524,13 @@ static void phase_wall(FILE *out, const struct phase_result *p)
 		fprintf(out, "<td>%s</td><td style=\"text-align:left\"><span class=\"mini\" "
 			     "style=\"width:%.1fpx;background:%s\"></span></td></tr>\n",
 			pct_str(a, sizeof(a), v, wall), share * 200, d[k].colour);
+		if (d[k].get == pv_bucket)
+			few |= phase_wall_parts(out, p, d[k].arg, wall);
 	}
 	fputs("</tbody></table>\n", out);
+	if (wall_user_split_known(p))
+		fprintf(out, "<p>User CPU's parts: CPU samples outside syscalls, an estimate%s.</p>\n",
+			few ? "; * few samples (under 20): &plusmn; one standard error" : "");
 }
 
 static void phase_iowait_disks(FILE *out, const struct phase_result *p, const char (*names)[32])
