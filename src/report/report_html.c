@@ -271,6 +271,40 @@ static void phase_list(FILE *out, const int *idx, int n)
 		fprintf(out, "%s%d", i ? "," : "", idx[i]);
 }
 
+/* The sub-rows of bucket `bucket` in a bar's tooltip, as in the text wall view: "; by CPU samples:
+ * user code 148 ms, page faults 145 ms (estimates)", "; waiting on FUSE (/mnt, WRITE) 343 ms". */
+static void seg_parts_title(FILE *out, const struct session_result *s, const struct bar *b,
+			    int bucket)
+{
+	const int *idx[1] = { b->idx };
+	int n[1] = { b->n }, nk;
+	struct fuse_part keys[FUSE_PARTS_MAX];
+	struct user_part u;
+	char a[32];
+
+	for (int k = 0, first = 1; bucket == WB_USER && k < CC_OUTSIDE; k++) {
+		wall_user_part(s, b->idx, b->n, k, &u);
+		if (!u.known || !u.samples)
+			continue;
+		fprintf(out, "%s%s %s", first ? "; by CPU samples (estimates): " : ", ",
+			cpu_class_label(k), ns_str(a, sizeof(a), u.ns));
+		if (user_part_few(&u))
+			fprintf(out, " \u00b1%s (few samples)", ns_str(a, sizeof(a), u.err_ns));
+		first = 0;
+	}
+	if (bucket != WB_IOWAIT && bucket != WB_OTHER)
+		return;
+	nk = wall_fuse_keys(s, idx, n, 1, keys, FUSE_PARTS_MAX);
+	for (int k = 0; k < nk; k++) {
+		if (keys[k].bucket != bucket)
+			continue;
+		fputs("; ", out);
+		html_text(out, keys[k].label);
+		fprintf(out, " %s", ns_str(a, sizeof(a), wall_fuse_part_mean(s, b->idx, b->n,
+									    &keys[k])));
+	}
+}
+
 /* One bar: a frame as long as its wall (the longest bar fills BAR_W), a segment per bucket as
  * wide as its share of the wall (data-share), a label with the column and its wall time. */
 static void wall_bar(FILE *out, const struct session_result *s, const struct bar *b, double y,
@@ -299,9 +333,12 @@ static void wall_bar(FILE *out, const struct session_result *s, const struct bar
 			continue;
 		fprintf(out, "<rect class=\"seg\" data-key=\"%s\" data-share=\"%.6f\" x=\"%.4f\" "
 			     "y=\"%.1f\" width=\"%.4f\" height=\"%.0f\" fill=\"%s\"><title>%s: %s "
-			     "(%s of the wall)</title></rect>\n", d[k].key, share, x, y, w, BAR_H,
+			     "(%s of the wall)", d[k].key, share, x, y, w, BAR_H,
 			d[k].colour, d[k].label, ns_str(a, sizeof(a), v),
 			pct_str(p, sizeof(p), v, b->wall));
+		if (d[k].get == pv_bucket)
+			seg_parts_title(out, s, b, d[k].arg);
+		fputs("</title></rect>\n", out);
 		fprintf(out, "<text class=\"sl\" x=\"%.2f\" y=\"%.1f\"%s>%.0f%%</text>\n",
 			x + w / 2, y + 16, w >= SEG_LABEL_PX ? "" : " style=\"display:none\"",
 			share * 100);

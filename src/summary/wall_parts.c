@@ -51,7 +51,7 @@ void wall_user_part(const struct session_result *s, const int *idx, int n, int c
 
 int user_part_few(const struct user_part *u)
 {
-	return u->known && u->samples > 0 && u->samples < CS_FEW;
+	return u->known && u->samples < CS_FEW;
 }
 
 /* ---- FUSE waits in the wait buckets ---- */

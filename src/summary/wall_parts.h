@@ -34,7 +34,7 @@ void wall_user_part_of(const struct phase_result *p, int cls, struct user_part *
  * known when any of the phases has no split (or n == 0). */
 void wall_user_part(const struct session_result *s, const int *idx, int n, int cls,
 		    struct user_part *out);
-/* Whether a part is to be printed with its error: fewer than CS_FEW samples, but some. */
+/* Whether a part is to be printed with its error: fewer than CS_FEW samples (0 included). */
 int user_part_few(const struct user_part *u);
 
 /* ---- FUSE waits in the wait buckets ---- */

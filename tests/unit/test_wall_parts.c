@@ -18,6 +18,7 @@
 #include "cpu_samples.h"
 #include "fuse_model.h"
 #include "report.h"
+#include "report_html.h"
 #include "summary.h"
 
 #define MS 1000000ULL
@@ -316,6 +317,38 @@ static void test_text_rows(void **state)
 	free(t);
 }
 
+/* The HTML report has the same sub-rows in the phase's wall table and the bars' tooltips. */
+static void test_html_rows(void **state)
+{
+	struct session_result s = { 0 };
+	struct phase_result p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	(void)state;
+	phase(&p, "run");
+	p.samples = samples(40 * MS, 1);
+	p.fuse = fuse();
+	s.tool = "run";
+	s.phases = &p;
+	s.nphases = 1;
+	assert_int_equal(summary_compute(&s), 0);
+	report_html_write(out, &s, NULL, 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "<tr><td>&nbsp;&nbsp;page faults</td><td>8.00 ms</td>"));
+	assert_non_null(strstr(buf, "<tr><td>&nbsp;&nbsp;interrupts/softirq</td><td>2.00 ms "
+				    "&plusmn;"));
+	assert_non_null(strstr(buf, "<tr><td>&nbsp;&nbsp;waiting on FUSE (/mnt/slow, WRITE)"));
+	assert_non_null(strstr(buf, "; by CPU samples (estimates): user code 24.4 ms, page faults "
+				    "8.00 ms"));
+	assert_non_null(strstr(buf, "; waiting on FUSE (/mnt/slow, WRITE) 20.0 ms"));
+	free(buf);
+	summary_free(&s);
+	cpu_samples_free(p.samples);
+	fuse_phase_free(p.fuse);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_fuse_parts),
 		cmocka_unit_test(test_fuse_columns),
 		cmocka_unit_test(test_text_rows),
+		cmocka_unit_test(test_html_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
