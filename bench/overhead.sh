@@ -42,7 +42,7 @@
 # LOOP_FILES=2000 (gen loop), FIO_RUNTIME=5, BPF_STATS=1 (after the timed rounds, the per-program
 # table of bench/prog_cost.sh for each case: one more traced run with kernel.bpf_stats_enabled=1;
 # 0 = skip), NO_MAKE=1 (do not run make first). Smoke test: `MAX_ROUNDS=1 GETPPID=20000 FILES=200
-# LOOP_FILES=20 FIO_RUNTIME=1 IMG_SIZE=1G bench/overhead.sh 1`.
+# LOOP_FILES=20 FIO_RUNTIME=1 IMG_SIZE=2G bench/overhead.sh 1` (2G: the O_DIRECT case writes 1 GiB).
 # Output: bench/results/overhead-DATE.txt (what is printed) and overhead-DATE.tsv (one line per run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
