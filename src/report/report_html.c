@@ -566,8 +566,8 @@ static void phase_wall(FILE *out, const struct phase_result *p)
 	}
 	fputs("</tbody></table>\n", out);
 	if (wall_user_split_known(p))
-		fprintf(out, "<p>User CPU's parts: CPU samples outside syscalls, an estimate%s.</p>\n",
-			few ? "; * few samples (under 20): &plusmn; one standard error" : "");
+		fprintf(out, "<p>User CPU's parts: estimates from CPU samples%s.</p>\n",
+			few ? "; * few samples (under 20), &plusmn; one standard error" : "");
 }
 
 static void phase_iowait_disks(FILE *out, const struct phase_result *p, const char (*names)[32])

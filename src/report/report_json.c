@@ -215,7 +215,7 @@ static struct json_object *wall_fuse_arr(const struct phase_result *p)
 		jput_str(o, "mount", parts[i].mount);
 		jput_str(o, "opcode", parts[i].op);
 		jput_str(o, "in", parts[i].bucket == WB_IOWAIT ? "iowait" : "other");
-		jput_u64(o, "ns", (uint64_t)(parts[i].ns + 0.5));
+		jput_u64(o, "ns", (uint64_t)parts[i].ns); /* down: the parts stay within the bucket */
 		json_object_array_add(a, o);
 	}
 	return a;

@@ -25,6 +25,7 @@
 #define CPU_CHECK_MIN_NS 10e6  /* below 10 ms of CPU the cross-check gives ns, not % */
 #define RESIDUAL_WARN 0.02      /* unattributed share of wall that earns a "!" */
 #define SHOWN_SHARE 0.01       /* compact table: a kernel group row needs 1% of some wall */
+#define SPLIT_SHOWN_SHARE 0.25 /* compact table: user CPU gets its parts at 25% of some wall */
 #define EXPLAIN_WIDTH 100      /* wrap explanation lines here */
 
 /* ---- Aligned tables: column 0 left-aligned, the others right-aligned, 2 spaces apart. ---- */
@@ -208,11 +209,23 @@ static int user_part_cells(struct table *t, int col, const struct user_part *u, 
 }
 
 /* The user bucket's parts by CPU samples under its row, one cell pair per column; a part with no
- * sample in any column is left out (the shown parts still add up to the row). */
+ * sample in any column is left out (the shown parts still add up to the row). Compact: only when
+ * user CPU is a quarter of some column's wall, where what it holds decides the answer (the short
+ * report stays a screen; -v shows them always). */
 static int side_user_parts(struct table *t, const struct session_result *s,
-			   const struct column *cols, int n, int flush)
+			   const struct column *cols, int n, int flush, int compact)
 {
-	int notes = 0;
+	int notes = 0, big = !compact;
+
+	for (int c = 0; c < n && !big; c++) {
+		const int *idx = flush ? cols[c].flush : cols[c].work;
+		int m = flush ? cols[c].nflush : cols[c].nwork;
+
+		big = phases_mean(s, idx, m, pv_bucket, WB_USER) >=
+		      SPLIT_SHOWN_SHARE * phases_mean(s, idx, m, pv_wall, 0);
+	}
+	if (!big)
+		return 0;
 
 	for (int k = 0; k < CC_OUTSIDE; k++) {
 		struct user_part u[SIDE_COLS_PER_TABLE];
@@ -279,9 +292,8 @@ static void side_fuse_parts(struct table *t, const struct session_result *s,
 static void print_part_notes(FILE *out, int notes)
 {
 	if (notes & NOTE_SPLIT)
-		fprintf(out, "  (user CPU's parts: CPU samples outside syscalls, an estimate%s)\n",
-			notes & NOTE_FEW ? "; * few samples (under 20): \u00b1 one standard error" :
-			"");
+		fprintf(out, "  (user CPU's parts: estimates from CPU samples%s)\n",
+			notes & NOTE_FEW ? "; * few samples (under 20), \u00b1 one standard error" : "");
 }
 
 /* ---- Header ---- */
@@ -413,7 +425,7 @@ static int side_block(struct table *t, const struct session_result *s, const str
 		if (rows[r].get != pv_bucket)
 			continue;
 		if (rows[r].arg == WB_USER && !s->lite)
-			notes |= side_user_parts(t, s, cols, n, flush);
+			notes |= side_user_parts(t, s, cols, n, flush, compact);
 		if (rows[r].arg == WB_IOWAIT || rows[r].arg == WB_OTHER)
 			side_fuse_parts(t, s, cols, n, flush, rows[r].arg, compact);
 	}

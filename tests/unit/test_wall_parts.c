@@ -296,8 +296,8 @@ static void test_text_rows(void **state)
 		assert_non_null(l);
 		assert_true(strstr(l, "\u00b1") < strchr(l, '\n'));
 		assert_true(strstr(l, "*") < strchr(l, '\n'));
-		assert_non_null(strstr(t, "(user CPU's parts: CPU samples outside syscalls, an "
-					  "estimate; * few samples (under 20)"));
+		assert_non_null(strstr(t, "(user CPU's parts: estimates from CPU samples; * few "
+					  "samples (under 20), \u00b1 one standard error)"));
 		/* the FUSE waits under the wait rows */
 		l = line_after(t, "  other wait ");
 		assert_true(!strncmp(l, "    waiting on FUSE (/mnt/slow, WRITE) ", 39));
@@ -305,6 +305,18 @@ static void test_text_rows(void **state)
 		assert_true(!strncmp(l, "    waiting on FUSE (/mnt/slow, WRITE) ", 39));
 		free(t);
 	}
+	/* user CPU under 25% of the wall: no parts in the short report's table, parts with -v */
+	cpu_samples_free(p.samples);
+	p.wall.bucket_ns[WB_USER] = 4 * MS;
+	p.wall.bucket_ns[WB_RUNQ] = 41 * MS;
+	p.samples = samples(4 * MS, 1);
+	t = text_report(&p, 0);
+	assert_null(strstr(t, "    user code "));
+	assert_null(strstr(t, "user CPU's parts"));
+	free(t);
+	t = text_report(&p, 1);
+	assert_non_null(strstr(t, "    user code "));
+	free(t);
 	/* --no-sample, no FUSE: no sub-rows, no note */
 	cpu_samples_free(p.samples);
 	fuse_phase_free(p.fuse);
