@@ -221,12 +221,12 @@ static int side_user_parts(struct table *t, const struct session_result *s,
 		const int *idx = flush ? cols[c].flush : cols[c].work;
 		int m = flush ? cols[c].nflush : cols[c].nwork;
 
-		big = phases_mean(s, idx, m, pv_bucket, WB_USER) >=
-		      SPLIT_SHOWN_SHARE * phases_mean(s, idx, m, pv_wall, 0);
+		double wall = phases_mean(s, idx, m, pv_wall, 0);
+
+		big = wall > 0 && phases_mean(s, idx, m, pv_bucket, WB_USER) >= SPLIT_SHOWN_SHARE * wall;
 	}
 	if (!big)
 		return 0;
-
 	for (int k = 0; k < CC_OUTSIDE; k++) {
 		struct user_part u[SIDE_COLS_PER_TABLE];
 		int any = 0;
