@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Tracing overhead: each workload untraced (A), under `iowhy run` with every probe (B), under
-# `iowhy run --no-io`, core probes only (B'), and two floor controls: F0 = empty programs on exactly
-# the tracepoints iowhy uses (`iowhy __floor`, built from iowhy's own probe tables), F1 = empty
-# programs on the raw_syscalls pair only (`iowhy __floor --syscalls`). All five run in every round,
-# the order rotating from round to round.
+# Tracing overhead: each workload untraced (A), under `iowhy run` with every probe and the CPU
+# sampler (B), under `iowhy run --no-io`, core probes only (B'), under `iowhy run --no-sample`,
+# every probe but no sampler (S: B/S is the sampler's own cost, issue 9), and two floor controls:
+# F0 = empty programs on exactly the tracepoints iowhy uses (`iowhy __floor`, built from iowhy's own
+# probe tables), F1 = empty programs on the raw_syscalls pair only (`iowhy __floor --syscalls`).
+# All six run in every round, the order rotating from round to round.
 #
 #   bench/overhead.sh [MIN_ROUNDS]     (root; default 5; more rounds, up to MAX_ROUNDS, while the
 #                                       verdict is not decidable)
@@ -30,7 +31,8 @@
 # are judged by fio's own IOPS: their metric is ns per I/O (1e9 / IOPS), so every ratio reads the
 # same way (above 1 = slower); the IOPS ratio B/A is its inverse.
 # Targets: small files B/A <= 5%, I/O cases <= 3% (issues 2, 3); syscall-heavy cases (gen direct,
-# gen loop, getppid) <= 1.25x the floor, fio 16 jobs >= 0.90 of untraced IOPS (issue 14).
+# gen loop, getppid) <= 1.25x the floor, fio 16 jobs >= 0.90 of untraced IOPS (issue 14); the
+# sampler alone (B/S, at the default 999 Hz) <= 1% on gen direct (issue 9), shown for every case.
 #
 # Knobs (environment): CASES="direct loop odirect buffered getppid fio1 fio16" (subset),
 # MAX_ROUNDS=4*MIN_ROUNDS, IMG_SIZE=4G, IMG_DIR=/var/tmp (where the file system image lives;
@@ -40,7 +42,7 @@
 # LOOP_FILES=2000 (gen loop), FIO_RUNTIME=5, BPF_STATS=1 (after the timed rounds, the per-program
 # table of bench/prog_cost.sh for each case: one more traced run with kernel.bpf_stats_enabled=1;
 # 0 = skip), NO_MAKE=1 (do not run make first). Smoke test: `MAX_ROUNDS=1 GETPPID=20000 FILES=200
-# LOOP_FILES=20 FIO_RUNTIME=1 IMG_SIZE=1G bench/overhead.sh 1`.
+# LOOP_FILES=20 FIO_RUNTIME=1 IMG_SIZE=2G bench/overhead.sh 1` (2G: the O_DIRECT case writes 1 GiB).
 # Output: bench/results/overhead-DATE.txt (what is printed) and overhead-DATE.tsv (one line per run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -94,12 +96,13 @@ TIMER='t=$1; shift; s=$EPOCHREALTIME; "$@"; r=$?; e=$EPOCHREALTIME
 echo "${s/[.,]/} ${e/[.,]/}" >"$t"; exit $r'
 
 # case_cmd CASE DIR: sets CMD, NAME, TARGET (allowed overhead of B, %), FLOOR_TARGET (allowed
-# ratio to the floor, "" = none), FIO (1: judged by fio's IOPS), SETUP (untimed, before the run)
+# ratio to the floor, "" = none), SAMPLE_TARGET (allowed overhead of the sampler, B over S, %; ""
+# = shown, not judged), FIO (1: judged by fio's IOPS), SETUP (untimed, before the run)
 case_cmd() {
 	local d=$2
-	FLOOR_TARGET='' FIO=0 SETUP=()
+	FLOOR_TARGET='' SAMPLE_TARGET='' FIO=0 SETUP=()
 	case $1 in
-	direct) NAME="gen direct $FILES x 1k" TARGET=5 FLOOR_TARGET=1.25
+	direct) NAME="gen direct $FILES x 1k" TARGET=5 FLOOR_TARGET=1.25 SAMPLE_TARGET=1
 		CMD=("$IOWHY" __gen direct 1k "$FILES" "$d") ;;
 	loop) NAME="gen loop $LOOP_FILES x 10k" TARGET=5 FLOOR_TARGET=1.25
 		CMD=("$IOWHY" __gen loop 10k "$LOOP_FILES" "$d") ;;
@@ -136,6 +139,7 @@ run_one() {
 	A) pre=() ;;
 	B) pre=("$IOWHY" run --) ;;
 	B\') pre=("$IOWHY" run --no-io --) ;;
+	S) pre=("$IOWHY" run --no-sample --) ;;
 	F0) pre=("$IOWHY" __floor --) ;;
 	F1) pre=("$IOWHY" __floor --syscalls --) ;;
 	esac
@@ -175,21 +179,21 @@ side() { awk -v lo="$2" -v hi="$3" -v l="$4" 'BEGIN { if (lo == "nan" || hi == "
 	else if (hi + 0 < l + 0) print "below"; else if (lo + 0 > l + 0) print "above"; else print "not decidable" }'; }
 
 declare -A SUMMARY
-kinds=(A B "B'" F0 F1)
+kinds=(A B "B'" S F0 F1)
 K=${#kinds[@]}
 exec > >(tee "$out")
 {
 	echo "# iowhy tracing overhead, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(uname -r), $(nproc) CPUs, $MIN_ROUNDS-$MAX_ROUNDS rounds"
 	echo "# iowhy $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo '+dirty tree'), binary sha256 $(sha256sum "$IOWHY" | cut -c1-12)"
 	echo "# fs: fresh ext4 (journal) per run on loop (direct I/O) over a written $IMG_SIZE image in $IMG_DIR; caches dropped, ${SETTLE}s settle"
-	echo "# kinds: A untraced, B iowhy run, B' iowhy run --no-io, F0 empty programs on iowhy's tracepoints, F1 empty raw_syscalls pair"
+	echo "# kinds: A untraced, B iowhy run, B' iowhy run --no-io, S iowhy run --no-sample, F0 empty programs on iowhy's tracepoints, F1 empty raw_syscalls pair"
 	echo "# metric: workload wall (wrapper inside the traced tree); fio cases: ns per I/O from fio's IOPS"
 	printf 'case\tround\tkind\tmetric\ttotal_us\tiops\tload1\n' >"$tsv"
 	for c in $CASES; do
 		case_cmd "$c" /x
 		echo "== $NAME"
 		declare -A M=() O=()
-		rB=() rBp=() rF0=() rF1=() fl=()
+		rB=() rBp=() rS=() rF0=() rF1=() fl=()
 		# one untimed warm-up (A, then B) per case: the first run after a pause pays for cold
 		# root-fs metadata of the image, binaries, BTF parsing...; it is not part of any round
 		run_one "$c" A; run_one "$c" B
@@ -205,12 +209,15 @@ exec > >(tee "$out")
 			a=${M[$i,A]}
 			rB+=("$(ratio "${M[$i,B]}" "$a")") rBp+=("$(ratio "${M[$i,B\']}" "$a")")
 			rF0+=("$(ratio "${M[$i,F0]}" "$a")") rF1+=("$(ratio "${M[$i,F1]}" "$a")")
+			# the sampler's own cost: every probe with it over every probe without it
+			rS+=("$(ratio "${M[$i,B]}" "${M[$i,S]}")")
 			# per-round ratio to the floor; undefined when F0 did not add anything this round
 			fl+=("$(awk -v a="$a" -v b="${M[$i,B]}" -v f="${M[$i,F0]}" 'BEGIN { if (f > a) printf "%.3f", (b - a) / (f - a); else print "nan" }')")
-			printf '  round %d (load %s): A %s  B %s  B'"'"' %s  F0 %s  F1 %s | B/A %.3f  B'"'"'/A %.3f  F0/A %.3f  F1/A %.3f | floor ratio %s\n' \
+			printf '  round %d (load %s): A %s  B %s  B'"'"' %s  S %s  F0 %s  F1 %s | B/A %.3f  B'"'"'/A %.3f  F0/A %.3f  F1/A %.3f | floor ratio %s | sampler B/S %.3f\n' \
 				$((i + 1)) "$(cut -d' ' -f1 /proc/loadavg)" "$(show "$a")" "$(show "${M[$i,B]}")" \
-				"$(show "${M[$i,B\']}")" "$(show "${M[$i,F0]}")" "$(show "${M[$i,F1]}")" \
-				"${rB[-1]}" "${rBp[-1]}" "${rF0[-1]}" "${rF1[-1]}" "${fl[-1]}"
+				"$(show "${M[$i,B\']}")" "$(show "${M[$i,S]}")" "$(show "${M[$i,F0]}")" \
+				"$(show "${M[$i,F1]}")" "${rB[-1]}" "${rBp[-1]}" "${rF0[-1]}" "${rF1[-1]}" \
+				"${fl[-1]}" "${rS[-1]}"
 			i=$((i + 1))
 			[ $i -ge "$MIN_ROUNDS" ] || continue
 			read -r qB loB hiB < <(printf '%s\n' "${rB[@]}" | ci)
@@ -221,14 +228,20 @@ exec > >(tee "$out")
 				read -r qF loF hiF < <(printf '%s\n' "${fl[@]}" | grep -v nan | ci)
 				vF=$(side "$qF" "$loF" "$hiF" "$FLOOR_TARGET")
 			fi
-			if [ "$vB" != "not decidable" ] && [ "$vF" != "not decidable" ]; then
+			vS=below
+			if [ -n "$SAMPLE_TARGET" ]; then
+				read -r qS loS hiS < <(printf '%s\n' "${rS[@]}" | ci)
+				vS=$(side "$qS" "$loS" "$hiS" "$(awk -v t="$SAMPLE_TARGET" 'BEGIN { print 1 + t / 100 }')")
+			fi
+			if [ "$vB" != "not decidable" ] && [ "$vF" != "not decidable" ] &&
+			   [ "$vS" != "not decidable" ]; then
 				verdict=decided
 				break
 			fi
 		done
 		n=$i
 		col() { local kd=$1 r=() j; for ((j = 0; j < n; j++)); do r+=("${M[$j,$kd]}"); done; printf '%s\n' "${r[@]}" | median; }
-		mA=$(col A) mB=$(col B) mBp=$(col "B'") mF0=$(col F0) mF1=$(col F1)
+		mA=$(col A) mB=$(col B) mBp=$(col "B'") mS=$(col S) mF0=$(col F0) mF1=$(col F1)
 		read -r qB loB hiB < <(printf '%s\n' "${rB[@]}" | ci)
 		qBp=$(printf '%s\n' "${rBp[@]}" | median)
 		qF0=$(printf '%s\n' "${rF0[@]}" | median) qF1=$(printf '%s\n' "${rF1[@]}" | median)
@@ -239,30 +252,35 @@ exec > >(tee "$out")
 		vF=''
 		[ -z "$FLOOR_TARGET" ] || vF=$(side "$qF" "$loF" "$hiF" "$FLOOR_TARGET")
 		met() { case $1 in below) echo met ;; above) echo "NOT met" ;; *) echo "not decidable" ;; esac; }
+		read -r qS loS hiS < <(printf '%s\n' "${rS[@]}" | ci)
+		vS=''
+		[ -z "$SAMPLE_TARGET" ] || vS=$(side "$qS" "$loS" "$hiS" "$(awk -v t="$SAMPLE_TARGET" 'BEGIN { print 1 + t / 100 }')")
 		if [ "$FIO" = 1 ]; then
 			iops_r=$(awk -v a="$mA" -v b="$mB" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
-			echo "  median of $n rounds: A $(show "$mA"), B $(show "$mB"), B' $(show "$mBp"), F0 $(show "$mF0"), F1 $(show "$mF1"); IOPS B/A $iops_r"
+			echo "  median of $n rounds: A $(show "$mA"), B $(show "$mB"), B' $(show "$mBp"), S $(show "$mS"), F0 $(show "$mF0"), F1 $(show "$mF1"); IOPS B/A $iops_r"
 		else
-			echo "  median of $n rounds: A $(show "$mA"), B $(show "$mB"), B' $(show "$mBp"), F0 $(show "$mF0"), F1 $(show "$mF1")"
+			echo "  median of $n rounds: A $(show "$mA"), B $(show "$mB"), B' $(show "$mBp"), S $(show "$mS"), F0 $(show "$mF0"), F1 $(show "$mF1")"
 		fi
 		echo "  B/A $qB ($(pct "$qB")), 95% CI of the median $loB-$hiB${TARGET:+; target <= $(pct "$(awk -v t="$TARGET" 'BEGIN { print 1 + t / 100 }')"): $(met "$vB")}"
 		echo "  B'/A $qBp, F0/A $qF0, F1/A $qF1; iowhy / floor (medians) $fmed; per round: median $qF, CI $loF-$hiF${FLOOR_TARGET:+; target <= ${FLOOR_TARGET}x: $(met "$vF")}"
+		echo "  sampler alone B/S $qS ($(pct "$qS")), 95% CI of the median $loS-$hiS${SAMPLE_TARGET:+; target <= $(pct "$(awk -v t="$SAMPLE_TARGET" 'BEGIN { print 1 + t / 100 }')"): $(met "$vS")}"
 		[ -n "$verdict" ] || echo "  (stopped at MAX_ROUNDS=$MAX_ROUNDS: not decidable with this spread)"
 		# iowhy's fixed cost per session (total - workload, B minus A), median; time cases only
 		fixed=()
 		for ((j = 0; j < n; j++)); do fixed+=($(( (O[$j,B] - M[$j,B]) - (O[$j,A] - M[$j,A]) ))); done
 		[ "$FIO" = 1 ] || echo "  iowhy fixed cost per session (setup, report, teardown) ~$(ms "$(printf '%s\n' "${fixed[@]}" | median)") ms"
-		SUMMARY[$c]=$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s-%s | %s | %s |' "$NAME" \
-			"$(show "$mA")" "$(show "$mB")" "$(show "$mBp")" "$(show "$mF0")" "$(show "$mF1")" \
+		SUMMARY[$c]=$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s-%s | %s | %s |' "$NAME" \
+			"$(show "$mA")" "$(show "$mB")" "$(show "$mBp")" "$(show "$mS")" "$(show "$mF0")" "$(show "$mF1")" \
 			"$(awk -v r="$qB" 'BEGIN { printf "%.3f", r }')" "$(awk -v r="$qBp" 'BEGIN { printf "%.3f", r }')" \
+			"$(awk -v r="$qS" 'BEGIN { printf "%.3f", r }')" \
 			"$([ "$FIO" = 1 ] && echo "$iops_r" || echo -)" "$fmed" "$loB" "$hiB" "$n" \
-			"${vB:+$(met "$vB")}${vF:+ / floor: $(met "$vF")}")
+			"${vB:+$(met "$vB")}${vF:+ / floor: $(met "$vF")}${vS:+ / sampler: $(met "$vS")}")
 		unset M O
 	done
 	echo
 	echo "## Summary (medians; workload wall, fio: IOPS)"
-	echo "| case | A | B | B' | F0 | F1 | B/A | B'/A | IOPS B/A | iowhy / floor | CI of B/A | rounds | verdict (B target / floor target) |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| case | A | B | B' | S | F0 | F1 | B/A | B'/A | sampler B/S | IOPS B/A | iowhy / floor | CI of B/A | rounds | verdict (B target / floor target / sampler target) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for c in $CASES; do echo "${SUMMARY[$c]}"; done
 
 	if [ "$BPF_STATS" != 0 ]; then

@@ -283,6 +283,23 @@ void cpu_samples_classify(struct cpu_samples *cs)
 	}
 }
 
+/* Standard error of a share of x samples out of n: binomial, sqrt(p(1 - p)/n); when x or n - x is
+ * under CS_FEW the binomial one is too small (0 at x = 0 or x = n), so the Agresti-Coull form for
+ * one standard error is used: p' = (x + 1/2)/(n + 1), sqrt(p'(1 - p')/(n + 1)). */
+double cs_share_err(uint64_t x, uint64_t n)
+{
+	double p;
+
+	if (!n)
+		return 0;
+	if (x >= CS_FEW && n - x >= CS_FEW) {
+		p = (double)x / (double)n;
+		return sqrt(p * (1 - p) / (double)n);
+	}
+	p = ((double)x + 0.5) / ((double)n + 1);
+	return sqrt(p * (1 - p) / ((double)n + 1));
+}
+
 /* Shares of the outside-syscall classes applied to `ns`. */
 static void split_ns(const struct cpu_samples *cs, uint64_t ns, struct cs_estimate *out)
 {
@@ -292,7 +309,7 @@ static void split_ns(const struct cpu_samples *cs, uint64_t ns, struct cs_estima
 
 		e->samples = cs->class_samples[c];
 		e->share = n ? (double)e->samples / n : 0;
-		e->share_err = n ? sqrt(e->share * (1 - e->share) / n) : 0;
+		e->share_err = cs_share_err(e->samples, cs->outside);
 		/* with no sample at all the whole interval stays user code, unknown error */
 		if (!n && c == CC_USER)
 			e->share = 1;

@@ -133,6 +133,9 @@ void cpu_samples_split(struct cpu_samples *cs, uint64_t wall_user_ns, uint64_t t
 struct phase_result;
 /* cpu_samples_split for a finished phase: its wall view's user bucket and its work view's CPU. */
 void cpu_samples_split_phase(struct cpu_samples *cs, const struct phase_result *p);
+/* Standard error of a share of x samples of n: binomial, or Agresti-Coull when x or n - x is under
+ * CS_FEW (never 0 with few samples). */
+double cs_share_err(uint64_t x, uint64_t n);
 const char *cpu_class_name(enum cpu_class c);   /* "user_code", "page_fault", ... (JSON keys) */
 const char *cpu_class_label(enum cpu_class c);  /* "user code", "page faults", ... */
 

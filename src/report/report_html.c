@@ -7,6 +7,7 @@
 #include "report_html.h"
 #include "columns.h"
 #include "summary.h"
+#include "wall_parts.h"
 #include "syscalls.h"
 #include "hist.h"
 #include "units.h"
@@ -270,6 +271,40 @@ static void phase_list(FILE *out, const int *idx, int n)
 		fprintf(out, "%s%d", i ? "," : "", idx[i]);
 }
 
+/* The sub-rows of bucket `bucket` in a bar's tooltip, as in the text wall view: "; by CPU samples:
+ * user code 148 ms, page faults 145 ms (estimates)", "; waiting on FUSE (/mnt, WRITE) 343 ms". */
+static void seg_parts_title(FILE *out, const struct session_result *s, const struct bar *b,
+			    int bucket)
+{
+	const int *idx[1] = { b->idx };
+	int n[1] = { b->n }, nk;
+	struct fuse_part keys[FUSE_PARTS_MAX];
+	struct user_part u;
+	char a[32];
+
+	for (int k = 0, first = 1; bucket == WB_USER && k < CC_OUTSIDE; k++) {
+		wall_user_part(s, b->idx, b->n, k, &u);
+		if (!u.known || !u.samples)
+			continue;
+		fprintf(out, "%s%s %s", first ? "; by CPU samples (estimates): " : ", ",
+			cpu_class_label(k), ns_str(a, sizeof(a), u.ns));
+		if (user_part_few(&u))
+			fprintf(out, " \u00b1%s (few samples)", ns_str(a, sizeof(a), u.err_ns));
+		first = 0;
+	}
+	if (bucket != WB_IOWAIT && bucket != WB_OTHER)
+		return;
+	nk = wall_fuse_keys(s, idx, n, 1, keys, FUSE_PARTS_MAX);
+	for (int k = 0; k < nk; k++) {
+		if (keys[k].bucket != bucket)
+			continue;
+		fputs("; ", out);
+		html_text(out, keys[k].label);
+		fprintf(out, " %s", ns_str(a, sizeof(a), wall_fuse_part_mean(s, b->idx, b->n,
+									    &keys[k])));
+	}
+}
+
 /* One bar: a frame as long as its wall (the longest bar fills BAR_W), a segment per bucket as
  * wide as its share of the wall (data-share), a label with the column and its wall time. */
 static void wall_bar(FILE *out, const struct session_result *s, const struct bar *b, double y,
@@ -298,9 +333,12 @@ static void wall_bar(FILE *out, const struct session_result *s, const struct bar
 			continue;
 		fprintf(out, "<rect class=\"seg\" data-key=\"%s\" data-share=\"%.6f\" x=\"%.4f\" "
 			     "y=\"%.1f\" width=\"%.4f\" height=\"%.0f\" fill=\"%s\"><title>%s: %s "
-			     "(%s of the wall)</title></rect>\n", d[k].key, share, x, y, w, BAR_H,
+			     "(%s of the wall)", d[k].key, share, x, y, w, BAR_H,
 			d[k].colour, d[k].label, ns_str(a, sizeof(a), v),
 			pct_str(p, sizeof(p), v, b->wall));
+		if (d[k].get == pv_bucket)
+			seg_parts_title(out, s, b, d[k].arg);
+		fputs("</title></rect>\n", out);
 		fprintf(out, "<text class=\"sl\" x=\"%.2f\" y=\"%.1f\"%s>%.0f%%</text>\n",
 			x + w / 2, y + 16, w >= SEG_LABEL_PX ? "" : " style=\"display:none\"",
 			share * 100);
@@ -465,11 +503,48 @@ static void disks_table(FILE *out, const struct session_summary *sum)
 
 /* ---- One phase ---- */
 
+/* One indented sub-row of the wall table: label, time (with "±err*" when err >= 0), % wall. */
+static void sub_row(FILE *out, const char *label, double v, double err, double wall)
+{
+	char a[32];
+
+	fputs("<tr><td>&nbsp;&nbsp;", out);
+	html_text(out, label);
+	fprintf(out, "</td><td>%s", ns_str(a, sizeof(a), v));
+	if (err >= 0)
+		fprintf(out, " &plusmn;%s*", ns_str(a, sizeof(a), err));
+	fprintf(out, "</td><td>%s</td><td></td></tr>\n", pct_str(a, sizeof(a), v, wall));
+}
+
+/* The sub-rows of a bucket (as in the text report): the user bucket's parts by CPU samples, the
+ * FUSE waits in a wait bucket. Returns 1 when a part was shown with its error (few samples). */
+static int phase_wall_parts(FILE *out, const struct phase_result *p, int bucket, double wall)
+{
+	struct fuse_part parts[FUSE_PARTS_MAX];
+	struct user_part u;
+	int few = 0, np;
+
+	for (int k = 0; bucket == WB_USER && k < CC_OUTSIDE; k++) {
+		wall_user_part_of(p, k, &u);
+		if (!u.known || (!u.samples && k != CC_USER))
+			continue;
+		sub_row(out, cpu_class_label(k), u.ns, user_part_few(&u) ? u.err_ns : -1, wall);
+		few |= user_part_few(&u);
+	}
+	if (bucket != WB_IOWAIT && bucket != WB_OTHER)
+		return few;
+	np = wall_fuse_parts(p, parts, FUSE_PARTS_MAX);
+	for (int k = 0; k < np; k++)
+		if (parts[k].bucket == bucket)
+			sub_row(out, parts[k].label, parts[k].ns, -1, wall);
+	return few;
+}
+
 static void phase_wall(FILE *out, const struct phase_result *p)
 {
 	static const char *const head[] = { "", "time", "% wall", "" };
 	struct seg_def d[NSEGS];
-	int nd = seg_defs(d);
+	int nd = seg_defs(d), few = 0;
 	double wall = (double)wall_ns(&p->wall);
 	char a[32];
 
@@ -486,8 +561,13 @@ static void phase_wall(FILE *out, const struct phase_result *p)
 		fprintf(out, "<td>%s</td><td style=\"text-align:left\"><span class=\"mini\" "
 			     "style=\"width:%.1fpx;background:%s\"></span></td></tr>\n",
 			pct_str(a, sizeof(a), v, wall), share * 200, d[k].colour);
+		if (d[k].get == pv_bucket)
+			few |= phase_wall_parts(out, p, d[k].arg, wall);
 	}
 	fputs("</tbody></table>\n", out);
+	if (wall_user_split_known(p))
+		fprintf(out, "<p>User CPU's parts: estimates from CPU samples%s.</p>\n",
+			few ? "; * few samples (under 20), &plusmn; one standard error" : "");
 }
 
 static void phase_iowait_disks(FILE *out, const struct phase_result *p, const char (*names)[32])

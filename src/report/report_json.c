@@ -12,6 +12,7 @@
 #include "columns.h"
 #include "json_put.h"
 #include "summary.h"
+#include "wall_parts.h"
 #include "syscalls.h"
 #include "hist.h"
 
@@ -202,6 +203,25 @@ static struct json_object *iowait_disk_arr(const struct phase_result *p, const c
 	return a;
 }
 
+/* The workload's FUSE waits in the wall view's wait buckets (wall_parts.h), longest first. */
+static struct json_object *wall_fuse_arr(const struct phase_result *p)
+{
+	struct json_object *a = json_object_new_array();
+	struct fuse_part parts[FUSE_PARTS_MAX];
+	int n = wall_fuse_parts(p, parts, FUSE_PARTS_MAX);
+
+	for (int i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		jput_str(o, "mount", parts[i].mount);
+		jput_str(o, "opcode", parts[i].op);
+		jput_str(o, "in", parts[i].bucket == WB_IOWAIT ? "iowait" : "other");
+		jput_u64(o, "ns", (uint64_t)parts[i].ns); /* down: the parts stay within the bucket */
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static struct json_object *phase_obj(const struct phase_result *p, const char (*disk_names)[32],
 				     const struct phase_summary *ps)
 {
@@ -216,6 +236,7 @@ static struct json_object *phase_obj(const struct phase_result *p, const char (*
 	jput(o, "wall", wall_obj(&p->wall));
 	jput(o, "iowait_by_syscall", iowait_obj(&p->wall));
 	jput(o, "iowait_by_device", iowait_disk_arr(p, disk_names));
+	jput(o, "wall_fuse_waits", wall_fuse_arr(p));
 	add_facts(o, &p->facts);
 	jput(o, "cpu_check", cpu_check_obj(p));
 	jput(o, "trace", trace_obj(p));

@@ -8,6 +8,8 @@
 #include "summary.h"
 #include "syscalls.h"
 #include "io_model.h"
+#include "cpu_samples.h"
+#include "fuse_model.h"
 
 /* ---- Members ---- */
 
@@ -198,6 +200,74 @@ static void load_syscalls(struct json_object *ph, struct phase_result *p)
 	}
 }
 
+/* The split of the user bucket by samples (cpu_samples.wall_user_split), the wall view's sub-rows:
+ * the rest of the samples is not in the JSON. Returns 0, or -1 out of memory. */
+static int load_user_split(struct json_object *ph, struct phase_result *p)
+{
+	struct json_object *cs = member(ph, "cpu_samples"), *split = member(cs, "wall_user_split");
+
+	if (!split)
+		return 0;
+	p->samples = cpu_samples_new((uint32_t)u64(cs, "hz"));
+	if (!p->samples)
+		return -1;
+	for (int c = 0; c < CC_OUTSIDE; c++) {
+		struct json_object *e = member(split, cpu_class_name(c));
+		struct cs_estimate *w = &p->samples->wall_user[c];
+
+		w->samples = u64(e, "samples");
+		w->share = json_object_get_double(member(e, "share"));
+		w->share_err = json_object_get_double(member(e, "share_err"));
+		w->ns = (double)u64(e, "ns");
+		w->err_ns = (double)u64(e, "err_ns");
+		p->samples->class_samples[c] = w->samples;
+		p->samples->outside += w->samples;
+	}
+	return 0;
+}
+
+/* A FUSE opcode by its name (fuse_op_name's inverse); FUSE_OP_FOLD when unknown. */
+static uint16_t fuse_op_of(const char *name)
+{
+	for (unsigned op = 0; op < FUSE_OP_FOLD; op++)
+		if (!strcmp(fuse_op_name(op), name))
+			return (uint16_t)op;
+	return FUSE_OP_FOLD;
+}
+
+/* The FUSE requests as far as the wall view's FUSE sub-rows need them (connection, opcode, who,
+ * wait; the mount points): fuse.requests. Returns 0, or -1 out of memory. */
+static int load_fuse_waits(struct json_object *ph, struct phase_result *p)
+{
+	struct json_object *rq = member(member(ph, "fuse"), "requests");
+	struct fuse_phase *f;
+	size_t n = alen(rq);
+
+	if (!n)
+		return 0;
+	f = p->fuse = calloc(1, sizeof(*f));
+	if (!f || !(f->rows = calloc(n, sizeof(*f->rows))) ||
+	    !(f->mounts = calloc(n, sizeof(*f->mounts))))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(rq, i);
+		struct fuse_row *r = &f->rows[f->nrows++];
+		const char *who = str(o, "for"), *mount = str(o, "mount");
+
+		r->conn = (uint32_t)u64(o, "connection");
+		r->op = fuse_op_of(str(o, "opcode"));
+		r->who = !strcmp(who, "workload") ? FUSE_WHO_TREE :
+			 !strcmp(who, "writeback") ? FUSE_WHO_WB : FUSE_WHO_OTHER;
+		r->st.wait_ns = u64(o, "wait_ns");
+		if (strncmp(mount, "conn ", 5) && !fuse_mount_of(f, r->conn)) {
+			f->mounts[f->nmounts].conn = r->conn;
+			snprintf(f->mounts[f->nmounts].point, sizeof(f->mounts[0].point), "%s", mount);
+			f->nmounts++;
+		}
+	}
+	return 0;
+}
+
 static int load_phase(struct json_object *ph, struct phase_result *p, struct session_result *s)
 {
 	struct json_object *cpu = member(ph, "cpu_check"), *tr = member(ph, "trace");
@@ -217,6 +287,8 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 	p->tasks_left = u64(tr, "tasks_left");
 	load_syscalls(ph, p);
 	if (member(ph, "io") && !(p->io = report_load_io(member(ph, "io"), &s->missing)))
+		return -1;
+	if (load_user_split(ph, p) || load_fuse_waits(ph, p))
 		return -1;
 	return load_comms(ph, p);
 }
@@ -331,6 +403,8 @@ void report_load_free(struct session_result *s)
 	for (int i = 0; i < s->nphases; i++) {
 		free(s->phases[i].comms);
 		io_result_free(s->phases[i].io);
+		cpu_samples_free(s->phases[i].samples);
+		fuse_phase_free(s->phases[i].fuse);
 	}
 	free(s->phases);
 	free((char *)s->tool);

@@ -10,19 +10,22 @@
 #include "report_attach.h"
 #include "columns.h"
 #include "summary.h"
+#include "wall_parts.h"
+#include "cpu_samples.h"
 #include "syscalls.h"
 #include "hist.h"
 #include "units.h"
 
 #define TBL_COLS 16
-#define TBL_ROWS 40
-#define TBL_CELL 40
+#define TBL_ROWS 80
+#define TBL_CELL 104   /* a FUSE sub-row names its mount */
 #define SIDE_COLS_PER_TABLE 5   /* side-by-side columns per table before wrapping */
 #define TOP_SYSCALLS 15
 #define TOP_COMMS 20
 #define CPU_CHECK_MIN_NS 10e6  /* below 10 ms of CPU the cross-check gives ns, not % */
 #define RESIDUAL_WARN 0.02      /* unattributed share of wall that earns a "!" */
 #define SHOWN_SHARE 0.01       /* compact table: a kernel group row needs 1% of some wall */
+#define SPLIT_SHOWN_SHARE 0.25 /* compact table: user CPU gets its parts at 25% of some wall */
 #define EXPLAIN_WIDTH 100      /* wrap explanation lines here */
 
 /* ---- Aligned tables: column 0 left-aligned, the others right-aligned, 2 spaces apart. ---- */
@@ -180,6 +183,119 @@ static int wall_rows(struct wall_row *rows, int lite)
 	return n;
 }
 
+/* ---- Sub-rows of the wall view: the user bucket's parts, the FUSE waits ---- */
+
+#define NOTE_SPLIT 1   /* user parts shown */
+#define NOTE_FEW 2     /* a part with few samples shown with its error */
+
+/* The time and %-wall cells (col, col + 1) of one part of the user bucket: "-" when there is no
+ * split; "6.98 ms ±2.43 ms*" when its samples are few. Returns NOTE_* flags. */
+static int user_part_cells(struct table *t, int col, const struct user_part *u, double wall)
+{
+	char a[32], b[32];
+
+	if (!u->known) {
+		tbl_set(t, col, "-");
+		return 0;
+	}
+	if (user_part_few(u)) {
+		tbl_set(t, col, "%s \u00b1%s*", ns_str(a, sizeof(a), u->ns),
+			ns_str(b, sizeof(b), u->err_ns));
+	} else {
+		tbl_set(t, col, "%s", ns_str(a, sizeof(a), u->ns));
+	}
+	tbl_set(t, col + 1, "%s", pct_str(b, sizeof(b), u->ns, wall));
+	return NOTE_SPLIT | (user_part_few(u) ? NOTE_FEW : 0);
+}
+
+/* The user bucket's parts by CPU samples under its row, one cell pair per column; a part with no
+ * sample in any column is left out (the shown parts still add up to the row). Compact: only when
+ * user CPU is a quarter of some column's wall, where what it holds decides the answer (the short
+ * report stays a screen; -v shows them always). */
+static int side_user_parts(struct table *t, const struct session_result *s,
+			   const struct column *cols, int n, int flush, int compact)
+{
+	int notes = 0, big = !compact;
+
+	for (int c = 0; c < n && !big; c++) {
+		const int *idx = flush ? cols[c].flush : cols[c].work;
+		int m = flush ? cols[c].nflush : cols[c].nwork;
+
+		double wall = phases_mean(s, idx, m, pv_wall, 0);
+
+		big = wall > 0 && phases_mean(s, idx, m, pv_bucket, WB_USER) >= SPLIT_SHOWN_SHARE * wall;
+	}
+	if (!big)
+		return 0;
+	for (int k = 0; k < CC_OUTSIDE; k++) {
+		struct user_part u[SIDE_COLS_PER_TABLE];
+		int any = 0;
+
+		for (int c = 0; c < n; c++) {
+			wall_user_part(s, flush ? cols[c].flush : cols[c].work,
+				       flush ? cols[c].nflush : cols[c].nwork, k, &u[c]);
+			any |= u[c].known && (u[c].samples || k == CC_USER);
+		}
+		if (!any)
+			continue;
+		tbl_row(t);
+		tbl_set(t, 0, "  %s", cpu_class_label(k));
+		for (int c = 0; c < n; c++) {
+			const int *idx = flush ? cols[c].flush : cols[c].work;
+			int m = flush ? cols[c].nflush : cols[c].nwork;
+
+			notes |= user_part_cells(t, 1 + 2 * c, &u[c],
+						 phases_mean(s, idx, m, pv_wall, 0));
+		}
+	}
+	return notes;
+}
+
+/* The workload's FUSE waits placed in wait bucket `bucket`, under its row: one cell pair per
+ * column; compact: only those of 1% of some column's wall. */
+static void side_fuse_parts(struct table *t, const struct session_result *s,
+			    const struct column *cols, int n, int flush, int bucket, int compact)
+{
+	const int *idx[SIDE_COLS_PER_TABLE];
+	int m[SIDE_COLS_PER_TABLE], nk;
+	struct fuse_part keys[FUSE_PARTS_MAX];
+	char a[32], b[32];
+
+	for (int c = 0; c < n; c++) {
+		idx[c] = flush ? cols[c].flush : cols[c].work;
+		m[c] = flush ? cols[c].nflush : cols[c].nwork;
+	}
+	nk = wall_fuse_keys(s, idx, m, n, keys, FUSE_PARTS_MAX);
+	for (int k = 0; k < nk; k++) {
+		double v[SIDE_COLS_PER_TABLE], wall[SIDE_COLS_PER_TABLE];
+		int shown = !compact;
+
+		if (keys[k].bucket != bucket)
+			continue;
+		for (int c = 0; c < n; c++) {
+			v[c] = wall_fuse_part_mean(s, idx[c], m[c], &keys[k]);
+			wall[c] = phases_mean(s, idx[c], m[c], pv_wall, 0);
+			shown |= v[c] >= SHOWN_SHARE * wall[c] && v[c] > 0;
+		}
+		if (!shown)
+			continue;
+		tbl_row(t);
+		tbl_set(t, 0, "  %s", keys[k].label);
+		for (int c = 0; c < n; c++) {
+			tbl_set(t, 1 + 2 * c, "%s", m[c] ? ns_str(a, sizeof(a), v[c]) : "-");
+			tbl_set(t, 2 + 2 * c, "%s", m[c] ? pct_str(b, sizeof(b), v[c], wall[c]) : "");
+		}
+	}
+}
+
+/* What the sub-rows' marks mean, under the table. */
+static void print_part_notes(FILE *out, int notes)
+{
+	if (notes & NOTE_SPLIT)
+		fprintf(out, "  (user CPU's parts: estimates from CPU samples%s)\n",
+			notes & NOTE_FEW ? "; * few samples (under 20), \u00b1 one standard error" : "");
+}
+
 /* ---- Header ---- */
 
 static void print_warnings(FILE *out, const struct session_result *s)
@@ -283,12 +399,13 @@ static int row_shown(const struct session_result *s, const struct column *cols, 
 	return 0;
 }
 
-/* One block of rows (work or flush) for columns cols[0..n); `flush` picks the phase list. */
-static void side_block(struct table *t, const struct session_result *s, const struct column *cols,
-		       int n, int flush, int compact)
+/* One block of rows (work or flush) for columns cols[0..n); `flush` picks the phase list. The
+ * user row gets its parts by samples, the wait rows the FUSE waits. Returns NOTE_* flags. */
+static int side_block(struct table *t, const struct session_result *s, const struct column *cols,
+		      int n, int flush, int compact)
 {
 	struct wall_row rows[WALL_ROWS];
-	int nrows = wall_rows(rows, s->lite);
+	int nrows = wall_rows(rows, s->lite), notes = 0;
 	char a[32], b[32];
 
 	for (int r = 0; r < nrows; r++) {
@@ -305,7 +422,14 @@ static void side_block(struct table *t, const struct session_result *s, const st
 			tbl_set(t, 1 + 2 * c, "%s", m ? ns_str(a, sizeof(a), v) : "-");
 			tbl_set(t, 2 + 2 * c, "%s", m ? pct_str(b, sizeof(b), v, wall) : "");
 		}
+		if (rows[r].get != pv_bucket)
+			continue;
+		if (rows[r].arg == WB_USER && !s->lite)
+			notes |= side_user_parts(t, s, cols, n, flush, compact);
+		if (rows[r].arg == WB_IOWAIT || rows[r].arg == WB_OTHER)
+			side_fuse_parts(t, s, cols, n, flush, rows[r].arg, compact);
 	}
+	return notes;
 }
 
 static void side_total_row(struct table *t, const struct session_result *s,
@@ -380,6 +504,7 @@ static void side_table(FILE *out, const struct session_result *s, const struct c
 {
 	struct table *t = tbl_new(1 + 2 * n);
 	const struct session_summary *sum = s->summary;
+	int notes;
 
 	if (!t) {
 		fprintf(out, "  (side-by-side view skipped: out of memory)\n");
@@ -391,16 +516,17 @@ static void side_table(FILE *out, const struct session_result *s, const struct c
 		tbl_set(t, 2 + 2 * c, "%% wall");
 	}
 	side_headlines(t, sum, sum ? (int)(cols - sum->cols) : 0, n);
-	side_block(t, s, cols, n, 0, compact);
+	notes = side_block(t, s, cols, n, 0, compact);
 	if (with_flush && compact) {
 		side_flush_compact(t, s, cols, n);
 		side_total_row(t, s, cols, n);
 	} else if (with_flush) {
 		tbl_section(t, "flush (sync)");
-		side_block(t, s, cols, n, 1, 0);
+		notes |= side_block(t, s, cols, n, 1, 0);
 		side_total_row(t, s, cols, n);
 	}
 	tbl_print(out, t, "  ");
+	print_part_notes(out, notes);
 	free(t);
 }
 
@@ -473,12 +599,44 @@ static void print_wall_notes(FILE *out, const struct phase_result *p)
 			pct_str(c, sizeof(c), diff, wall));
 }
 
+/* Sub-rows of one phase's bucket row: the user bucket's parts by samples (those with samples, and
+ * user code), the FUSE waits in a wait bucket. Returns NOTE_* flags. */
+static int phase_sub_rows(struct table *t, const struct phase_result *p, int bucket, double wall)
+{
+	struct fuse_part parts[FUSE_PARTS_MAX];
+	struct user_part u;
+	int notes = 0, np;
+	char a[32], b[32];
+
+	for (int k = 0; bucket == WB_USER && k < CC_OUTSIDE; k++) {
+		wall_user_part_of(p, k, &u);
+		if (!u.known || (!u.samples && k != CC_USER))
+			continue;
+		tbl_row(t);
+		tbl_set(t, 0, "  %s", cpu_class_label(k));
+		notes |= user_part_cells(t, 1, &u, wall);
+	}
+	if (bucket != WB_IOWAIT && bucket != WB_OTHER)
+		return notes;
+	np = wall_fuse_parts(p, parts, FUSE_PARTS_MAX);
+	for (int k = 0; k < np; k++) {
+		if (parts[k].bucket != bucket)
+			continue;
+		tbl_row(t);
+		tbl_set(t, 0, "  %s", parts[k].label);
+		tbl_set(t, 1, "%s", ns_str(a, sizeof(a), parts[k].ns));
+		tbl_set(t, 2, "%s", pct_str(b, sizeof(b), parts[k].ns, wall));
+	}
+	return notes;
+}
+
 static void print_wall_view(FILE *out, const struct phase_result *p)
 {
 	struct wall_row rows[WALL_ROWS];
 	int nrows = wall_rows(rows, p->lite);
 	double wall = (double)wall_ns(&p->wall);
 	struct table *t = tbl_new(3);
+	int notes = 0;
 	char a[32], b[32];
 
 	fprintf(out, "wall view\n");
@@ -494,8 +652,11 @@ static void print_wall_view(FILE *out, const struct phase_result *p)
 		tbl_set(t, 0, "%s", rows[r].label);
 		tbl_set(t, 1, "%s", ns_str(a, sizeof(a), v));
 		tbl_set(t, 2, "%s", pct_str(b, sizeof(b), v, wall));
+		if (rows[r].get == pv_bucket)
+			notes |= phase_sub_rows(t, p, rows[r].arg, wall);
 	}
 	tbl_print(out, t, "  ");
+	print_part_notes(out, notes);
 	free(t);
 	print_wall_notes(out, p);
 }

@@ -34,3 +34,16 @@ check "... and no more than the daemon threads' time in the window" \
 	fcmp "${other:-0} <= $(fuse_daemon "$J" "$DPID" window_ns.other_wait)"
 check "the text report names the wait" grep -q "waiting on FUSE ($TMPROOT/mnt, WRITE)" \
 	"$TMPROOT/out.txt"
+# the wall view: a sub-row of other wait (or I/O wait) naming the mount and WRITE, >= 90% of the
+# wall; the JSON has the same part
+row=$(awk -v m="    waiting on FUSE ($TMPROOT/mnt, WRITE) " '
+	/^  [a-zA-Z]/ { under = $0 ~ /^  (other wait|I\/O wait) / }
+	under && index($0, m) == 1 { print $NF; exit }' "$TMPROOT/out.txt")
+echo "  wall view sub-row: waiting on FUSE ($TMPROOT/mnt, WRITE) ${row:-none}"
+check "the wall view has a waiting-on-FUSE WRITE sub-row under a wait row" test -n "$row"
+check "... of at least 90% of the wall ($row)" fcmp "${row%\%} >= 90"
+jw=$(jqr "$J" '[.phases[0].wall_fuse_waits[] | select(.opcode == "WRITE") | .ns] | add // 0')
+check "JSON wall_fuse_waits: WRITE >= 90% of the wall ($jw of $wall ns)" fcmp "$jw >= 0.9 * $wall"
+check "... and its parts no more than their buckets" test "$(jqr "$J" '.phases[0] |
+	([.wall_fuse_waits[] | select(.in == "other") | .ns] | add // 0) <= .wall.other_ns and
+	([.wall_fuse_waits[] | select(.in == "iowait") | .ns] | add // 0) <= .wall.iowait_ns')" = true

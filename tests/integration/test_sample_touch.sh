@@ -3,7 +3,7 @@
 # tree's CPU under page faults, with the fault path by name among their kernel functions.
 need_root
 j=$TMPROOT/r.json
-$IOWHY run --no-io --json "$j" -- "$CALIB" touch 256 >/dev/null || fail "iowhy run exited $?"
+$IOWHY run --no-io -v --json "$j" -o "$TMPROOT/out.txt" -- "$CALIB" touch 256 >/dev/null || fail "iowhy run exited $?"
 cs=".phases[0].cpu_samples"
 samples=$(jqr "$j" "$cs.samples")
 check "CPU samples were taken ($samples)" fcmp "${samples:-0} >= 50"
@@ -17,3 +17,33 @@ sum=$(jqr "$j" "[$cs.wall_user_split[].ns] | add")
 user=$(jqr "$j" ".phases[0].wall.user_ns")
 check "the user bucket's split ($sum ns) adds up to it ($user ns)" within "$sum" "$user" 0.1
 check_phase_invariants "$j" 0
+
+# The text report's wall view (-v: the phase's own; the short report's table shows them too when
+# user CPU is a quarter of the wall) breaks user CPU down into the same parts: indented rows under
+# it that add up to it (each printed to 3 digits: within 1%).
+# parts FILE: "USER SUM N" from the wall table: the user CPU row's time, its sub-rows' sum and count
+parts() {
+	awk 'function ns(s,   v, u) {
+		if (!match(s, /[0-9][0-9.,]* (ns|µs|ms|s)/)) return -1
+		split(substr(s, RSTART, RLENGTH), v, " "); gsub(",", "", v[1]); u = v[2]
+		return v[1] * (u == "ns" ? 1 : u == "µs" ? 1e3 : u == "ms" ? 1e6 : 1e9) }
+	     /^  user CPU / { user = ns($0); inside = 1; next }
+	     inside && /^    [a-z]/ { sum += ns($0); n++; next }
+	     { inside = 0 }
+	     END { printf "%.0f %.0f %d\n", user, sum, n }' "$1"
+}
+read -r tuser tsum tn < <(parts "$TMPROOT/out.txt")
+echo "  text wall view: user CPU $tuser ns, $tn sub-rows summing to $tsum ns"
+check "the wall view has sub-rows under user CPU ($tn)" fcmp "$tn >= 2"
+check "... page faults among them" grep -qE '^    page faults ' "$TMPROOT/out.txt"
+check "... adding up to the user CPU row within rounding" within "$tsum" "$tuser" 1
+check "... said to be estimates from samples" \
+	grep -q "user CPU's parts: estimates from CPU samples" "$TMPROOT/out.txt"
+# --no-sample: no parts (in the short report's table and in the -v phase view)
+$IOWHY run --no-io --no-sample -v -- "$CALIB" touch 16 >"$TMPROOT/nosample.txt" 2>&1 ||
+	fail "iowhy run --no-sample exited $?"
+read -r nuser _ tn < <(parts "$TMPROOT/nosample.txt")
+check "--no-sample: the wall view has its user CPU row ($nuser ns)" fcmp "$nuser > 0"
+check "--no-sample: no sub-rows under it ($tn)" test "$tn" = 0
+check "--no-sample: no note on user CPU's parts" \
+	test "$(grep -c "user CPU's parts" "$TMPROOT/nosample.txt")" = 0
