@@ -33,9 +33,7 @@ int cmd_report(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--brief")) {
 			ro.detail = -1;
 		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--detail")) {
-			fprintf(stderr, "iowhy report: -v needs the run itself: the JSON keeps the "
-					"syscalls' percentiles, not their histograms\n");
-			return 2;
+			ro.detail = 1;
 		} else if (!strcmp(argv[i], "--text")) {
 			text = 1;
 		} else if (!strcmp(argv[i], "--html")) {
