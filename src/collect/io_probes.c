@@ -576,13 +576,17 @@ int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 	if (!t || tag < 0 || tag >= IO_MAX_PHASES)
 		return 0;
 	t->skel->bss->current_phase = IO_NO_PHASE;
-	io_probes_poll(t); /* --timeline: the phase's last requests */
-	t->open_tag = -1;
 	p = io_phase_new();
-	if (!p)
+	if (!p) {
+		t->open_tag = -1;
 		return -1;
+	}
 	p->window_ns = now_ns() - t->begin_ns;
 	read_rows(t, tag, p);
+	/* --timeline: the phase's last requests, once their rows are read: a request's record is
+	 * sent right after its row is counted, so every counted one is in the ring by now */
+	io_probes_poll(t);
+	t->open_tag = -1;
 	read_fs(t, tag, p);
 	read_jbd(t, tag, p);
 	read_ctr(t, tag, p);
