@@ -8,6 +8,9 @@
 #include "summary.h"
 #include "syscalls.h"
 #include "io_model.h"
+#include "cpu_raw_json.h"
+#include "cpu_samples.h"
+#include "fuse_model.h"
 
 /* ---- Members ---- */
 
@@ -133,7 +136,7 @@ static void load_wall(struct json_object *ph, struct phase_result *p, struct ses
 
 static void load_facts(struct json_object *ph, struct phase_result *p)
 {
-	struct json_object *units = member(ph, "fact_units");
+	struct json_object *units = member(ph, "fact_units"), *labels = member(ph, "fact_labels");
 
 	json_object_object_foreach(member(ph, "facts"), key, val) {
 		struct fact *f;
@@ -142,7 +145,7 @@ static void load_facts(struct json_object *ph, struct phase_result *p)
 			break;
 		f = &p->facts.f[p->facts.n++];
 		snprintf(f->key, sizeof(f->key), "%s", key);
-		snprintf(f->label, sizeof(f->label), "%s", key); /* the JSON keeps no labels */
+		snprintf(f->label, sizeof(f->label), "%s", member(labels, key) ? str(labels, key) : key);
 		snprintf(f->unit, sizeof(f->unit), "%s", str(units, key));
 		f->value = val ? json_object_get_double(val) : 0;
 	}
@@ -195,6 +198,7 @@ static void load_syscalls(struct json_object *ph, struct phase_result *p)
 		st->oncpu_ns = u64(o, "oncpu_ns");
 		st->max_ns = u64(o, "max_ns");
 		st->ret_sum = u64(o, "bytes");
+		report_load_hist(member(o, "hist"), st->hist, IOWHY_HIST_SLOTS);
 	}
 }
 
@@ -218,7 +222,10 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 	load_syscalls(ph, p);
 	if (member(ph, "io") && !(p->io = report_load_io(member(ph, "io"), &s->missing)))
 		return -1;
-	return load_comms(ph, p);
+	if (load_comms(ph, p) ||
+	    (member(ph, "fuse") && !(p->fuse = report_load_fuse(member(ph, "fuse")))))
+		return -1;
+	return cpu_raw_load(member(ph, "cpu_samples"), member(ph, "offcpu"), p, &p->samples);
 }
 
 /* ---- The summary the run computed ---- */
@@ -280,9 +287,30 @@ static int load_summary(struct json_object *r, struct session_result *s)
 	return 0;
 }
 
+/* Does any phase have FUSE requests without their histograms (a report of an older iowhy, which
+ * -v cannot show as the run did)? */
+static int old_fuse_rows(struct json_object *phases)
+{
+	for (size_t i = 0; i < alen(phases); i++) {
+		struct json_object *f = member(json_object_array_get_idx(phases, i), "fuse");
+		struct json_object *rows = member(f, "requests");
+
+		for (size_t k = 0; k < alen(rows); k++)
+			if (!member(json_object_array_get_idx(rows, k), "hist"))
+				return 1;
+	}
+	return 0;
+}
+
 /* ---- API ---- */
 
 int report_load(const char *path, struct session_result *s, char *err, size_t errlen)
+{
+	return report_load_detail(path, s, 0, err, errlen);
+}
+
+int report_load_detail(const char *path, struct session_result *s, int detail, char *err,
+		       size_t errlen)
 {
 	struct json_object *r, *phases;
 	int rc = 0;
@@ -304,6 +332,12 @@ int report_load(const char *path, struct session_result *s, char *err, size_t er
 	if (u64(r, "schema_version") != REPORT_SCHEMA_VERSION) {
 		snprintf(err, errlen, "schema version %llu; this iowhy reads version %d",
 			 (unsigned long long)u64(r, "schema_version"), REPORT_SCHEMA_VERSION);
+		json_object_put(r);
+		return -1;
+	}
+	if (detail > 0 && old_fuse_rows(phases)) {
+		snprintf(err, errlen, "-v: this JSON keeps the FUSE requests' percentiles, not their "
+			 "histograms (written by an older iowhy; the default and -q reports work)");
 		json_object_put(r);
 		return -1;
 	}
@@ -331,6 +365,8 @@ void report_load_free(struct session_result *s)
 	for (int i = 0; i < s->nphases; i++) {
 		free(s->phases[i].comms);
 		io_result_free(s->phases[i].io);
+		cpu_samples_free(s->phases[i].samples);
+		fuse_phase_free(s->phases[i].fuse);
 	}
 	free(s->phases);
 	free((char *)s->tool);

@@ -44,7 +44,7 @@ static uint32_t dev_of(const char *mm)
 	return maj << 20 | (min & 0xfffff);
 }
 
-static void hist_of(struct json_object *a, uint32_t *h, int n)
+void report_load_hist(struct json_object *a, uint32_t *h, int n)
 {
 	for (size_t i = 0; i < alen(a) && (int)i < n; i++)
 		h[i] = (uint32_t)json_object_get_uint64(json_object_array_get_idx(a, i));
@@ -111,10 +111,10 @@ static int load_requests(struct json_object *a, struct io_phase *p)
 		st.queue_max = u64(q, "max");
 		st.dev_ns = u64(d, "total");
 		st.dev_max = u64(d, "max");
-		hist_of(member(q, "hist"), st.qhist, IO_LAT_SLOTS);
-		hist_of(member(d, "hist"), st.dhist, IO_LAT_SLOTS);
-		hist_of(member(o, "size_hist_log2_bytes"), st.size_hist, IO_SIZE_SLOTS);
-		hist_of(member(o, "depth_hist_log2"), st.depth_hist, IO_DEPTH_SLOTS);
+		report_load_hist(member(q, "hist"), st.qhist, IO_LAT_SLOTS);
+		report_load_hist(member(d, "hist"), st.dhist, IO_LAT_SLOTS);
+		report_load_hist(member(o, "size_hist_log2_bytes"), st.size_hist, IO_SIZE_SLOTS);
+		report_load_hist(member(o, "depth_hist_log2"), st.depth_hist, IO_DEPTH_SLOTS);
 		if (!io_phase_find_dev(p, dev) && (di = io_phase_dev(p, dev))) {
 			snprintf(di->name, sizeof(di->name), "%s", str(o, "name"));
 			snprintf(di->disk_name, sizeof(di->disk_name), "%s", str(o, "disk"));
@@ -168,7 +168,7 @@ static int load_fs_jbd(struct json_object *fs, struct json_object *jbd, struct i
 		s->fdatasync = u64(o, "fdatasync");
 		s->total_ns = u64(l, "total");
 		s->max_ns = u64(l, "max");
-		hist_of(member(l, "hist"), s->hist, IO_LAT_SLOTS);
+		report_load_hist(member(l, "hist"), s->hist, IO_LAT_SLOTS);
 	}
 	for (size_t i = 0; i < alen(jbd); i++) {
 		struct json_object *o = json_object_array_get_idx(jbd, i), *c = member(o, "commit_ns");
@@ -189,7 +189,7 @@ static int load_fs_jbd(struct json_object *fs, struct json_object *jbd, struct i
 		s->commit_count = u64(o, "commit_count");
 		s->commit_ns = u64(c, "total");
 		s->commit_max = u64(c, "max");
-		hist_of(member(c, "hist"), s->hist, IO_LAT_SLOTS);
+		report_load_hist(member(c, "hist"), s->hist, IO_LAT_SLOTS);
 	}
 	return 0;
 }
