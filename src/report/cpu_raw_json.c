@@ -7,6 +7,7 @@
 #include "cpu_raw_json.h"
 #include "cpu_samples.h"
 #include "json_put.h"
+#include "report_load.h"
 
 /* ---- Out ---- */
 
@@ -90,28 +91,9 @@ struct json_object *cpu_raw_json(const struct cpu_samples *cs)
 
 /* ---- Back ---- */
 
-static struct json_object *member(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static uint64_t u64(struct json_object *o, const char *key)
-{
-	struct json_object *v = member(o, key);
-
-	return v ? json_object_get_uint64(v) : 0;
-}
-
-static size_t alen(struct json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
-
 static void comm_of(struct json_object *o, char *comm, size_t n)
 {
-	struct json_object *c = member(o, "comm");
+	struct json_object *c = rl_member(o, "comm");
 
 	memset(comm, 0, n);
 	if (c)
@@ -121,7 +103,7 @@ static void comm_of(struct json_object *o, char *comm, size_t n)
 /* A stack index of the JSON through map (the JSON's index -> ours); CS_NONE for -1 or unknown. */
 static uint32_t stack_of(struct json_object *o, const char *key, const uint32_t *map, size_t n)
 {
-	int64_t v = json_object_get_int64(member(o, key));
+	int64_t v = json_object_get_int64(rl_member(o, key));
 
 	return v >= 0 && (size_t)v < n ? map[v] : CS_NONE;
 }
@@ -129,8 +111,8 @@ static uint32_t stack_of(struct json_object *o, const char *key, const uint32_t 
 /* Names and stacks; map[i] is the index of the JSON's stack i. 0 or -1. */
 static int load_stacks(struct cpu_samples *cs, struct json_object *raw, uint32_t *map)
 {
-	struct json_object *names = member(raw, "names"), *st = member(raw, "stacks");
-	size_t nn = alen(names);
+	struct json_object *names = rl_member(raw, "names"), *st = rl_member(raw, "stacks");
+	size_t nn = rl_alen(names);
 	uint32_t *ids = malloc((nn ? nn : 1) * sizeof(*ids)), *fn = NULL;
 	int rc = ids ? 0 : -1;
 
@@ -139,22 +121,22 @@ static int load_stacks(struct cpu_samples *cs, struct json_object *raw, uint32_t
 						  json_object_array_get_idx(names, i)));
 		rc = ids[i] == UINT32_MAX ? -1 : 0;
 	}
-	for (size_t i = 0; !rc && i < alen(st); i++) {
-		struct json_object *s = json_object_array_get_idx(st, i), *f = member(s, "frames");
-		uint32_t n = 0, *p = realloc(fn, (alen(f) + 1) * sizeof(*fn));
+	for (size_t i = 0; !rc && i < rl_alen(st); i++) {
+		struct json_object *s = json_object_array_get_idx(st, i), *f = rl_member(s, "frames");
+		uint32_t n = 0, *p = realloc(fn, (rl_alen(f) + 1) * sizeof(*fn));
 
 		if (!p) {
 			rc = -1;
 			break;
 		}
 		fn = p;
-		for (size_t k = 0; k < alen(f); k++) {
+		for (size_t k = 0; k < rl_alen(f); k++) {
 			uint64_t x = json_object_get_uint64(json_object_array_get_idx(f, k));
 
 			if (x < nn)
 				fn[n++] = ids[x];
 		}
-		map[i] = cpu_samples_add_stack(cs, fn, n, (uint32_t)u64(s, "unresolved"));
+		map[i] = cpu_samples_add_stack(cs, fn, n, (uint32_t)rl_u64(s, "unresolved"));
 		rc = map[i] == CS_NONE ? -1 : 0;
 	}
 	free(fn);
@@ -165,28 +147,28 @@ static int load_stacks(struct cpu_samples *cs, struct json_object *raw, uint32_t
 static int load_rows(struct cpu_samples *cs, struct json_object *raw, const uint32_t *map,
 		     size_t nmap)
 {
-	struct json_object *rows = member(raw, "rows"), *waits = member(raw, "waits");
+	struct json_object *rows = rl_member(raw, "rows"), *waits = rl_member(raw, "waits");
 
-	for (size_t i = 0; i < alen(rows); i++) {
+	for (size_t i = 0; i < rl_alen(rows); i++) {
 		struct json_object *o = json_object_array_get_idx(rows, i);
 		struct cs_row r = { 0 };
 
-		r.count = u64(o, "count");
-		r.nr = (uint16_t)u64(o, "nr");
-		r.kernel_mode = json_object_get_boolean(member(o, "kernel_mode"));
-		r.in_syscall = json_object_get_boolean(member(o, "in_syscall"));
+		r.count = rl_u64(o, "count");
+		r.nr = (uint16_t)rl_u64(o, "nr");
+		r.kernel_mode = json_object_get_boolean(rl_member(o, "kernel_mode"));
+		r.in_syscall = json_object_get_boolean(rl_member(o, "in_syscall"));
 		comm_of(o, r.comm, sizeof(r.comm));
 		r.kstack = stack_of(o, "kstack", map, nmap);
 		r.ustack = stack_of(o, "ustack", map, nmap);
 		if (cpu_samples_add_row(cs, &r))
 			return -1;
 	}
-	for (size_t i = 0; i < alen(waits); i++) {
+	for (size_t i = 0; i < rl_alen(waits); i++) {
 		struct json_object *o = json_object_array_get_idx(waits, i);
 		struct cs_wait w = { 0 };
 
-		w.count = u64(o, "count");
-		w.ns = u64(o, "ns");
+		w.count = rl_u64(o, "count");
+		w.ns = rl_u64(o, "ns");
 		comm_of(o, w.comm, sizeof(w.comm));
 		w.kstack = stack_of(o, "kstack", map, nmap);
 		if (cpu_samples_add_wait(cs, &w))
@@ -199,35 +181,35 @@ static int load_rows(struct cpu_samples *cs, struct json_object *raw, const uint
 static void load_counters(struct cpu_samples *cs, struct json_object *cpu,
 			  struct json_object *offcpu)
 {
-	struct json_object *lost = member(cpu, "lost"), *fr = member(cpu, "frames");
-	struct json_object *olost = member(offcpu, "lost");
+	struct json_object *lost = rl_member(cpu, "lost"), *fr = rl_member(cpu, "frames");
+	struct json_object *olost = rl_member(offcpu, "lost");
 
-	cs->samples = u64(cpu, "samples");
-	cs->kstack_lost = u64(lost, "kernel_stacks");
-	cs->ustack_lost = u64(lost, "user_stacks");
-	cs->key_lost = u64(lost, "samples");
-	cs->unknown_task = u64(lost, "unknown_task");
-	cs->exec_files = u64(fr, "exec_files");
-	cs->exec_files_found = u64(fr, "exec_files_found");
+	cs->samples = rl_u64(cpu, "samples");
+	cs->kstack_lost = rl_u64(lost, "kernel_stacks");
+	cs->ustack_lost = rl_u64(lost, "user_stacks");
+	cs->key_lost = rl_u64(lost, "samples");
+	cs->unknown_task = rl_u64(lost, "unknown_task");
+	cs->exec_files = rl_u64(fr, "exec_files");
+	cs->exec_files_found = rl_u64(fr, "exec_files_found");
 	cs->off_traced = offcpu != NULL;
-	cs->off_sleeps = u64(offcpu, "sleeps");
-	cs->off_stack_lost = u64(olost, "stacks");
-	cs->off_pending_lost = u64(olost, "pending");
-	cs->off_key_lost = u64(olost, "keys");
+	cs->off_sleeps = rl_u64(offcpu, "sleeps");
+	cs->off_stack_lost = rl_u64(olost, "stacks");
+	cs->off_pending_lost = rl_u64(olost, "pending");
+	cs->off_key_lost = rl_u64(olost, "keys");
 }
 
 int cpu_raw_load(struct json_object *cpu, struct json_object *offcpu, const struct phase_result *p,
 		 struct cpu_samples **out)
 {
-	struct json_object *raw = member(cpu, "raw");
-	size_t nst = alen(member(raw, "stacks"));
+	struct json_object *raw = rl_member(cpu, "raw");
+	size_t nst = rl_alen(rl_member(raw, "stacks"));
 	struct cpu_samples *cs;
 	uint32_t *map;
 
 	*out = NULL;
 	if (!raw)
 		return 0;
-	cs = cpu_samples_new((uint32_t)u64(cpu, "hz"));
+	cs = cpu_samples_new((uint32_t)rl_u64(cpu, "hz"));
 	map = malloc((nst ? nst : 1) * sizeof(*map));
 	if (!cs || !map || load_stacks(cs, raw, map) || load_rows(cs, raw, map, nst)) {
 		free(map);

@@ -34,6 +34,12 @@ struct io_phase *report_load_io(struct json_object *io, const struct missing_pro
 void report_load_layers(struct json_object *io, struct phase_summary *ps);
 /* report_load_fuse.c: a phase's "fuse" member as phase_result.fuse (NULL out of memory). */
 struct fuse_phase *report_load_fuse(struct json_object *fuse);
+/* Reading members (report_load.c): o's member key (NULL when o or it is absent), as an integer
+ * (0 when absent), as a string ("" when absent or not one); an array's length (0: not one). */
+struct json_object *rl_member(struct json_object *o, const char *key);
+uint64_t rl_u64(struct json_object *o, const char *key);
+const char *rl_str(struct json_object *o, const char *key);
+size_t rl_alen(struct json_object *a);
 /* A histogram written by jhist (trailing zeros cut) into h[0..n). */
 void report_load_hist(struct json_object *a, uint32_t *h, int n);
 
