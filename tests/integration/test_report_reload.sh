@@ -32,6 +32,29 @@ fi
 check "-v: with the workload's facts by their labels" grep -q "files written: 100" "$TMPROOT/rev.txt"
 "$IOWHY" report -q "$TMPROOT/v.json" >"$TMPROOT/revq.txt"
 check "-q of the same JSON: the brief report" test "$(wc -l <"$TMPROOT/revq.txt")" -lt 40
+# -v with FUSE requests and their daemon (bindfs): the FUSE tables from the JSON's rows,
+# histograms and daemons
+if command -v bindfs >/dev/null; then
+	source tests/integration/lib_fuse.sh
+	mkdir -p "$TMPROOT/src" "$TMPROOT/mnt"
+	bindfs -f "$TMPROOT/src" "$TMPROOT/mnt" &
+	DPID=$!
+	on_exit "fuse_teardown $TMPROOT/mnt $DPID"
+	if fuse_mount_wait "$TMPROOT/mnt" "$DPID"; then
+		"$IOWHY" run -v -o "$TMPROOT/fuse.txt" --json "$TMPROOT/fuse.json" -- \
+			dd if=/dev/zero of="$TMPROOT/mnt/f" bs=1M count=4 status=none
+		"$IOWHY" report -v "$TMPROOT/fuse.json" >"$TMPROOT/refuse.txt" 2>&1
+		check "FUSE: the same verbose report (-v) as the run" \
+			cmp "$TMPROOT/fuse.txt" "$TMPROOT/refuse.txt"
+		diff "$TMPROOT/fuse.txt" "$TMPROOT/refuse.txt" | head -10
+		check "FUSE: with the requests and the daemon" \
+			grep -q "pid $DPID (bindfs) serving" "$TMPROOT/refuse.txt"
+	else
+		fail "bindfs mounted"
+	fi
+else
+	echo "  (bindfs not installed: the FUSE part of -v is not checked)"
+fi
 "$IOWHY" report "$J" --html "$TMPROOT/re.html" >"$TMPROOT/out" 2>&1
 check "report --html exits 0" test $? = 0
 check "and prints no text without --text" test ! -s "$TMPROOT/out"
