@@ -283,9 +283,30 @@ static void write_slice(FILE *out, const struct tl_slice *s, uint64_t base)
 	fputs("}}", out);
 }
 
+/* Time zero of the file: the first phase's start, or anything earlier (a request of the phase
+ * queued just before its clock started), so that no time is clamped. */
+static uint64_t tl_base(const struct timeline *tl)
+{
+	uint64_t base = tl->nph ? tl->ph[0].start : tl->n ? tl->s[0].begin : UINT64_MAX;
+
+	for (size_t i = 0; i < tl->n; i++)
+		if (tl->s[i].begin < base)
+			base = tl->s[i].begin;
+	for (size_t i = 0; i < tl->nrq; i++)
+		if (tl->rq[i].begin < base)
+			base = tl->rq[i].begin;
+	for (size_t i = 0; i < tl->nrq; i++)
+		if (tl->rq[i].submit && tl->rq[i].submit < base)
+			base = tl->rq[i].submit;
+	for (size_t i = 0; i < tl->ndt; i++)
+		if (tl->dt[i].ts < base)
+			base = tl->dt[i].ts;
+	return base == UINT64_MAX ? 0 : base;
+}
+
 uint64_t timeline_write(FILE *out, const struct timeline *tl, const char *command)
 {
-	uint64_t base = tl->nph ? tl->ph[0].start : tl->n ? tl->s[0].begin : 0, ev = 0, nc, budget;
+	uint64_t base = tl_base(tl), ev = 0, nc, budget;
 	int counters_cut, cut = tl->dropped || tl->rq_dropped;
 
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"

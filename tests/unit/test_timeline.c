@@ -512,6 +512,35 @@ static void test_requests_cut(void **state)
 	timeline_free(tl);
 }
 
+/* A request queued before the phase's clock started (background I/O of the window): time zero
+ * moves to it, nothing is clamped, the phase and the tasks keep their exact times. */
+static void test_early_request(void **state)
+{
+	struct timeline *tl = session(1000);
+	struct json_object *r, *ev, *rq = NULL, *ph = NULL;
+
+	(void)state;
+	req(tl, SDA, 0, IO_OP_WRITE, 4096, 0, 900, 950, 1200);
+	r = write_parse(tl);
+	ev = get(r, "traceEvents");
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		struct json_object *e = json_object_array_get_idx(ev, i);
+
+		if (is(e, "cat", "request"))
+			rq = e;
+		if (is(e, "cat", "phase"))
+			ph = e;
+	}
+	assert_non_null(rq);
+	assert_non_null(ph);
+	assert_int_equal(ns(rq, "ts"), 0);
+	assert_int_equal(ns(rq, "dur"), 300);
+	assert_int_equal(ns(ph, "ts"), 100);
+	assert_int_equal(ns(ph, "dur"), 4000);
+	json_object_put(r);
+	timeline_free(tl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -522,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_flows_pair),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_requests_cut),
+		cmocka_unit_test(test_early_request),
 	};
 
 	return cmocka_run_group_tests_name("timeline", tests, NULL, NULL);
