@@ -11,10 +11,10 @@
 static void report_usage(FILE *f)
 {
 	fprintf(f, "usage: iowhy report JSON [-q | -v] [--text] [--html FILE]\n"
-		   "Renders a report saved with --json again: the text report (the default one, -q\n"
-		   "brief or -v every phase in full) as the run printed it, and/or the HTML page\n"
-		   "(--html; then --text for the text too) with the devices' latency histograms and\n"
-		   "layer tables.\n");
+		   "Renders a report saved with --json again: the text report (the default\n"
+		   "one, -q brief or -v every phase in full) as the run printed it, and/or the\n"
+		   "HTML page (--html; then --text for the text too) with the devices' latency\n"
+		   "histograms and layer tables.\n");
 }
 
 int cmd_report(int argc, char **argv)

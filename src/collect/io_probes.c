@@ -204,8 +204,8 @@ void io_probes_set_sink(struct io_probes *t, const struct io_timeline_sink *sink
 	if (!t->rb)
 		t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.rq_events), on_request, t, NULL);
 	if (!t->rb)
-		fprintf(stderr, "iowhy: --timeline: no device requests: cannot read their ring buffer "
-			"(%s)\n", strerror(errno));
+		fprintf(stderr, "iowhy: --timeline: no device requests: cannot read their ring "
+			"buffer (%s)\n", strerror(errno));
 }
 
 static void read_inodes(struct io_probes *t, struct io_phase *p);

@@ -771,8 +771,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		return session_unwind(&s, &rf, res.phases, 1, 1);
 	}
 	if (s.tl) /* the devices' requests and the dirty bytes */
-		io_probes_set_sink(s.io, &(struct io_timeline_sink){ timeline_request, timeline_dirty,
-								      s.tl });
+		io_probes_set_sink(s.io, &(struct io_timeline_sink){ timeline_request,
+								      timeline_dirty, s.tl });
 	for (int i = 0; i < nphases && !interrupted; i++) {
 		struct phase_spec *ps = &phases[i];
 		struct phase_result *r = &res.phases[res.nphases];
