@@ -30,6 +30,10 @@ char LICENSE[] SEC("license") = "GPL";
  * by user space. */
 __u32 current_phase;
 __u64 phase_begin_ns;
+/* --timeline: send every finished request on rq_events (user space sets it before loading and
+ * sizes rq_events and bio_tids; without it both stay at their minimum). */
+__u32 timeline_on;
+__u64 rq_events_lost;     /* records rq_events had no room for */
 
 extern unsigned int CONFIG_HZ __kconfig __weak;
 
@@ -122,6 +126,20 @@ struct {
 	__type(key, __u32);
 	__type(value, struct io_lost);
 } lost SEC(".maps");
+
+/* --timeline only: finished requests (struct io_rq_rec), and the tree task that queued a bio until
+ * it becomes a request. Sized by user space when the timeline is on; minimal otherwise. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} rq_events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u64);
+	__type(value, __u32);
+} bio_tids SEC(".maps");
 
 /* Zeroes to create rows of the per-CPU hashes from (the largest value type; never written). */
 struct {
@@ -288,6 +306,55 @@ static __always_inline void bio_seen(struct bio *bio)
 	}
 	if (bpf_map_update_elem(&bios, &key, &b, BPF_ANY))
 		LOST(bios_full);
+	if (timeline_on && c) {
+		__u32 tid = cur_tid();
+
+		bpf_map_update_elem(&bio_tids, &key, &tid, BPF_ANY);
+	}
+}
+
+/* --timeline: the tree task that queued bio `bkey`, forgotten once read; 0 if none. */
+static __always_inline __u32 bio_tid_take(__u64 bkey)
+{
+	__u32 *tid, v;
+
+	if (!timeline_on || !bkey)
+		return 0;
+	tid = bpf_map_lookup_elem(&bio_tids, &bkey);
+	if (!tid)
+		return 0;
+	v = *tid;
+	bpf_map_delete_elem(&bio_tids, &bkey);
+	return v;
+}
+
+/* --timeline: send a finished request to user space; counted when the ring is full. */
+static __always_inline void send_rq(const struct io_req *r, __u64 now)
+{
+	struct io_rq_rec *e;
+
+	if (!timeline_on)
+		return;
+	e = bpf_ringbuf_reserve(&rq_events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&rq_events_lost, 1);
+		return;
+	}
+	e->t_queue = r->t_queue;
+	e->t_insert = r->t_insert;
+	e->t_issue = r->t_issue;
+	e->t_done = now;
+	e->bytes = r->bytes;
+	e->dev = r->dev;
+	e->disk = r->disk;
+	e->tid = r->tid;
+	e->depth = r->depth;
+	e->phase = r->phase;
+	e->cls = r->cls;
+	e->op = r->op;
+	e->requeues = r->requeues;
+	e->pad[0] = e->pad[1] = 0;
+	bpf_ringbuf_submit(e, 0);
 }
 
 /* The block programs are tp_btf: typed pointers, read with plain loads (no bpf_probe_read per
@@ -328,6 +395,7 @@ static __always_inline struct io_req *req_get(struct request *rq)
 		n.dev = part ? part->bd_dev : 0;
 		LOST(issue_unseen);
 	}
+	n.tid = bio_tid_take(bkey);
 	n.disk = disk_of(rq);
 	if (!n.dev)
 		n.dev = n.disk;
@@ -490,6 +558,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 			io_stat_add(s, r, now);
 		else
 			LOST(stats_full);
+		send_rq(r, now);
 	}
 	bpf_map_delete_elem(&reqs, &key);
 }
@@ -537,6 +606,15 @@ int BPF_PROG(io_split, struct bio *bio, unsigned int new_sector)
 	b.t_queue = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&bios, &key, &b, BPF_ANY))
 		LOST(bios_full);
+	if (timeline_on) { /* the split-off part keeps the parent's submitter */
+		__u32 *tid = bpf_map_lookup_elem(&bio_tids, &parent);
+
+		if (tid) {
+			__u32 v = *tid;
+
+			bpf_map_update_elem(&bio_tids, &key, &v, BPF_ANY);
+		}
+	}
 	return 0;
 }
 
@@ -547,6 +625,8 @@ int BPF_PROG(io_bio_backmerge, struct bio *bio)
 	__u64 key = (__u64)bio;
 
 	bpf_map_delete_elem(&bios, &key);
+	if (timeline_on)
+		bpf_map_delete_elem(&bio_tids, &key);
 	count_merge(0);
 	return 0;
 }

@@ -82,7 +82,21 @@ struct io_req {
 	__u16 depth;        /* in flight at issue, this one included */
 	__u8 phase, cls, op, seq, requeues, issued;
 	__u8 wslot;         /* 1 + the disk slot counted in tree_inflight while issued; 0: none */
-	__u8 pad2[7];
+	__u8 pad2[3];
+	__u32 tid;          /* the tree task that queued its first bio (--timeline only), else 0 */
+};
+
+/* --timeline only: one finished request, sent on the ring buffer rq_events (io.bpf.c). */
+struct io_rq_rec {
+	__u64 t_queue;      /* first bio queued (0 if never seen) */
+	__u64 t_insert;     /* last insert or requeue (0 if never inserted) */
+	__u64 t_issue;      /* last issue */
+	__u64 t_done;       /* completion */
+	__u64 bytes;
+	__u32 dev, disk;
+	__u32 tid;          /* the tree task that queued it, 0 if not a tree task's */
+	__u16 depth;        /* in flight at issue, this one included */
+	__u8 phase, cls, op, requeues, pad[2];
 };
 
 /* Per-disk state: in-flight count, busy time (union of intervals with >= 1 request in flight). */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `iowhy report JSON [-q] [--text] [--html FILE]`: a saved JSON report rendered again. */
+/* `iowhy report JSON [-q | -v] [--text] [--html FILE]`: a saved JSON report rendered again. */
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
@@ -10,12 +10,11 @@
 
 static void report_usage(FILE *f)
 {
-	fprintf(f, "usage: iowhy report JSON [-q] [--text] [--html FILE]\n"
-		   "Renders a report saved with --json again: the text report (the default one, or\n"
-		   "-q brief) as the run printed it, and/or the HTML page (--html; then --text for the\n"
-		   "text too) with the devices' latency histograms and layer tables. -v is not\n"
-		   "available: the JSON keeps the syscalls' percentiles, not the histograms they come\n"
-		   "from (the page shows '-' for them).\n");
+	fprintf(f, "usage: iowhy report JSON [-q | -v] [--text] [--html FILE]\n"
+		   "Renders a report saved with --json again: the text report (the default\n"
+		   "one, -q brief or -v every phase in full) as the run printed it, and/or the\n"
+		   "HTML page (--html; then --text for the text too) with the devices' latency\n"
+		   "histograms and layer tables.\n");
 }
 
 int cmd_report(int argc, char **argv)
@@ -33,9 +32,7 @@ int cmd_report(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--brief")) {
 			ro.detail = -1;
 		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--detail")) {
-			fprintf(stderr, "iowhy report: -v needs the run itself: the JSON keeps the "
-					"syscalls' percentiles, not their histograms\n");
-			return 2;
+			ro.detail = 1;
 		} else if (!strcmp(argv[i], "--text")) {
 			text = 1;
 		} else if (!strcmp(argv[i], "--html")) {
@@ -61,7 +58,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (html && outfile_check("report", "--html", html))
 		return 2;
-	rc = report_load(json, &s, err, sizeof(err));
+	rc = report_load_detail(json, &s, ro.detail, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "iowhy report: %s: %s\n", json, err);
 		report_load_free(&s);

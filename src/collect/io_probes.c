@@ -11,12 +11,16 @@
 #include "io_probes.h"
 #include "core_probes.h"
 #include "clock.h"
+#include "meminfo.h"
 #include "sysblock.h"
 #include "result.h"
 #include "iowhy.skel.h"
 #include "io.skel.h"
 
 #define MAX_BLK 256
+#define TL_RING_BYTES (4u << 20)   /* --timeline: ~60,000 requests between two polls */
+#define TL_BIO_TIDS 32768          /* bios queued by tree tasks, not yet requests */
+#define TL_DIRTY_EVERY_NS 10000000ULL
 
 /* Every probe of bpf/io.bpf.c (tp_btf only, all optional). */
 const struct probe_spec io_probe_specs[] = {
@@ -67,6 +71,11 @@ struct io_probes {
 	int nblk;
 	struct busy_snap busy[MAX_BLK];
 	int nbusy;
+	int timeline;              /* --timeline: requests sent on rq_events */
+	struct ring_buffer *rb;
+	struct io_timeline_sink sink;
+	uint64_t last_dirty_ns;
+	int open_tag;              /* the phase whose requests go to the sink, -1 between phases */
 };
 
 /* The probe set's loader: a fresh skeleton sharing the core's tree maps and mode. */
@@ -83,6 +92,12 @@ static void *open_io(void *ctx)
 	}
 	s->rodata->use_hash = t->core->use_hash != 0;
 	s->bss->current_phase = IO_NO_PHASE;
+	s->bss->timeline_on = t->timeline != 0;
+	if (t->timeline && (bpf_map__set_max_entries(s->maps.rq_events, TL_RING_BYTES) ||
+			    bpf_map__set_max_entries(s->maps.bio_tids, TL_BIO_TIDS))) {
+		io_bpf__destroy(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -103,6 +118,11 @@ static void destroy_io(void *skel)
 
 int io_probes_open(struct io_probes **out, struct core_probes *core)
 {
+	return io_probes_open_timeline(out, core, 0);
+}
+
+int io_probes_open_timeline(struct io_probes **out, struct core_probes *core, int timeline)
+{
 	struct io_probes *t = calloc(1, sizeof(*t));
 	const struct probe_loader loader = { open_io, io_object, load_io, destroy_io, t };
 
@@ -112,6 +132,8 @@ int io_probes_open(struct io_probes **out, struct core_probes *core)
 		return -1;
 	}
 	t->core = core;
+	t->timeline = timeline;
+	t->open_tag = -1;
 	t->ncpus = libbpf_num_possible_cpus();
 	if (probe_set_init(&t->probes, "I/O", io_probe_specs, io_probe_nspecs) ||
 	    probe_set_prepare_kernel(&t->probes)) {
@@ -155,8 +177,69 @@ void io_probes_close(struct io_probes *t)
 	if (!t)
 		return;
 	probe_set_detach(&t->probes);
+	ring_buffer__free(t->rb);
 	io_bpf__destroy(t->skel);
 	free(t);
+}
+
+/* ---- --timeline: finished requests and dirty bytes ---- */
+
+static int on_request(void *ctx, void *data, size_t len)
+{
+	struct io_probes *t = ctx;
+
+	const struct io_rq_rec *r = data;
+
+	/* a request of a closed phase is in no report: none in the timeline either */
+	if (len >= sizeof(*r) && t->sink.request && r->phase == t->open_tag)
+		t->sink.request(t->sink.ctx, r);
+	return 0;
+}
+
+void io_probes_set_sink(struct io_probes *t, const struct io_timeline_sink *sink)
+{
+	if (!t || !t->timeline)
+		return;
+	t->sink = *sink;
+	if (!t->rb)
+		t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.rq_events), on_request, t, NULL);
+	if (!t->rb)
+		fprintf(stderr, "iowhy: --timeline: no device requests: cannot read their ring "
+			"buffer (%s)\n", strerror(errno));
+}
+
+static void read_inodes(struct io_probes *t, struct io_phase *p);
+
+/* One sample of the dirty bytes: the tree's files' and the system's. */
+static void sample_dirty(struct io_probes *t, uint64_t now)
+{
+	struct io_phase p = { 0 };
+	uint64_t tree, dirty, wb, gone;
+
+	read_inodes(t, &p);
+	gone = p.tree_wb_total + p.tree_removed_total;
+	tree = p.tree_dirtied_total > gone ? p.tree_dirtied_total - gone : 0;
+	meminfo_dirty(&dirty, &wb);
+	t->sink.dirty(t->sink.ctx, now, tree, dirty, wb);
+}
+
+void io_probes_poll(struct io_probes *t)
+{
+	uint64_t now;
+
+	if (!t || !t->rb)
+		return;
+	ring_buffer__consume(t->rb);
+	now = now_ns();
+	if (t->sink.dirty && now - t->last_dirty_ns >= TL_DIRTY_EVERY_NS) {
+		t->last_dirty_ns = now;
+		sample_dirty(t, now);
+	}
+}
+
+uint64_t io_probes_requests_lost(const struct io_probes *t)
+{
+	return t && t->timeline ? t->skel->bss->rq_events_lost : 0;
 }
 
 /* ---- /sys/block ---- */
@@ -271,6 +354,7 @@ void io_probes_phase_begin(struct io_probes *t, int tag)
 	if (!t || tag < 0 || tag >= IO_MAX_PHASES)
 		return;
 	t->skel->bss->current_phase = IO_NO_PHASE;
+	io_probes_poll(t); /* --timeline: requests of no open phase, dropped */
 	clear_phase(t->skel->maps.io_stats, sizeof(struct io_key), 4, 1, tag);
 	clear_phase(t->skel->maps.fs_stats, sizeof(struct io_fs_key), 4, 4, tag);
 	clear_phase(t->skel->maps.jbd_stats, sizeof(struct io_fs_key), 4, 4, tag);
@@ -281,6 +365,7 @@ void io_probes_phase_begin(struct io_probes *t, int tag)
 	t->nblk = snap_blk(t->blk, MAX_BLK);
 	t->begin_ns = now_ns();
 	t->skel->bss->phase_begin_ns = t->begin_ns; /* CLOCK_MONOTONIC, bpf_ktime_get_ns()'s clock */
+	t->open_tag = tag;
 	t->skel->bss->current_phase = tag;
 }
 
@@ -492,10 +577,16 @@ int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 		return 0;
 	t->skel->bss->current_phase = IO_NO_PHASE;
 	p = io_phase_new();
-	if (!p)
+	if (!p) {
+		t->open_tag = -1;
 		return -1;
+	}
 	p->window_ns = now_ns() - t->begin_ns;
 	read_rows(t, tag, p);
+	/* --timeline: the phase's last requests, once their rows are read: a request's record is
+	 * sent right after its row is counted, so every counted one is in the ring by now */
+	io_probes_poll(t);
+	t->open_tag = -1;
 	read_fs(t, tag, p);
 	read_jbd(t, tag, p);
 	read_ctr(t, tag, p);

@@ -53,4 +53,24 @@ const struct probe_set *io_probes_set(const struct io_probes *t);
 int io_probes_map_fd(const struct io_probes *t, const char *name);
 void io_probes_close(struct io_probes *t);
 
+/* --timeline: what the probes send beyond the phases' statistics. */
+struct io_timeline_sink {
+	/* every finished request of a phase (rec->phase < IO_MAX_PHASES) */
+	void (*request)(void *ctx, const struct io_rq_rec *rec);
+	/* at `ts` (CLOCK_MONOTONIC): bytes of the tree's files dirty now (dirtied - written back -
+	 * removed, session totals), and the system's Dirty and Writeback (/proc/meminfo) */
+	void (*dirty)(void *ctx, uint64_t ts, uint64_t tree, uint64_t sys_dirty, uint64_t sys_wb);
+	void *ctx;
+};
+
+/* io_probes_open, and with `timeline` set the programs also send every finished request with its
+ * submitter (a ring buffer and a bio -> task map sized only then). */
+int io_probes_open_timeline(struct io_probes **t, struct core_probes *core, int timeline);
+/* Where the requests and dirty samples go (the timeline was asked for at open). */
+void io_probes_set_sink(struct io_probes *t, const struct io_timeline_sink *sink);
+/* Deliver the requests sent so far, and a dirty sample at most every 10 ms (NULL is fine). */
+void io_probes_poll(struct io_probes *t);
+/* Requests the ring buffer had no room for (--timeline). */
+uint64_t io_probes_requests_lost(const struct io_probes *t);
+
 #endif

@@ -12,6 +12,7 @@
 #include "dev_lat.h"
 #include "hist.h"
 #include "interval_out.h"
+#include "meminfo.h"
 #include "outfile.h"
 #include "result.h"
 #include "session_priv.h"
@@ -187,25 +188,6 @@ static void sample_devices(struct interval_out *iv, struct interval_sample *smp,
 	qsort(all, (size_t)n, sizeof(all[0]), cmp_dev);
 	smp->ndevs = n < IV_MAX_DEVS ? n : IV_MAX_DEVS;
 	memcpy(smp->devs, all, sizeof(all[0]) * (size_t)smp->ndevs);
-}
-
-/* Dirty and Writeback of /proc/meminfo, in bytes. */
-static void read_meminfo(uint64_t *dirty, uint64_t *wb)
-{
-	char line[256];
-	unsigned long long kb;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	*dirty = *wb = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Dirty: %llu kB", &kb) == 1)
-			*dirty = kb * 1024;
-		else if (sscanf(line, "Writeback: %llu kB", &kb) == 1)
-			*wb = kb * 1024;
-	}
-	fclose(f);
 }
 
 /* ---- slow calls: device context ---- */
@@ -430,7 +412,7 @@ static void cut(struct interval_out *iv, uint64_t to, int final)
 	smp.unattributed_ns = w->unattributed_ns - iv->prev_unattr;
 	iv->prev_unattr = w->unattributed_ns;
 	sample_devices(iv, &smp, now_ns());
-	read_meminfo(&smp.dirty_bytes, &smp.writeback_bytes);
+	meminfo_dirty(&smp.dirty_bytes, &smp.writeback_bytes);
 	smp.slowest = iv->slowest;
 	memset(&iv->slowest, 0, sizeof(iv->slowest));
 	smp.lite = iv->lite;

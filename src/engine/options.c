@@ -28,7 +28,7 @@ const struct opt_def common_opt_defs[] = {
 	{ "no-sample", K_NOSAMPLE, NULL, "no CPU sampling (no stacks, no user/kernel split by samples)" },
 	{ "folded", K_FOLDED, "FILE", "CPU samples as FlameGraph folded stacks (D sleeps: FILE.offcpu)" },
 	{ "html", K_HTML, "FILE", "also write the report as one self-contained HTML page" },
-	{ "timeline", K_TIMELINE, "FILE", "every task's states over time for Perfetto / chrome://tracing" },
+	{ "timeline", K_TIMELINE, "FILE", "tasks' states, device requests over time (Perfetto)" },
 	{ "timeline-max", K_TLMAX, "N", "at most N timeline events (default 200000; the file says when cut)" },
 	{ "interval", K_INTERVAL, "S", "a live block every S (e.g. 1s) while it runs, then the report" },
 	{ "json-lines", K_JSONL, "FILE", "one JSON object per interval to FILE (default --interval 1s)" },

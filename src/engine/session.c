@@ -382,6 +382,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 
 		poll(&p, pidfd >= 0 ? 1 : 0, core_probes_poll_ms(&s->core));
 		core_probes_drain(&s->core);
+		io_probes_poll(s->io);
 		interval_poll(s->iv, now_ns());
 		if (interrupted)
 			stop_child(ps, pid, &signalled, &deadline);
@@ -434,6 +435,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	core_probes_reset_sys_stats(&s->core, pc->tag);
 	if (s->io)
 		io_probes_phase_end(s->io, pc->tag, r);
+	if (s->tl && r->io && timeline_devices(s->tl, r->io))
+		fprintf(stderr, "iowhy: --timeline: out of memory for the devices' names\n");
 	if (sampler_active(s->smp) && (r->samples = sampler_phase_end(s->smp, pc->tag,
 						      ps->argv ? ps->argv[0] : NULL)))
 		cpu_samples_split_phase(r->samples, r);
@@ -746,7 +749,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (core_probes_open(&s.core, on_event, &s.pc, nphases))
 		return session_unwind(&s, &rf, NULL, 0, 1);
-	if ((!o->no_io && io_probes_open(&s.io, &s.core)) ||
+	if ((!o->no_io && io_probes_open_timeline(&s.io, &s.core, o->timeline_path != NULL)) ||
 	    (!o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz)))
 		return session_unwind(&s, &rf, NULL, 1, 1);
 	if (!o->no_io)
@@ -768,6 +771,9 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		fprintf(stderr, "iowhy: out of memory\n");
 		return session_unwind(&s, &rf, res.phases, 1, 1);
 	}
+	if (s.tl) /* the devices' requests and the dirty bytes */
+		io_probes_set_sink(s.io, &(struct io_timeline_sink){ timeline_request,
+								      timeline_dirty, s.tl });
 	for (int i = 0; i < nphases && !interrupted; i++) {
 		struct phase_spec *ps = &phases[i];
 		struct phase_result *r = &res.phases[res.nphases];
@@ -804,6 +810,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	}
 	res.partial = interrupted != 0;
 	fill_header(&res, tool, command, &s);
+	if (s.tl)
+		timeline_requests_lost(s.tl, io_probes_requests_lost(s.io));
 	detach0 = now_ns();
 	fuse_probes_close(s.fuse);
 	sampler_close(s.smp);
@@ -834,11 +842,12 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		if (rf.timeline && s.tl &&
 		    timeline_write_stream(rf.timeline, o->timeline_path, s.tl, res.command) && !failed)
 			failed = 1;
-		else if (s.tl && timeline_dropped(s.tl))
+		else if (s.tl && (timeline_dropped(s.tl) || timeline_requests_dropped(s.tl)))
 			fprintf(stderr, "iowhy: --timeline %s: cut at %llu slices (--timeline-max); %llu "
-				"later slices left out\n", o->timeline_path,
+				"later slices and %llu requests left out\n", o->timeline_path,
 				(unsigned long long)timeline_slices(s.tl),
-				(unsigned long long)timeline_dropped(s.tl));
+				(unsigned long long)timeline_dropped(s.tl),
+				(unsigned long long)timeline_requests_dropped(s.tl));
 		if (s.tl)
 			rf.timeline = NULL; /* closed by timeline_write_stream */
 	}

@@ -9,6 +9,7 @@
 #include "cpu_report.h"
 #include "cpu_samples.h"
 #include "cpu_explain.h"
+#include "cpu_raw_json.h"
 #include "syscalls.h"
 #include "units.h"
 
@@ -263,6 +264,7 @@ void cpu_report_json(struct json_object *phase, const struct phase_result *p)
 		put(o, "explanation", json_object_new_string(cpu_explain(p, text, sizeof(text)) ?
 							    text : ""));
 	}
+	put(o, "raw", cpu_raw_json(cs)); /* what iowhy report -v renders again */
 	put(phase, "cpu_samples", o);
 	if (cs->off_traced)
 		put(phase, "offcpu", offcpu_obj(cs));

@@ -9,6 +9,7 @@
 #include "fuse_explain.h"
 #include "result.h"
 #include "units.h"
+#include "json_put.h"
 
 static const char *mount_name(const struct fuse_phase *f, uint32_t conn, char *buf, size_t n)
 {
@@ -231,6 +232,7 @@ void fuse_report_json(struct json_object *phase_obj, const struct phase_result *
 		put_u64(x, "max_ns", r->st.max_ns);
 		put_u64(x, "wait_ns", r->st.wait_ns);
 		put_u64(x, "waits", r->st.waits);
+		json_object_object_add(x, "hist", jhist(r->st.hist, FUSE_LAT_SLOTS));
 		json_object_array_add(rows, x);
 	}
 	for (size_t i = 0; i < f->ndaemons; i++)
@@ -243,6 +245,7 @@ void fuse_report_json(struct json_object *phase_obj, const struct phase_result *
 	put_u64(o, "lost_inflight", f->lost.inflight_full);
 	put_u64(o, "unmatched_end", f->lost.unmatched_end);
 	put_u64(o, "lost_rows", f->lost.stats_full + f->lost.daemon_full);
+	put_u64(o, "lost_daemon_rows", f->lost.daemon_full);
 	json_object_object_add(o, "nfs_traceable", json_object_new_boolean(f->nfs_probes));
 	json_object_object_add(phase_obj, "fuse", o);
 }

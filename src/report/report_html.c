@@ -703,7 +703,7 @@ static void phase_syscalls(FILE *out, const struct phase_result *p)
 		if (hist_total(st->hist, IOWHY_HIST_SLOTS)) {
 			td_ns(out, hist_percentile(st->hist, IOWHY_HIST_SLOTS, 50, st->max_ns));
 			td_ns(out, hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns));
-		} else { /* re-rendered from a JSON report: no histogram, see its p50_ns/p99_ns */
+		} else { /* a JSON report of an older iowhy: no histogram, see its p50_ns/p99_ns */
 			html_td_num(out, -1, "-");
 			html_td_num(out, -1, "-");
 		}

@@ -82,15 +82,18 @@ static struct json_object *iowait_obj(const struct wall_view *w)
 static void add_facts(struct json_object *phase, const struct phase_facts *pf)
 {
 	struct json_object *facts = json_object_new_object(), *units = json_object_new_object();
+	struct json_object *labels = json_object_new_object();
 
 	for (int i = 0; i < pf->n && i < FACTS_MAX; i++) {
 		const struct fact *f = &pf->f[i];
 
 		jput(facts, f->key, jnumber(f->value));
 		jput_str(units, f->key, f->unit);
+		jput_str(labels, f->key, f->label);
 	}
 	jput(phase, "facts", facts);
 	jput(phase, "fact_units", units);
+	jput(phase, "fact_labels", labels);
 }
 
 static struct json_object *cpu_check_obj(const struct phase_result *p)
@@ -159,6 +162,7 @@ static struct json_object *syscall_obj(unsigned nr, const struct iowhy_sys_stat 
 	jput_u64(o, "p90_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 90, st->max_ns));
 	jput_u64(o, "p99_ns", hist_percentile(st->hist, IOWHY_HIST_SLOTS, 99, st->max_ns));
 	jput_u64(o, "max_ns", st->max_ns);
+	jput(o, "hist", jhist(st->hist, IOWHY_HIST_SLOTS));
 	jput(o, "group", json_object_new_string(sys_group_key(syscall_group(nr))));
 	return o;
 }

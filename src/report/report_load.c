@@ -8,33 +8,34 @@
 #include "summary.h"
 #include "syscalls.h"
 #include "io_model.h"
+#include "cpu_raw_json.h"
 #include "cpu_samples.h"
 #include "fuse_model.h"
 
 /* ---- Members ---- */
 
-static struct json_object *member(struct json_object *o, const char *key)
+struct json_object *rl_member(struct json_object *o, const char *key)
 {
 	struct json_object *v = NULL;
 
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
-static uint64_t u64(struct json_object *o, const char *key)
+uint64_t rl_u64(struct json_object *o, const char *key)
 {
-	struct json_object *v = member(o, key);
+	struct json_object *v = rl_member(o, key);
 
 	return v ? json_object_get_uint64(v) : 0;
 }
 
-static const char *str(struct json_object *o, const char *key)
+const char *rl_str(struct json_object *o, const char *key)
 {
-	struct json_object *v = member(o, key);
+	struct json_object *v = rl_member(o, key);
 
 	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
 }
 
-static size_t alen(struct json_object *a)
+size_t rl_alen(struct json_object *a)
 {
 	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
@@ -61,27 +62,27 @@ static int errno_of(const char *text)
 
 static void load_header(struct json_object *r, struct session_result *s)
 {
-	struct json_object *ev = member(r, "events"), *probes = member(r, "probes");
-	struct json_object *miss = member(probes, "missing");
+	struct json_object *ev = rl_member(r, "events"), *probes = rl_member(r, "probes");
+	struct json_object *miss = rl_member(probes, "missing");
 
-	snprintf(s->command, sizeof(s->command), "%s", str(r, "command"));
-	snprintf(s->kernel, sizeof(s->kernel), "%s", str(r, "kernel"));
-	snprintf(s->probe_mode, sizeof(s->probe_mode), "%s", str(r, "probe_mode"));
-	s->partial = json_object_get_boolean(member(r, "partial"));
-	s->events_total = u64(ev, "total");
-	s->events_lost = u64(ev, "lost");
-	s->storage_failed = u64(ev, "storage_failed");
-	s->nr_folded = u64(ev, "nr_folded");
-	s->setup_ns = u64(r, "setup_ns");
-	s->teardown_ns = u64(r, "teardown_ns");
-	s->probe_times.load_ns = u64(probes, "load_ns");
-	s->probe_times.attach_ns = u64(probes, "attach_ns");
-	s->probe_times.detach_ns = u64(probes, "detach_ns");
-	for (size_t i = 0; i < alen(miss); i++) {
+	snprintf(s->command, sizeof(s->command), "%s", rl_str(r, "command"));
+	snprintf(s->kernel, sizeof(s->kernel), "%s", rl_str(r, "kernel"));
+	snprintf(s->probe_mode, sizeof(s->probe_mode), "%s", rl_str(r, "probe_mode"));
+	s->partial = json_object_get_boolean(rl_member(r, "partial"));
+	s->events_total = rl_u64(ev, "total");
+	s->events_lost = rl_u64(ev, "lost");
+	s->storage_failed = rl_u64(ev, "storage_failed");
+	s->nr_folded = rl_u64(ev, "nr_folded");
+	s->setup_ns = rl_u64(r, "setup_ns");
+	s->teardown_ns = rl_u64(r, "teardown_ns");
+	s->probe_times.load_ns = rl_u64(probes, "load_ns");
+	s->probe_times.attach_ns = rl_u64(probes, "attach_ns");
+	s->probe_times.detach_ns = rl_u64(probes, "detach_ns");
+	for (size_t i = 0; i < rl_alen(miss); i++) {
 		struct json_object *m = json_object_array_get_idx(miss, i);
 
-		missing_probes_add(&s->missing, str(m, "name"), state_of(str(m, "reason")),
-				   errno_of(str(m, "error")));
+		missing_probes_add(&s->missing, rl_str(m, "name"), state_of(rl_str(m, "reason")),
+				   errno_of(rl_str(m, "error")));
 	}
 }
 
@@ -103,57 +104,57 @@ static int disk_slot(struct session_result *s, const char *name)
 
 static void load_wall(struct json_object *ph, struct phase_result *p, struct session_result *s)
 {
-	struct json_object *w = member(ph, "wall"), *g = member(w, "kernel_groups");
-	struct json_object *by_dev = member(ph, "iowait_by_device");
+	struct json_object *w = rl_member(ph, "wall"), *g = rl_member(w, "kernel_groups");
+	struct json_object *by_dev = rl_member(ph, "iowait_by_device");
 	struct wall_view *v = &p->wall;
 
 	v->start_ns = 0;
-	v->end_ns = u64(ph, "wall_ns");
-	v->bucket_ns[WB_USER] = u64(w, "user_ns");
-	v->bucket_ns[WB_KERNEL] = u64(w, "kernel_ns");
-	v->bucket_ns[WB_RUNQ] = u64(w, "runq_ns");
-	v->bucket_ns[WB_IOWAIT] = u64(w, "iowait_ns");
-	v->bucket_ns[WB_OTHER] = u64(w, "other_ns");
-	v->unattributed_ns = u64(w, "unattributed_ns");
+	v->end_ns = rl_u64(ph, "wall_ns");
+	v->bucket_ns[WB_USER] = rl_u64(w, "user_ns");
+	v->bucket_ns[WB_KERNEL] = rl_u64(w, "kernel_ns");
+	v->bucket_ns[WB_RUNQ] = rl_u64(w, "runq_ns");
+	v->bucket_ns[WB_IOWAIT] = rl_u64(w, "iowait_ns");
+	v->bucket_ns[WB_OTHER] = rl_u64(w, "other_ns");
+	v->unattributed_ns = rl_u64(w, "unattributed_ns");
 	for (int k = 0; k < SG_COUNT; k++)
-		v->kernel_group_ns[k] = u64(g, sys_group_key((enum sys_group)k));
-	json_object_object_foreach(member(ph, "iowait_by_syscall"), name, ns) {
+		v->kernel_group_ns[k] = rl_u64(g, sys_group_key((enum sys_group)k));
+	json_object_object_foreach(rl_member(ph, "iowait_by_syscall"), name, ns) {
 		int nr = strcmp(name, syscall_name(MODEL_NR_NONE)) ? syscall_nr(name) : MODEL_NR_NONE;
 
 		if (nr >= 0 && nr <= MODEL_NR_NONE)
 			v->by_nr[WB_IOWAIT][nr] = json_object_get_uint64(ns);
 	}
-	for (size_t i = 0; i < alen(by_dev); i++) {
+	for (size_t i = 0; i < rl_alen(by_dev); i++) {
 		struct json_object *d = json_object_array_get_idx(by_dev, i);
-		const char *name = str(d, "name");
+		const char *name = rl_str(d, "name");
 		int slot = strcmp(name, "none") ? disk_slot(s, name) : IOWHY_DISK_SLOTS;
 
 		if (slot >= 0)
-			v->iowait_by_disk[slot] += u64(d, "ns");
+			v->iowait_by_disk[slot] += rl_u64(d, "ns");
 	}
 }
 
 static void load_facts(struct json_object *ph, struct phase_result *p)
 {
-	struct json_object *units = member(ph, "fact_units");
+	struct json_object *units = rl_member(ph, "fact_units"), *labels = rl_member(ph, "fact_labels");
 
-	json_object_object_foreach(member(ph, "facts"), key, val) {
+	json_object_object_foreach(rl_member(ph, "facts"), key, val) {
 		struct fact *f;
 
 		if (p->facts.n >= FACTS_MAX)
 			break;
 		f = &p->facts.f[p->facts.n++];
 		snprintf(f->key, sizeof(f->key), "%s", key);
-		snprintf(f->label, sizeof(f->label), "%s", key); /* the JSON keeps no labels */
-		snprintf(f->unit, sizeof(f->unit), "%s", str(units, key));
+		snprintf(f->label, sizeof(f->label), "%s", rl_member(labels, key) ? rl_str(labels, key) : key);
+		snprintf(f->unit, sizeof(f->unit), "%s", rl_str(units, key));
 		f->value = val ? json_object_get_double(val) : 0;
 	}
 }
 
 static int load_comms(struct json_object *ph, struct phase_result *p)
 {
-	struct json_object *a = member(ph, "comms");
-	size_t n = alen(a);
+	struct json_object *a = rl_member(ph, "comms");
+	size_t n = rl_alen(a);
 
 	p->comms = calloc(n ? n : 1, sizeof(*p->comms));
 	if (!p->comms)
@@ -162,19 +163,19 @@ static int load_comms(struct json_object *ph, struct phase_result *p)
 		struct json_object *o = json_object_array_get_idx(a, i);
 		struct comm_stats *c = &p->comms[i];
 
-		strncpy(c->comm, str(o, "comm"), IOWHY_COMM_LEN - 1);
-		c->tasks = (uint32_t)u64(o, "tasks");
-		c->forks = (uint32_t)u64(o, "forks");
-		c->execs = (uint32_t)u64(o, "execs");
-		c->exits = (uint32_t)u64(o, "exits");
-		c->state_ns[IOWHY_TS_USER] = u64(o, "user_ns");
-		c->state_ns[IOWHY_TS_KERNEL] = u64(o, "kernel_ns");
-		c->state_ns[IOWHY_TS_RUNQ] = u64(o, "runq_ns");
-		c->state_ns[IOWHY_TS_DWAIT] = u64(o, "iowait_ns");
-		c->state_ns[IOWHY_TS_SWAIT] = u64(o, "other_ns");
-		c->vol_switches = u64(o, "vol_switches");
-		c->invol_switches = u64(o, "invol_switches");
-		c->faults = u64(o, "faults");
+		strncpy(c->comm, rl_str(o, "comm"), IOWHY_COMM_LEN - 1);
+		c->tasks = (uint32_t)rl_u64(o, "tasks");
+		c->forks = (uint32_t)rl_u64(o, "forks");
+		c->execs = (uint32_t)rl_u64(o, "execs");
+		c->exits = (uint32_t)rl_u64(o, "exits");
+		c->state_ns[IOWHY_TS_USER] = rl_u64(o, "user_ns");
+		c->state_ns[IOWHY_TS_KERNEL] = rl_u64(o, "kernel_ns");
+		c->state_ns[IOWHY_TS_RUNQ] = rl_u64(o, "runq_ns");
+		c->state_ns[IOWHY_TS_DWAIT] = rl_u64(o, "iowait_ns");
+		c->state_ns[IOWHY_TS_SWAIT] = rl_u64(o, "other_ns");
+		c->vol_switches = rl_u64(o, "vol_switches");
+		c->invol_switches = rl_u64(o, "invol_switches");
+		c->faults = rl_u64(o, "faults");
 	}
 	p->ncomms = n;
 	return 0;
@@ -182,21 +183,22 @@ static int load_comms(struct json_object *ph, struct phase_result *p)
 
 static void load_syscalls(struct json_object *ph, struct phase_result *p)
 {
-	struct json_object *a = member(ph, "syscalls");
+	struct json_object *a = rl_member(ph, "syscalls");
 
-	for (size_t i = 0; i < alen(a); i++) {
+	for (size_t i = 0; i < rl_alen(a); i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
-		uint64_t nr = u64(o, "nr");
+		uint64_t nr = rl_u64(o, "nr");
 		struct iowhy_sys_stat *st;
 
 		if (nr >= IOWHY_NR_SLOTS)
 			continue;
 		st = &p->sys[nr];
-		st->count = u64(o, "count");
-		st->total_ns = u64(o, "total_ns");
-		st->oncpu_ns = u64(o, "oncpu_ns");
-		st->max_ns = u64(o, "max_ns");
-		st->ret_sum = u64(o, "bytes");
+		st->count = rl_u64(o, "count");
+		st->total_ns = rl_u64(o, "total_ns");
+		st->oncpu_ns = rl_u64(o, "oncpu_ns");
+		st->max_ns = rl_u64(o, "max_ns");
+		st->ret_sum = rl_u64(o, "bytes");
+		report_load_hist(rl_member(o, "hist"), st->hist, IOWHY_HIST_SLOTS);
 	}
 }
 
@@ -204,130 +206,92 @@ static void load_syscalls(struct json_object *ph, struct phase_result *p)
  * the rest of the samples is not in the JSON. Returns 0, or -1 out of memory. */
 static int load_user_split(struct json_object *ph, struct phase_result *p)
 {
-	struct json_object *cs = member(ph, "cpu_samples"), *split = member(cs, "wall_user_split");
+	struct json_object *cs = rl_member(ph, "cpu_samples"), *split = rl_member(cs, "wall_user_split");
 
 	if (!split)
 		return 0;
-	p->samples = cpu_samples_new((uint32_t)u64(cs, "hz"));
+	p->samples = cpu_samples_new((uint32_t)rl_u64(cs, "hz"));
 	if (!p->samples)
 		return -1;
 	for (int c = 0; c < CC_OUTSIDE; c++) {
-		struct json_object *e = member(split, cpu_class_name(c));
+		struct json_object *e = rl_member(split, cpu_class_name(c));
 		struct cs_estimate *w = &p->samples->wall_user[c];
 
-		w->samples = u64(e, "samples");
-		w->share = json_object_get_double(member(e, "share"));
-		w->share_err = json_object_get_double(member(e, "share_err"));
-		w->ns = (double)u64(e, "ns");
-		w->err_ns = (double)u64(e, "err_ns");
+		w->samples = rl_u64(e, "samples");
+		w->share = json_object_get_double(rl_member(e, "share"));
+		w->share_err = json_object_get_double(rl_member(e, "share_err"));
+		w->ns = (double)rl_u64(e, "ns");
+		w->err_ns = (double)rl_u64(e, "err_ns");
 		p->samples->class_samples[c] = w->samples;
 		p->samples->outside += w->samples;
 	}
 	return 0;
 }
 
-/* A FUSE opcode by its name (fuse_op_name's inverse); FUSE_OP_FOLD when unknown. */
-static uint16_t fuse_op_of(const char *name)
-{
-	for (unsigned op = 0; op < FUSE_OP_FOLD; op++)
-		if (!strcmp(fuse_op_name(op), name))
-			return (uint16_t)op;
-	return FUSE_OP_FOLD;
-}
-
-/* The FUSE requests as far as the wall view's FUSE sub-rows need them (connection, opcode, who,
- * wait; the mount points): fuse.requests. Returns 0, or -1 out of memory. */
-static int load_fuse_waits(struct json_object *ph, struct phase_result *p)
-{
-	struct json_object *rq = member(member(ph, "fuse"), "requests");
-	struct fuse_phase *f;
-	size_t n = alen(rq);
-
-	if (!n)
-		return 0;
-	f = p->fuse = calloc(1, sizeof(*f));
-	if (!f || !(f->rows = calloc(n, sizeof(*f->rows))) ||
-	    !(f->mounts = calloc(n, sizeof(*f->mounts))))
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(rq, i);
-		struct fuse_row *r = &f->rows[f->nrows++];
-		const char *who = str(o, "for"), *mount = str(o, "mount");
-
-		r->conn = (uint32_t)u64(o, "connection");
-		r->op = fuse_op_of(str(o, "opcode"));
-		r->who = !strcmp(who, "workload") ? FUSE_WHO_TREE :
-			 !strcmp(who, "writeback") ? FUSE_WHO_WB : FUSE_WHO_OTHER;
-		r->st.wait_ns = u64(o, "wait_ns");
-		if (strncmp(mount, "conn ", 5) && !fuse_mount_of(f, r->conn)) {
-			f->mounts[f->nmounts].conn = r->conn;
-			snprintf(f->mounts[f->nmounts].point, sizeof(f->mounts[0].point), "%s", mount);
-			f->nmounts++;
-		}
-	}
-	return 0;
-}
-
 static int load_phase(struct json_object *ph, struct phase_result *p, struct session_result *s)
 {
-	struct json_object *cpu = member(ph, "cpu_check"), *tr = member(ph, "trace");
+	struct json_object *cpu = rl_member(ph, "cpu_check"), *tr = rl_member(ph, "trace");
 
-	snprintf(p->name, sizeof(p->name), "%s", str(ph, "name"));
-	snprintf(p->column, sizeof(p->column), "%s", str(ph, "column"));
-	p->kind = strcmp(str(ph, "kind"), "flush") ? PHASE_WORK : PHASE_FLUSH;
-	p->status = (int)json_object_get_int(member(ph, "status"));
-	p->partial = json_object_get_boolean(member(ph, "partial"));
+	snprintf(p->name, sizeof(p->name), "%s", rl_str(ph, "name"));
+	snprintf(p->column, sizeof(p->column), "%s", rl_str(ph, "column"));
+	p->kind = strcmp(rl_str(ph, "kind"), "flush") ? PHASE_WORK : PHASE_FLUSH;
+	p->status = (int)json_object_get_int(rl_member(ph, "status"));
+	p->partial = json_object_get_boolean(rl_member(ph, "partial"));
 	load_wall(ph, p, s);
 	load_facts(ph, p);
-	p->rusage_user_ns = u64(cpu, "rusage_user_ns");
-	p->rusage_sys_ns = u64(cpu, "rusage_sys_ns");
-	p->events = u64(tr, "events");
-	p->out_of_order = u64(tr, "out_of_order");
-	p->unknown_task = u64(tr, "unknown_task");
-	p->tasks_left = u64(tr, "tasks_left");
+	p->rusage_user_ns = rl_u64(cpu, "rusage_user_ns");
+	p->rusage_sys_ns = rl_u64(cpu, "rusage_sys_ns");
+	p->events = rl_u64(tr, "events");
+	p->out_of_order = rl_u64(tr, "out_of_order");
+	p->unknown_task = rl_u64(tr, "unknown_task");
+	p->tasks_left = rl_u64(tr, "tasks_left");
 	load_syscalls(ph, p);
-	if (member(ph, "io") && !(p->io = report_load_io(member(ph, "io"), &s->missing)))
+	if (rl_member(ph, "io") && !(p->io = report_load_io(rl_member(ph, "io"), &s->missing)))
 		return -1;
-	if (load_user_split(ph, p) || load_fuse_waits(ph, p))
+	if (load_comms(ph, p) ||
+	    (rl_member(ph, "fuse") && !(p->fuse = report_load_fuse(rl_member(ph, "fuse")))))
 		return -1;
-	return load_comms(ph, p);
+	if (cpu_raw_load(rl_member(ph, "cpu_samples"), rl_member(ph, "offcpu"), p, &p->samples))
+		return -1;
+	/* a JSON without the raw samples still has the wall view's user split */
+	return p->samples ? 0 : load_user_split(ph, p);
 }
 
 /* ---- The summary the run computed ---- */
 
 static void load_disks(struct json_object *r, struct session_summary *sum)
 {
-	struct json_object *a = member(r, "disks");
+	struct json_object *a = rl_member(r, "disks");
 
 	sum->ndisks = 0;
-	for (size_t i = 0; i < alen(a) && sum->ndisks < SUMMARY_DISKS; i++) {
+	for (size_t i = 0; i < rl_alen(a) && sum->ndisks < SUMMARY_DISKS; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
 		struct disk_line *d = &sum->disks[sum->ndisks++];
 
-		snprintf(d->name, sizeof(d->name), "%s", str(o, "name"));
-		d->window_ns = u64(o, "window_ns");
-		d->busy_ns = u64(o, "busy_ns");
-		d->requests = u64(o, "requests");
-		d->read_bytes = u64(o, "read_bytes");
-		d->write_bytes = u64(o, "write_bytes");
-		d->workload_bytes = u64(o, "workload_bytes");
-		d->iowait_ns = u64(o, "iowait_ns");
+		snprintf(d->name, sizeof(d->name), "%s", rl_str(o, "name"));
+		d->window_ns = rl_u64(o, "window_ns");
+		d->busy_ns = rl_u64(o, "busy_ns");
+		d->requests = rl_u64(o, "requests");
+		d->read_bytes = rl_u64(o, "read_bytes");
+		d->write_bytes = rl_u64(o, "write_bytes");
+		d->workload_bytes = rl_u64(o, "workload_bytes");
+		d->iowait_ns = rl_u64(o, "iowait_ns");
 	}
 }
 
 static void load_explanation(struct json_object *r, struct explanation *e)
 {
-	struct json_object *a = member(r, "explanation_sentences");
+	struct json_object *a = rl_member(r, "explanation_sentences");
 
 	e->n = 0;
-	for (size_t i = 0; i < alen(a) && e->n < EXPLAIN_MAX; i++) {
+	for (size_t i = 0; i < rl_alen(a) && e->n < EXPLAIN_MAX; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
 		struct sentence *se = &e->s[e->n++];
 
-		snprintf(se->kind, sizeof(se->kind), "%s", str(o, "kind"));
-		snprintf(se->text, sizeof(se->text), "%s", str(o, "text"));
+		snprintf(se->kind, sizeof(se->kind), "%s", rl_str(o, "kind"));
+		snprintf(se->text, sizeof(se->text), "%s", rl_str(o, "text"));
 		se->nnums = 0;
-		json_object_object_foreach(member(o, "numbers"), key, val) {
+		json_object_object_foreach(rl_member(o, "numbers"), key, val) {
 			if (se->nnums >= SENTENCE_NUMS)
 				break;
 			snprintf(se->num[se->nnums].key, sizeof(se->num[0].key), "%s", key);
@@ -340,21 +304,42 @@ static void load_explanation(struct json_object *r, struct explanation *e)
  * the explanation need what the JSON keeps only in summary form: they are taken from it. */
 static int load_summary(struct json_object *r, struct session_result *s)
 {
-	struct json_object *phases = member(r, "phases");
+	struct json_object *phases = rl_member(r, "phases");
 
 	if (summary_compute(s))
 		return -1;
 	for (int i = 0; i < s->nphases; i++)
-		report_load_layers(member(json_object_array_get_idx(phases, i), "io"),
+		report_load_layers(rl_member(json_object_array_get_idx(phases, i), "io"),
 				   &s->summary->phases[i]);
 	load_disks(r, s->summary);
 	load_explanation(r, &s->summary->expl);
 	return 0;
 }
 
+/* Does any phase have FUSE requests without their histograms (a report of an older iowhy, which
+ * -v cannot show as the run did)? */
+static int old_fuse_rows(struct json_object *phases)
+{
+	for (size_t i = 0; i < rl_alen(phases); i++) {
+		struct json_object *f = rl_member(json_object_array_get_idx(phases, i), "fuse");
+		struct json_object *rows = rl_member(f, "requests");
+
+		for (size_t k = 0; k < rl_alen(rows); k++)
+			if (!rl_member(json_object_array_get_idx(rows, k), "hist"))
+				return 1;
+	}
+	return 0;
+}
+
 /* ---- API ---- */
 
 int report_load(const char *path, struct session_result *s, char *err, size_t errlen)
+{
+	return report_load_detail(path, s, 0, err, errlen);
+}
+
+int report_load_detail(const char *path, struct session_result *s, int detail, char *err,
+		       size_t errlen)
 {
 	struct json_object *r, *phases;
 	int rc = 0;
@@ -366,25 +351,31 @@ int report_load(const char *path, struct session_result *s, char *err, size_t er
 		err[strcspn(err, "\n")] = 0;
 		return -1;
 	}
-	phases = member(r, "phases");
-	if (!json_object_is_type(r, json_type_object) || !member(r, "schema_version") ||
-	    !alen(phases) || !member(r, "tool")) {
+	phases = rl_member(r, "phases");
+	if (!json_object_is_type(r, json_type_object) || !rl_member(r, "schema_version") ||
+	    !rl_alen(phases) || !rl_member(r, "tool")) {
 		snprintf(err, errlen, "not an iowhy JSON report (no schema_version, tool or phases)");
 		json_object_put(r);
 		return -1;
 	}
-	if (u64(r, "schema_version") != REPORT_SCHEMA_VERSION) {
+	if (rl_u64(r, "schema_version") != REPORT_SCHEMA_VERSION) {
 		snprintf(err, errlen, "schema version %llu; this iowhy reads version %d",
-			 (unsigned long long)u64(r, "schema_version"), REPORT_SCHEMA_VERSION);
+			 (unsigned long long)rl_u64(r, "schema_version"), REPORT_SCHEMA_VERSION);
 		json_object_put(r);
 		return -1;
 	}
-	s->tool = strdup(str(r, "tool"));
-	s->phases = calloc(alen(phases), sizeof(*s->phases));
+	if (detail > 0 && old_fuse_rows(phases)) {
+		snprintf(err, errlen, "-v: this JSON keeps the FUSE requests' percentiles, not their "
+			 "histograms (written by an older iowhy; the default and -q reports work)");
+		json_object_put(r);
+		return -1;
+	}
+	s->tool = strdup(rl_str(r, "tool"));
+	s->phases = calloc(rl_alen(phases), sizeof(*s->phases));
 	if (!s->tool || !s->phases)
 		rc = -2;
 	load_header(r, s);
-	for (size_t i = 0; !rc && i < alen(phases) && i < SESSION_MAX_PHASES; i++) {
+	for (size_t i = 0; !rc && i < rl_alen(phases) && i < SESSION_MAX_PHASES; i++) {
 		s->nphases++;
 		if (load_phase(json_object_array_get_idx(phases, i), &s->phases[i], s))
 			rc = -2;

@@ -8,32 +8,6 @@
 #include "io_model.h"
 #include "summary.h"
 
-static struct json_object *member(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static uint64_t u64(struct json_object *o, const char *key)
-{
-	struct json_object *v = member(o, key);
-
-	return v ? json_object_get_uint64(v) : 0;
-}
-
-static const char *str(struct json_object *o, const char *key)
-{
-	struct json_object *v = member(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-}
-
-static size_t alen(struct json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
-
 /* "MAJ:MIN" as the kernel's dev_t (major << 20 | minor). */
 static uint32_t dev_of(const char *mm)
 {
@@ -44,9 +18,9 @@ static uint32_t dev_of(const char *mm)
 	return maj << 20 | (min & 0xfffff);
 }
 
-static void hist_of(struct json_object *a, uint32_t *h, int n)
+void report_load_hist(struct json_object *a, uint32_t *h, int n)
 {
-	for (size_t i = 0; i < alen(a) && (int)i < n; i++)
+	for (size_t i = 0; i < rl_alen(a) && (int)i < n; i++)
 		h[i] = (uint32_t)json_object_get_uint64(json_object_array_get_idx(a, i));
 }
 
@@ -60,27 +34,27 @@ static int index_of(const char *name, const char *(*fn)(int), int n)
 
 static void load_devices(struct json_object *a, struct io_phase *p)
 {
-	for (size_t i = 0; i < alen(a); i++) {
-		struct json_object *o = json_object_array_get_idx(a, i), *st = member(o, "stat");
-		struct io_devinfo *d = io_phase_dev(p, dev_of(str(o, "dev")));
+	for (size_t i = 0; i < rl_alen(a); i++) {
+		struct json_object *o = json_object_array_get_idx(a, i), *st = rl_member(o, "stat");
+		struct io_devinfo *d = io_phase_dev(p, dev_of(rl_str(o, "dev")));
 
 		if (!d)
 			return;
-		snprintf(d->name, sizeof(d->name), "%s", str(o, "name"));
-		snprintf(d->disk_name, sizeof(d->disk_name), "%s", str(o, "disk"));
-		d->is_partition = json_object_get_boolean(member(o, "partition"));
-		d->busy_ns = u64(o, "busy_ns");
-		d->issued = u64(o, "issued");
+		snprintf(d->name, sizeof(d->name), "%s", rl_str(o, "name"));
+		snprintf(d->disk_name, sizeof(d->disk_name), "%s", rl_str(o, "disk"));
+		d->is_partition = json_object_get_boolean(rl_member(o, "partition"));
+		d->busy_ns = rl_u64(o, "busy_ns");
+		d->issued = rl_u64(o, "issued");
 		d->has_stat = st && json_object_is_type(st, json_type_object);
-		d->stat.rd_ios = u64(st, "read_ios");
-		d->stat.rd_sectors = u64(st, "read_bytes") / 512;
-		d->stat.rd_merges = u64(st, "read_merges");
-		d->stat.wr_ios = u64(st, "write_ios");
-		d->stat.wr_sectors = u64(st, "write_bytes") / 512;
-		d->stat.wr_merges = u64(st, "write_merges");
-		d->stat.dc_ios = u64(st, "discard_ios");
-		d->stat.fl_ios = u64(st, "flush_ios");
-		d->stat.io_ticks = u64(st, "io_ticks_ns") / 1000000;
+		d->stat.rd_ios = rl_u64(st, "read_ios");
+		d->stat.rd_sectors = rl_u64(st, "read_bytes") / 512;
+		d->stat.rd_merges = rl_u64(st, "read_merges");
+		d->stat.wr_ios = rl_u64(st, "write_ios");
+		d->stat.wr_sectors = rl_u64(st, "write_bytes") / 512;
+		d->stat.wr_merges = rl_u64(st, "write_merges");
+		d->stat.dc_ios = rl_u64(st, "discard_ios");
+		d->stat.fl_ios = rl_u64(st, "flush_ios");
+		d->stat.io_ticks = rl_u64(st, "io_ticks_ns") / 1000000;
 	}
 	/* the disk of each device, by its name */
 	for (size_t i = 0; i < p->ndevs; i++)
@@ -91,33 +65,33 @@ static void load_devices(struct json_object *a, struct io_phase *p)
 
 static int load_requests(struct json_object *a, struct io_phase *p)
 {
-	for (size_t i = 0; i < alen(a); i++) {
+	for (size_t i = 0; i < rl_alen(a); i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
-		struct json_object *q = member(o, "queue_ns"), *d = member(o, "device_ns");
-		int op = index_of(str(o, "op"), io_op_name, IO_OP_COUNT);
-		int cls = index_of(str(o, "class"), io_class_key, IO_CL_COUNT);
-		uint32_t dev = dev_of(str(o, "dev"));
+		struct json_object *q = rl_member(o, "queue_ns"), *d = rl_member(o, "device_ns");
+		int op = index_of(rl_str(o, "op"), io_op_name, IO_OP_COUNT);
+		int cls = index_of(rl_str(o, "class"), io_class_key, IO_CL_COUNT);
+		uint32_t dev = dev_of(rl_str(o, "dev"));
 		struct io_devinfo *di;
 		struct io_stat st;
 
 		if (op < 0 || cls < 0)
 			continue;
 		memset(&st, 0, sizeof(st));
-		st.requests = u64(o, "requests");
-		st.bytes = u64(o, "bytes");
-		st.seq = u64(o, "sequential");
-		st.requeues = u64(o, "requeues");
-		st.queue_ns = u64(q, "total");
-		st.queue_max = u64(q, "max");
-		st.dev_ns = u64(d, "total");
-		st.dev_max = u64(d, "max");
-		hist_of(member(q, "hist"), st.qhist, IO_LAT_SLOTS);
-		hist_of(member(d, "hist"), st.dhist, IO_LAT_SLOTS);
-		hist_of(member(o, "size_hist_log2_bytes"), st.size_hist, IO_SIZE_SLOTS);
-		hist_of(member(o, "depth_hist_log2"), st.depth_hist, IO_DEPTH_SLOTS);
+		st.requests = rl_u64(o, "requests");
+		st.bytes = rl_u64(o, "bytes");
+		st.seq = rl_u64(o, "sequential");
+		st.requeues = rl_u64(o, "requeues");
+		st.queue_ns = rl_u64(q, "total");
+		st.queue_max = rl_u64(q, "max");
+		st.dev_ns = rl_u64(d, "total");
+		st.dev_max = rl_u64(d, "max");
+		report_load_hist(rl_member(q, "hist"), st.qhist, IO_LAT_SLOTS);
+		report_load_hist(rl_member(d, "hist"), st.dhist, IO_LAT_SLOTS);
+		report_load_hist(rl_member(o, "size_hist_log2_bytes"), st.size_hist, IO_SIZE_SLOTS);
+		report_load_hist(rl_member(o, "depth_hist_log2"), st.depth_hist, IO_DEPTH_SLOTS);
 		if (!io_phase_find_dev(p, dev) && (di = io_phase_dev(p, dev))) {
-			snprintf(di->name, sizeof(di->name), "%s", str(o, "name"));
-			snprintf(di->disk_name, sizeof(di->disk_name), "%s", str(o, "disk"));
+			snprintf(di->name, sizeof(di->name), "%s", rl_str(o, "name"));
+			snprintf(di->disk_name, sizeof(di->disk_name), "%s", rl_str(o, "disk"));
 		}
 		if (io_phase_add(p, dev, (uint8_t)op, (uint8_t)cls, &st))
 			return -1;
@@ -129,67 +103,67 @@ static void load_page_cache(struct json_object *o, struct io_phase *p)
 {
 	struct io_phase_ctr *c = &p->ctr;
 
-	c->dirtied_bytes = u64(o, "dirtied_bytes");
-	c->dirtied_inodes = u64(o, "dirtied_inodes");
-	c->pc_added_bytes = u64(o, "added_bytes");
-	c->pc_removed_bytes = u64(o, "removed_bytes");
-	c->ra_sync = u64(o, "readahead_sync");
-	c->ra_async = u64(o, "readahead_async");
-	c->ra_pages = u64(o, "readahead_pages");
-	c->bdp_count = u64(o, "balance_dirty_pages_count");
-	c->bdp_pause_ns = u64(o, "balance_dirty_pages_pause_ns");
-	c->wb_bytes = u64(o, "written_back_bytes");
-	c->wb_inodes = u64(o, "written_back_inodes");
-	c->wb_tree_bytes = u64(o, "written_back_workload_bytes");
-	c->wb_tree_inodes = u64(o, "written_back_workload_inodes");
-	c->bio_backmerges = u64(o, "bio_backmerges");
-	c->bio_frontmerges = u64(o, "bio_frontmerges");
-	c->rq_merges = u64(o, "request_merges");
-	c->requeues = u64(o, "requeues");
-	c->splits = u64(o, "splits");
-	p->tree_inodes = u64(o, "workload_inodes");
-	p->tree_dirtied_total = u64(o, "workload_dirtied_total_bytes");
-	p->tree_wb_total = u64(o, "workload_written_back_total_bytes");
-	p->tree_removed_total = u64(o, "workload_removed_total_bytes");
+	c->dirtied_bytes = rl_u64(o, "dirtied_bytes");
+	c->dirtied_inodes = rl_u64(o, "dirtied_inodes");
+	c->pc_added_bytes = rl_u64(o, "added_bytes");
+	c->pc_removed_bytes = rl_u64(o, "removed_bytes");
+	c->ra_sync = rl_u64(o, "readahead_sync");
+	c->ra_async = rl_u64(o, "readahead_async");
+	c->ra_pages = rl_u64(o, "readahead_pages");
+	c->bdp_count = rl_u64(o, "balance_dirty_pages_count");
+	c->bdp_pause_ns = rl_u64(o, "balance_dirty_pages_pause_ns");
+	c->wb_bytes = rl_u64(o, "written_back_bytes");
+	c->wb_inodes = rl_u64(o, "written_back_inodes");
+	c->wb_tree_bytes = rl_u64(o, "written_back_workload_bytes");
+	c->wb_tree_inodes = rl_u64(o, "written_back_workload_inodes");
+	c->bio_backmerges = rl_u64(o, "bio_backmerges");
+	c->bio_frontmerges = rl_u64(o, "bio_frontmerges");
+	c->rq_merges = rl_u64(o, "request_merges");
+	c->requeues = rl_u64(o, "requeues");
+	c->splits = rl_u64(o, "splits");
+	p->tree_inodes = rl_u64(o, "workload_inodes");
+	p->tree_dirtied_total = rl_u64(o, "workload_dirtied_total_bytes");
+	p->tree_wb_total = rl_u64(o, "workload_written_back_total_bytes");
+	p->tree_removed_total = rl_u64(o, "workload_removed_total_bytes");
 }
 
 static int load_fs_jbd(struct json_object *fs, struct json_object *jbd, struct io_phase *p)
 {
-	p->fs = calloc(alen(fs) ? alen(fs) : 1, sizeof(*p->fs));
-	p->jbd = calloc(alen(jbd) ? alen(jbd) : 1, sizeof(*p->jbd));
+	p->fs = calloc(rl_alen(fs) ? rl_alen(fs) : 1, sizeof(*p->fs));
+	p->jbd = calloc(rl_alen(jbd) ? rl_alen(jbd) : 1, sizeof(*p->jbd));
 	if (!p->fs || !p->jbd)
 		return -1;
-	for (size_t i = 0; i < alen(fs); i++) {
-		struct json_object *o = json_object_array_get_idx(fs, i), *l = member(o, "latency_ns");
+	for (size_t i = 0; i < rl_alen(fs); i++) {
+		struct json_object *o = json_object_array_get_idx(fs, i), *l = rl_member(o, "latency_ns");
 		struct io_fs_stat *s = &p->fs[p->nfs].st;
 
-		p->fs[p->nfs++].dev = dev_of(str(o, "dev"));
-		s->fsync = u64(o, "fsync");
-		s->fdatasync = u64(o, "fdatasync");
-		s->total_ns = u64(l, "total");
-		s->max_ns = u64(l, "max");
-		hist_of(member(l, "hist"), s->hist, IO_LAT_SLOTS);
+		p->fs[p->nfs++].dev = dev_of(rl_str(o, "dev"));
+		s->fsync = rl_u64(o, "fsync");
+		s->fdatasync = rl_u64(o, "fdatasync");
+		s->total_ns = rl_u64(l, "total");
+		s->max_ns = rl_u64(l, "max");
+		report_load_hist(rl_member(l, "hist"), s->hist, IO_LAT_SLOTS);
 	}
-	for (size_t i = 0; i < alen(jbd); i++) {
-		struct json_object *o = json_object_array_get_idx(jbd, i), *c = member(o, "commit_ns");
+	for (size_t i = 0; i < rl_alen(jbd); i++) {
+		struct json_object *o = json_object_array_get_idx(jbd, i), *c = rl_member(o, "commit_ns");
 		struct io_jbd_stat *s = &p->jbd[p->njbd].st;
 
-		p->jbd[p->njbd++].dev = dev_of(str(o, "dev"));
-		s->commits = u64(o, "commits");
-		s->sync_commits = u64(o, "sync_commits");
-		s->wait_ns = u64(o, "wait_ns");
-		s->request_delay_ns = u64(o, "request_delay_ns");
-		s->running_ns = u64(o, "running_ns");
-		s->locked_ns = u64(o, "locked_ns");
-		s->flushing_ns = u64(o, "flushing_ns");
-		s->logging_ns = u64(o, "logging_ns");
-		s->handles = u64(o, "handles");
-		s->blocks = u64(o, "blocks");
-		s->blocks_logged = u64(o, "blocks_logged");
-		s->commit_count = u64(o, "commit_count");
-		s->commit_ns = u64(c, "total");
-		s->commit_max = u64(c, "max");
-		hist_of(member(c, "hist"), s->hist, IO_LAT_SLOTS);
+		p->jbd[p->njbd++].dev = dev_of(rl_str(o, "dev"));
+		s->commits = rl_u64(o, "commits");
+		s->sync_commits = rl_u64(o, "sync_commits");
+		s->wait_ns = rl_u64(o, "wait_ns");
+		s->request_delay_ns = rl_u64(o, "request_delay_ns");
+		s->running_ns = rl_u64(o, "running_ns");
+		s->locked_ns = rl_u64(o, "locked_ns");
+		s->flushing_ns = rl_u64(o, "flushing_ns");
+		s->logging_ns = rl_u64(o, "logging_ns");
+		s->handles = rl_u64(o, "handles");
+		s->blocks = rl_u64(o, "blocks");
+		s->blocks_logged = rl_u64(o, "blocks_logged");
+		s->commit_count = rl_u64(o, "commit_count");
+		s->commit_ns = rl_u64(c, "total");
+		s->commit_max = rl_u64(c, "max");
+		report_load_hist(rl_member(c, "hist"), s->hist, IO_LAT_SLOTS);
 	}
 	return 0;
 }
@@ -198,22 +172,22 @@ static void load_lost(struct json_object *o, struct io_phase *p)
 {
 	struct io_lost *l = &p->lost;
 
-	l->bios_full = u64(o, "bios_full");
-	l->reqs_full = u64(o, "requests_full");
-	l->stats_full = u64(o, "stats_full");
-	l->devs_full = u64(o, "devices_full");
-	l->inodes_full = u64(o, "inodes_full");
-	l->wb_full = u64(o, "writeback_full");
-	l->fs_full = u64(o, "fs_full");
-	l->issue_unseen = u64(o, "issue_unseen");
-	l->complete_untracked = u64(o, "complete_untracked");
-	l->fsync_unmatched = u64(o, "fsync_unmatched");
-	l->commit_unmatched = u64(o, "commit_unmatched");
+	l->bios_full = rl_u64(o, "bios_full");
+	l->reqs_full = rl_u64(o, "requests_full");
+	l->stats_full = rl_u64(o, "stats_full");
+	l->devs_full = rl_u64(o, "devices_full");
+	l->inodes_full = rl_u64(o, "inodes_full");
+	l->wb_full = rl_u64(o, "writeback_full");
+	l->fs_full = rl_u64(o, "fs_full");
+	l->issue_unseen = rl_u64(o, "issue_unseen");
+	l->complete_untracked = rl_u64(o, "complete_untracked");
+	l->fsync_unmatched = rl_u64(o, "fsync_unmatched");
+	l->commit_unmatched = rl_u64(o, "commit_unmatched");
 }
 
 struct io_phase *report_load_io(struct json_object *io, const struct missing_probes *sm)
 {
-	struct json_object *miss = member(io, "missing"), *lay = member(io, "layers");
+	struct json_object *miss = rl_member(io, "missing"), *lay = rl_member(io, "layers");
 	struct io_phase *p;
 
 	if (!io || !json_object_is_type(io, json_type_object))
@@ -221,20 +195,20 @@ struct io_phase *report_load_io(struct json_object *io, const struct missing_pro
 	p = io_phase_new();
 	if (!p)
 		return NULL;
-	p->window_ns = u64(io, "window_ns");
-	load_devices(member(io, "devices"), p);
-	if (load_requests(member(io, "requests"), p) ||
-	    load_fs_jbd(member(io, "fsync"), member(io, "journal"), p)) {
+	p->window_ns = rl_u64(io, "window_ns");
+	load_devices(rl_member(io, "devices"), p);
+	if (load_requests(rl_member(io, "requests"), p) ||
+	    load_fs_jbd(rl_member(io, "fsync"), rl_member(io, "journal"), p)) {
 		io_result_free(p);
 		return NULL;
 	}
-	load_page_cache(member(io, "page_cache"), p);
-	load_lost(member(io, "lost"), p);
-	p->sys_write_bytes = u64(lay, "sys_write_bytes");
-	p->sys_read_bytes = u64(lay, "sys_read_bytes");
-	p->sys_writes = u64(lay, "sys_writes");
-	p->sys_reads = u64(lay, "sys_reads");
-	for (size_t i = 0; i < alen(miss); i++) { /* names only: why, from the session's list */
+	load_page_cache(rl_member(io, "page_cache"), p);
+	load_lost(rl_member(io, "lost"), p);
+	p->sys_write_bytes = rl_u64(lay, "sys_write_bytes");
+	p->sys_read_bytes = rl_u64(lay, "sys_read_bytes");
+	p->sys_writes = rl_u64(lay, "sys_writes");
+	p->sys_reads = rl_u64(lay, "sys_reads");
+	for (size_t i = 0; i < rl_alen(miss); i++) { /* names only: why, from the session's list */
 		const char *name = json_object_get_string(json_object_array_get_idx(miss, i));
 		enum probe_state why = PROBE_ABSENT;
 		int err = 0;
@@ -251,39 +225,39 @@ struct io_phase *report_load_io(struct json_object *io, const struct missing_pro
 
 void report_load_layers(struct json_object *io, struct phase_summary *ps)
 {
-	struct json_object *o = member(io, "layers"), *notes = member(o, "notes");
+	struct json_object *o = rl_member(io, "layers"), *notes = rl_member(o, "notes");
 	struct io_layers *l = &ps->layers;
 
 	if (!o)
 		return;
 	ps->has_io = 1;
-	l->sys_write = u64(o, "sys_write_bytes");
-	l->sys_read = u64(o, "sys_read_bytes");
-	l->dirtied = u64(o, "dirtied_bytes");
-	l->pc_added = u64(o, "page_cache_added_bytes");
-	l->wb_tree = u64(o, "written_back_workload_bytes");
-	l->wb_all = u64(o, "written_back_bytes");
-	l->blk_write_tree = u64(o, "block_write_workload_bytes");
-	l->blk_write_wb_tree = u64(o, "block_write_writeback_workload_bytes");
-	l->blk_write_wb = u64(o, "block_write_writeback_other_bytes");
-	l->blk_write_journal = u64(o, "block_write_journal_bytes");
-	l->blk_write_other = u64(o, "block_write_other_bytes");
-	l->blk_write_unknown = u64(o, "block_write_untracked_bytes");
-	l->blk_read_tree = u64(o, "block_read_workload_bytes");
-	l->blk_read_others = u64(o, "block_read_others_bytes");
-	l->blk_write_all = u64(o, "block_write_bytes");
-	l->blk_read_all = u64(o, "block_read_bytes");
-	l->dev_write = u64(o, "device_write_bytes");
-	l->dev_read = u64(o, "device_read_bytes");
-	l->still_dirty = u64(o, "still_dirty_bytes");
-	l->write_not_dirtied = u64(o, "write_not_dirtied_bytes");
-	l->read_from_cache = u64(o, "read_from_cache_bytes");
-	l->read_ahead_extra = u64(o, "read_ahead_extra_bytes");
-	l->write_overhead = u64(o, "write_overhead_bytes");
-	l->dev_minus_block = json_object_get_int64(member(o, "device_minus_block_bytes"));
-	l->ndisks = (int)u64(o, "disks");
+	l->sys_write = rl_u64(o, "sys_write_bytes");
+	l->sys_read = rl_u64(o, "sys_read_bytes");
+	l->dirtied = rl_u64(o, "dirtied_bytes");
+	l->pc_added = rl_u64(o, "page_cache_added_bytes");
+	l->wb_tree = rl_u64(o, "written_back_workload_bytes");
+	l->wb_all = rl_u64(o, "written_back_bytes");
+	l->blk_write_tree = rl_u64(o, "block_write_workload_bytes");
+	l->blk_write_wb_tree = rl_u64(o, "block_write_writeback_workload_bytes");
+	l->blk_write_wb = rl_u64(o, "block_write_writeback_other_bytes");
+	l->blk_write_journal = rl_u64(o, "block_write_journal_bytes");
+	l->blk_write_other = rl_u64(o, "block_write_other_bytes");
+	l->blk_write_unknown = rl_u64(o, "block_write_untracked_bytes");
+	l->blk_read_tree = rl_u64(o, "block_read_workload_bytes");
+	l->blk_read_others = rl_u64(o, "block_read_others_bytes");
+	l->blk_write_all = rl_u64(o, "block_write_bytes");
+	l->blk_read_all = rl_u64(o, "block_read_bytes");
+	l->dev_write = rl_u64(o, "device_write_bytes");
+	l->dev_read = rl_u64(o, "device_read_bytes");
+	l->still_dirty = rl_u64(o, "still_dirty_bytes");
+	l->write_not_dirtied = rl_u64(o, "write_not_dirtied_bytes");
+	l->read_from_cache = rl_u64(o, "read_from_cache_bytes");
+	l->read_ahead_extra = rl_u64(o, "read_ahead_extra_bytes");
+	l->write_overhead = rl_u64(o, "write_overhead_bytes");
+	l->dev_minus_block = json_object_get_int64(rl_member(o, "device_minus_block_bytes"));
+	l->ndisks = (int)rl_u64(o, "disks");
 	ps->nnotes = 0;
-	for (size_t i = 0; i < alen(notes) && ps->nnotes < LAYER_NOTES_MAX; i++)
+	for (size_t i = 0; i < rl_alen(notes) && ps->nnotes < LAYER_NOTES_MAX; i++)
 		snprintf(ps->notes[ps->nnotes++], LAYER_NOTE_LEN, "%s",
 			 json_object_get_string(json_object_array_get_idx(notes, i)));
 }

@@ -3,30 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "timeline.h"
+#include "timeline_priv.h"
 #include "syscalls.h"
 #include "text.h"
-
-struct tl_slice {
-	uint64_t begin, end;
-	uint32_t tid, tgid;
-	uint16_t nr;
-	uint8_t state;
-	char comm[IOWHY_COMM_LEN];
-};
-
-struct tl_phase {
-	char name[48];
-	uint64_t start, end;
-};
-
-struct timeline {
-	struct tl_slice *s;
-	size_t n, cap;
-	uint64_t max, dropped, cut_ns;
-	struct tl_phase *ph;
-	int nph, capph;
-};
 
 struct timeline *timeline_new(uint64_t max_events)
 {
@@ -43,6 +22,7 @@ void timeline_free(struct timeline *tl)
 		return;
 	free(tl->s);
 	free(tl->ph);
+	tl_free_devices(tl);
 	free(tl);
 }
 
@@ -69,25 +49,32 @@ void timeline_phase_end(struct timeline *tl, uint64_t end_ns)
 		tl->ph[tl->nph - 1].end = end_ns;
 }
 
-/* Room for one more slice: grow the array up to the bound. Returns 0 or -1. */
+int tl_grow(void **p, size_t n, size_t *cap, size_t size, uint64_t max)
+{
+	size_t c;
+	void *q;
+
+	if (n >= max)
+		return -1;
+	if (n < *cap)
+		return 0;
+	c = *cap ? 2 * *cap : 4096;
+	if (c > max)
+		c = max;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* Room for one more slice: slices and requests share the bound. Returns 0 or -1. */
 static int room(struct timeline *tl)
 {
-	size_t cap;
-	struct tl_slice *p;
-
-	if (tl->n >= tl->max)
+	if (tl->n + tl->nrq >= tl->max)
 		return -1;
-	if (tl->n < tl->cap)
-		return 0;
-	cap = tl->cap ? 2 * tl->cap : 4096;
-	if (cap > tl->max)
-		cap = tl->max;
-	p = realloc(tl->s, cap * sizeof(*p));
-	if (!p)
-		return -1;
-	tl->s = p;
-	tl->cap = cap;
-	return 0;
+	return tl_grow((void **)&tl->s, tl->n, &tl->cap, sizeof(*tl->s), tl->max - tl->nrq);
 }
 
 /* Keep one slice while the bound allows. Once cut it stays cut: the file then holds every slice
@@ -125,7 +112,7 @@ uint64_t timeline_dropped(const struct timeline *tl)
 /* ---- Writing ---- */
 
 /* A JSON string: valid UTF-8, quotes, backslashes and control characters escaped. */
-static void json_str(FILE *out, const char *s)
+void tl_json_str(FILE *out, const char *s)
 {
 	size_t n = strlen(s) + 1;
 	char *buf = malloc(n);
@@ -146,7 +133,7 @@ static void json_str(FILE *out, const char *s)
 }
 
 /* Microseconds since base, exact to the ns. */
-static void json_us(FILE *out, uint64_t ns, uint64_t base)
+void tl_json_us(FILE *out, uint64_t ns, uint64_t base)
 {
 	uint64_t d = ns > base ? ns - base : 0;
 
@@ -212,13 +199,13 @@ static uint64_t write_names(FILE *out, const struct timeline *tl)
 			continue; /* the last slice of each tid */
 		fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
 			     "\"args\":{\"name\":", s->tgid, s->tid);
-		json_str(out, s->comm);
+		tl_json_str(out, s->comm);
 		fputs("}}", out);
 		ev++;
 		if (s->tid == s->tgid) {
 			fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,"
 				     "\"args\":{\"name\":", s->tgid);
-			json_str(out, s->comm);
+			tl_json_str(out, s->comm);
 			fputs("}}", out);
 			ev++;
 		}
@@ -269,7 +256,7 @@ static uint64_t write_counters(FILE *out, const struct timeline *tl, uint64_t ba
 			break;
 		}
 		fputs(",\n{\"ph\":\"C\",\"name\":\"tree tasks by state\",\"pid\":0,\"ts\":", out);
-		json_us(out, e[i].t, base);
+		tl_json_us(out, e[i].t, base);
 		fprintf(out, ",\"args\":{\"on CPU\":%lld,\"run queue\":%lld,\"I/O wait\":%lld,"
 			     "\"other wait\":%lld}}", (long long)(cnt[0] + cnt[1]), (long long)cnt[2],
 			(long long)cnt[3], (long long)cnt[4]);
@@ -286,52 +273,79 @@ static void write_slice(FILE *out, const struct tl_slice *s, uint64_t base)
 	slice_name(name, sizeof(name), s);
 	fprintf(out, ",\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"cat\":\"%s\",\"name\":", s->tgid, s->tid,
 		state_key(s->state));
-	json_str(out, name);
+	tl_json_str(out, name);
 	fputs(",\"ts\":", out);
-	json_us(out, s->begin, base);
+	tl_json_us(out, s->begin, base);
 	fputs(",\"dur\":", out);
-	json_us(out, s->end, s->begin);
+	tl_json_us(out, s->end, s->begin);
 	fprintf(out, ",\"cname\":\"%s\",\"args\":{\"comm\":", state_colour(s->state));
-	json_str(out, s->comm);
+	tl_json_str(out, s->comm);
 	fputs("}}", out);
+}
+
+/* Time zero of the file: the first phase's start, or anything earlier (a request of the phase
+ * queued just before its clock started), so that no time is clamped. */
+static uint64_t tl_base(const struct timeline *tl)
+{
+	uint64_t base = tl->nph ? tl->ph[0].start : tl->n ? tl->s[0].begin : UINT64_MAX;
+
+	for (size_t i = 0; i < tl->n; i++)
+		if (tl->s[i].begin < base)
+			base = tl->s[i].begin;
+	for (size_t i = 0; i < tl->nrq; i++)
+		if (tl->rq[i].begin < base)
+			base = tl->rq[i].begin;
+	for (size_t i = 0; i < tl->nrq; i++)
+		if (tl->rq[i].submit && tl->rq[i].submit < base)
+			base = tl->rq[i].submit;
+	for (size_t i = 0; i < tl->ndt; i++)
+		if (tl->dt[i].ts < base)
+			base = tl->dt[i].ts;
+	return base == UINT64_MAX ? 0 : base;
 }
 
 uint64_t timeline_write(FILE *out, const struct timeline *tl, const char *command)
 {
-	uint64_t base = tl->nph ? tl->ph[0].start : tl->n ? tl->s[0].begin : 0, ev = 0, nc;
-	int counters_cut;
+	uint64_t base = tl_base(tl), ev = 0, nc, budget;
+	int counters_cut, cut = tl->dropped || tl->rq_dropped;
 
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
 	      "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"iowhy\"}}", out);
 	for (int i = 0; i < tl->nph; i++) {
 		fputs(",\n{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"cat\":\"phase\",\"name\":", out);
-		json_str(out, tl->ph[i].name);
+		tl_json_str(out, tl->ph[i].name);
 		fputs(",\"ts\":", out);
-		json_us(out, tl->ph[i].start, base);
+		tl_json_us(out, tl->ph[i].start, base);
 		fputs(",\"dur\":", out);
-		json_us(out, tl->ph[i].end, tl->ph[i].start);
+		tl_json_us(out, tl->ph[i].end, tl->ph[i].start);
 		fputs("}", out);
 	}
 	ev += write_names(out, tl);
 	for (size_t i = 0; i < tl->n; i++)
 		write_slice(out, &tl->s[i], base);
-	nc = write_counters(out, tl, base, tl->max > tl->n ? tl->max - tl->n : 0, &counters_cut);
-	if (tl->dropped) {
+	budget = tl->max > tl->n + tl->nrq ? tl->max - tl->n - tl->nrq : 0;
+	nc = write_counters(out, tl, base, budget, &counters_cut);
+	ev += tl_write_devices(out, tl, base, budget - nc, &counters_cut);
+	if (cut) {
 		fprintf(out, ",\n{\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"name\":\"timeline cut "
-			     "here: %llu later slices left out (--timeline-max %llu)\",\"ts\":",
-			(unsigned long long)tl->dropped, (unsigned long long)tl->max);
-		json_us(out, tl->cut_ns, base);
+			     "here: %llu later slices and %llu requests left out (--timeline-max %llu)\","
+			     "\"ts\":", (unsigned long long)tl->dropped,
+			(unsigned long long)tl->rq_dropped, (unsigned long long)tl->max);
+		tl_json_us(out, tl->cut_ns, base);
 		fputs("}", out);
 	}
 	fputs("\n],\n\"otherData\":{\"tool\":\"iowhy\",\"command\":", out);
-	json_str(out, command ? command : "");
+	tl_json_str(out, command ? command : "");
 	fprintf(out, ",\"slices\":%llu,\"counter_samples\":%llu,\"max_events\":%llu,\"cut\":%s,"
-		     "\"slices_left_out\":%llu,\"counters_cut\":%s,\"note\":",
+		     "\"slices_left_out\":%llu,\"requests\":%llu,\"requests_left_out\":%llu,"
+		     "\"requests_lost\":%llu,\"counters_cut\":%s,\"note\":",
 		(unsigned long long)tl->n, (unsigned long long)nc, (unsigned long long)tl->max,
-		tl->dropped ? "true" : "false", (unsigned long long)tl->dropped,
-		counters_cut ? "true" : "false");
-	json_str(out, tl->dropped ? "cut at --timeline-max: the slices that ended after the cut are "
-		      "left out" :
+		cut ? "true" : "false", (unsigned long long)tl->dropped,
+		(unsigned long long)tl->nrq, (unsigned long long)tl->rq_dropped,
+		(unsigned long long)tl->rq_lost, counters_cut ? "true" : "false");
+	tl_json_str(out, cut ? "cut at --timeline-max: the slices and requests that ended after the "
+		      "cut are left out" :
+		      tl->rq_lost ? "requests lost: the probes' ring buffer was full" :
 		      counters_cut ? "the counter samples were cut at --timeline-max" :
 		      "complete: per task, the slices tile its life in each phase");
 	fputs("}}\n", out);

@@ -62,6 +62,6 @@ jq '.phases[0].undocumented_member = 1' "$TMPROOT/gen.json" >"$TMPROOT/bad.json"
 check "a member the document does not name is found" \
 	test "$(undocumented "$TMPROOT/bad.json")" = ".phases[].undocumented_member"
 # times are _ns everywhere: no member named in ms, us or seconds outside facts
-t=$(walk "$TMPROOT/gen.json" | grep -vE '^\.phases\[\]\.(facts|fact_units)\.' |
+t=$(walk "$TMPROOT/gen.json" | grep -vE '^\.phases\[\]\.(facts|fact_units|fact_labels)\.' |
 	grep -vE '_per_s$' | grep -E '(_ms|_us|_s|_sec|_seconds)$' | tr '\n' ' ')
 check "no time member outside _ns${t:+ (found: $t)}" test -z "$t"

@@ -1,5 +1,6 @@
-# iowhy report JSON: a saved JSON report gives the same text report as the run (default and -q),
-# and an HTML page whose wall bars and explanation are the run's own.
+# iowhy report JSON: a saved JSON report gives the same text report as the run (default, -q and
+# -v: every phase in full, with the syscalls' percentiles, the facts' labels, the CPU samples and
+# off-CPU stacks), and an HTML page whose wall bars and explanation are the run's own.
 need_root
 J=$TMPROOT/r.json
 "$IOWHY" gen --strategy loop,direct --size 4k --count 100 --sync --dir "$TMPROOT" --json "$J" \
@@ -13,6 +14,47 @@ diff "$TMPROOT/run.txt" "$TMPROOT/re.txt" | head -10
 	>"$TMPROOT/runq.txt" 2>&1
 "$IOWHY" report -q "$TMPROOT/q.json" >"$TMPROOT/req.txt"
 check "the same brief report (-q)" cmp "$TMPROOT/runq.txt" "$TMPROOT/req.txt"
+"$IOWHY" gen --strategy loop,direct --size 4k --count 100 --sync -v --dir "$TMPROOT" \
+	--json "$TMPROOT/v.json" >"$TMPROOT/runv.txt" 2>&1
+check "gen -v exits 0" test $? = 0
+"$IOWHY" report -v "$TMPROOT/v.json" >"$TMPROOT/rev.txt" 2>"$TMPROOT/err"
+check "report -v exits 0" test $? = 0
+head -3 "$TMPROOT/err"
+check "the same verbose report (-v) as the run" cmp "$TMPROOT/runv.txt" "$TMPROOT/rev.txt"
+diff "$TMPROOT/runv.txt" "$TMPROOT/rev.txt" | head -10
+check "-v: with the syscall tables ($(grep -c '^  syscall  ' "$TMPROOT/rev.txt"))" \
+	test "$(grep -c '^  syscall  ' "$TMPROOT/rev.txt")" -ge 4
+if grep -q "perf:cpu-clock" "$TMPROOT/v.json"; then
+	echo "  (no CPU samples on this machine: the samples' sections are not checked)"
+else
+	check "-v: with the CPU samples' section" grep -q "Where the CPU went" "$TMPROOT/rev.txt"
+fi
+check "-v: with the workload's facts by their labels" grep -q "files written: 100" "$TMPROOT/rev.txt"
+"$IOWHY" report -q "$TMPROOT/v.json" >"$TMPROOT/revq.txt"
+check "-q of the same JSON: the brief report" test "$(wc -l <"$TMPROOT/revq.txt")" -lt 40
+# -v with FUSE requests and their daemon (bindfs): the FUSE tables from the JSON's rows,
+# histograms and daemons
+if command -v bindfs >/dev/null; then
+	source tests/integration/lib_fuse.sh
+	mkdir -p "$TMPROOT/src" "$TMPROOT/mnt"
+	bindfs -f "$TMPROOT/src" "$TMPROOT/mnt" &
+	DPID=$!
+	on_exit "fuse_teardown $TMPROOT/mnt $DPID"
+	if fuse_mount_wait "$TMPROOT/mnt" "$DPID"; then
+		"$IOWHY" run -v -o "$TMPROOT/fuse.txt" --json "$TMPROOT/fuse.json" -- \
+			dd if=/dev/zero of="$TMPROOT/mnt/f" bs=1M count=4 status=none
+		"$IOWHY" report -v "$TMPROOT/fuse.json" >"$TMPROOT/refuse.txt" 2>&1
+		check "FUSE: the same verbose report (-v) as the run" \
+			cmp "$TMPROOT/fuse.txt" "$TMPROOT/refuse.txt"
+		diff "$TMPROOT/fuse.txt" "$TMPROOT/refuse.txt" | head -10
+		check "FUSE: with the requests and the daemon" \
+			grep -q "pid $DPID (bindfs) serving" "$TMPROOT/refuse.txt"
+	else
+		fail "bindfs mounted"
+	fi
+else
+	echo "  (bindfs not installed: the FUSE part of -v is not checked)"
+fi
 "$IOWHY" report "$J" --html "$TMPROOT/re.html" >"$TMPROOT/out" 2>&1
 check "report --html exits 0" test $? = 0
 check "and prints no text without --text" test ! -s "$TMPROOT/out"
@@ -34,5 +76,6 @@ for bad in "$TMPROOT/not.json" "$TMPROOT/run.txt" "$TMPROOT/missing.json"; do
 	check "report $(basename "$bad") exits 2 (got $rc) with one line" \
 		bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TMPROOT/err') = 1 ]"
 done
-"$IOWHY" report -v "$J" >/dev/null 2>&1
-check "report -v is refused (exit 2)" test $? = 2
+"$IOWHY" report -q -v "$J" >"$TMPROOT/qv.txt" 2>&1
+check "report -q -v: the last one wins (-v)" cmp <(grep -v '^$' "$TMPROOT/qv.txt" | head -3) \
+	<("$IOWHY" report -v "$J" | grep -v '^$' | head -3)

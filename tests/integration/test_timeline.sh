@@ -1,6 +1,6 @@
 # --timeline FILE: Chrome trace-event JSON of every tree task's states. It parses; every slice
 # begins at or before its end; per task the slices tile its life without overlap; the phases are
-# there; --timeline-max cuts it and the file (and stderr) say so.
+# there; --timeline-max cuts it and the file (and stderr) say so. Then the device tracks (below).
 need_root
 T=$TMPROOT/t.json
 "$IOWHY" run --no-io --timeline "$T" --json "$TMPROOT/r.json" -- \
@@ -44,3 +44,97 @@ ln -s "$TMPROOT/target" "$TMPROOT/link.json"
 "$IOWHY" run --no-io --timeline "$TMPROOT/link.json" -- touch "$TMPROOT/ran" >/dev/null 2>&1
 check "a --timeline through a symlink exits 2" test $? = 2
 check "before running anything" test ! -e "$TMPROOT/ran"
+# Device tracks: O_DIRECT writes to a loop device of our own. Every request is a slice (its queue
+# and device parts inside it) on a lane of its device; the loop device's track holds as many
+# requests as the io report counts for it, with the same queue and device time; every request dd
+# queued has a flow from dd's write to it, and the flows pair up; queue depth and dirty bytes are
+# counters that never go negative.
+img=$TMPROOT/dev.img
+truncate -s 64M "$img"
+on_exit "rm -f '$img'"
+LOOP=$(losetup --find --show "$img") || skip "no free loop device"
+on_exit "losetup -d '$LOOP'"
+LN=$(basename "$LOOP")
+D=$TMPROOT/d.json
+"$IOWHY" run --timeline "$D" --json "$TMPROOT/dr.json" -- \
+	dd if=/dev/zero of="$LOOP" bs=64k count=64 oflag=direct status=none >"$TMPROOT/out.txt" 2>&1
+check "run --timeline with the I/O probes exits 0" test $? = 0
+check "the timeline with devices parses as JSON (jq)" bash -c "jq -e '.traceEvents | length > 0' '$D' >/dev/null"
+reqs() { jqr "$D" "[.traceEvents[] | select(.cat == \"request\" and .args.dev == \"$LN\")] | $1"; }
+rep() { jqr "$TMPROOT/dr.json" "[.phases[].io.requests[] | select(.name == \"$LN\")] | $1"; }
+n=$(reqs length); want=$(rep 'map(.requests) | add // 0')
+echo "  $LN: $n requests in the timeline, $want in the io report"
+if [ "$(jqr "$D" .otherData.cut)" = true ]; then
+	check "cut: the file says how many requests it left out" fcmp "$(jqr "$D" .otherData.requests_left_out) > 0"
+else
+	check "$LN's track holds the io report's $want requests ($n)" test "$n" = "$want"
+fi
+check "at least the 64 writes dd made" fcmp "$n >= 64"
+check "queue time: the timeline's = the io report's" \
+	test "$(reqs 'map(.args.queue_ns) | add')" = "$(rep 'map(.queue_ns.total) | add')"
+check "device time: the timeline's = the io report's" \
+	test "$(reqs 'map(.args.device_ns) | add')" = "$(rep 'map(.device_ns.total) | add')"
+check "every device slice begins at or before its end" test "$(jqr "$D" '[.traceEvents[] |
+	select(.cat == "request" or .cat == "queue" or .cat == "device") | select(.dur < 0)] | length')" = 0
+# the queue and device parts lie inside their request, on its lane (3-decimal µs)
+bad=$(jqr "$D" '[.traceEvents[] | select(.ph == "X" and (.cat == "request" or .cat == "queue" or
+	.cat == "device"))] | group_by([.pid, .tid]) | map(sort_by(.ts, -.dur) | . as $l |
+	[range(length) | select($l[.].cat != "request") | . as $i | [$l[0:$i][] |
+	select(.cat == "request")] | last | select(. == null or $l[$i].ts < .ts - 0.0005 or
+	$l[$i].ts + $l[$i].dur > .ts + .dur + 0.0015)] | length) | add // 0')
+check "queue and device parts inside their request ($bad outside)" test "$bad" = 0
+# (sorted by begin, then length: a request of no length may begin where the one before ended)
+pairs=$(jq -c '[.traceEvents[] | select(.cat == "request")] | group_by([.pid, .tid]) |
+	map(sort_by(.ts, .dur) | . as $l | range(1; length) | select($l[.].ts < $l[. - 1].ts +
+	$l[. - 1].dur - 0.0015) | [$l[. - 1], $l[.]]) | .[]' "$D")
+check "requests on one lane never overlap ($(grep -c . <<<"$pairs") pairs do)" test -z "$pairs"
+head -2 <<<"$pairs"
+s=$(jqr "$D" '[.traceEvents[] | select(.ph == "s")] | length')
+f=$(jqr "$D" '[.traceEvents[] | select(.ph == "f")] | length')
+check "flows pair up: $s starts, $f ends, one id each" test "$(jqr "$D" '[.traceEvents[] |
+	select(.ph == "s" or .ph == "f")] | group_by(.id) | map(select(length != 2 or
+	(map(.ph) | sort) != ["f", "s"])) | length')" = 0
+check "a flow from dd to each of its requests on $LN ($s of $n)" test "$s" -ge 64
+inwrite=$(jqr "$D" '[.traceEvents[] | select(.ph == "X" and .pid < 1073741824 and .cat != "phase")]
+	as $sl | [.traceEvents[] | select(.ph == "s") | . as $f | [$sl[] | select(.tid == $f.tid and
+	.ts <= $f.ts and .ts + .dur >= $f.ts)] | first | select(.name | test(": write$"))] | length')
+check "each starts in dd's write ($inwrite of $s)" test "$inwrite" = "$s"
+check "a device track named after $LN" test "$(jqr "$D" "[.traceEvents[] |
+	select(.name == \"process_name\" and .args.name == \"device $LN\")] | length")" = 1
+check "queue depth of $LN: samples, none negative" test "$(jqr "$D" '[.traceEvents[] |
+	select(.name == "queue depth") | .args[] | select(. < 0)] | length')" = 0
+check "queue depth reaches 1 on the device" fcmp "$(jqr "$D" '[.traceEvents[] |
+	select(.name == "queue depth") | .args["on device"]] | max // 0') >= 1"
+check "dirty bytes: samples, none negative" test "$(jqr "$D" '[.traceEvents[] |
+	select(.name == "dirty bytes")] | length as $n | if $n == 0 then -1 else
+	([.[] | .args[] | select(. < 0)] | length) end')" = 0
+# --no-io: no device tracks, and no request machinery either
+check "--no-io: no device tracks" test "$(jqr "$T" '[.traceEvents[] | select(.cat == "request")] | length')" = 0
+# The request machinery costs memory only with --timeline: iowhy's own BPF maps (its fdinfo),
+# while a run is going: the requests' ring buffer (type 27) and the bio -> task LRU hash (type 9)
+# at their minimum (4 KiB, 64 entries) without it, 4 MiB and 32768 entries with it.
+maps_of() { # PID: "type max_entries" of each BPF map it holds, once the core's ring is there
+	local f out=""
+	for _ in $(seq 100); do
+		out=$(for f in /proc/"$1"/fdinfo/*; do
+			awk '/^map_type/ { t = $2 } /^max_entries/ { m = $2 } END { if (t) print t, m }' \
+				"$f" 2>/dev/null
+		done)
+		grep -q '^27 ' <<<"$out" && grep -q '^9 ' <<<"$out" && break
+		sleep 0.05
+	done
+	echo "$out"
+}
+"$IOWHY" run --no-sample -- sleep 3 >/dev/null 2>&1 &
+pid=$!
+off=$(maps_of $pid)
+wait $pid
+"$IOWHY" run --no-sample --timeline "$TMPROOT/m.json" -- sleep 3 >/dev/null 2>&1 &
+pid=$!
+on=$(maps_of $pid)
+wait $pid
+check "without --timeline: the requests' ring buffer at 4 KiB" grep -qx '27 4096' <<<"$off"
+check "without --timeline: no 4 MiB one" bash -c "! grep -qx '27 4194304' <<<'$off'"
+check "without --timeline: the bio -> task map at 64 entries" grep -qx '9 64' <<<"$off"
+check "with --timeline: the ring buffer at 4 MiB" grep -qx '27 4194304' <<<"$on"
+check "with --timeline: no 4 KiB one" bash -c "! grep -qx '27 4096' <<<'$on'"

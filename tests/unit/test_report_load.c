@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests: a JSON report read back (src/report/report_load.c, report_load_io.c) renders the
- * same default and brief text report, and the same HTML wall bars and device sections, as the
- * session it was written from.
+ * Unit tests: a JSON report read back (src/report/report_load.c, report_load_io.c, cpu_raw_json.c)
+ * renders the same brief, default and verbose (-v: syscall histograms, facts' labels, CPU samples
+ * and off-CPU stacks, the FUSE/NFS lines) text report, and the same HTML wall bars, syscall table
+ * and device sections, as the session it was written from.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,9 @@
 #include "syscalls.h"
 #include "summary.h"
 #include "io_model.h"
+#include "cpu_samples.h"
+#include "fuse_model.h"
+#include <json-c/json.h>
 
 #define MS 1000000ULL
 
@@ -116,6 +120,96 @@ static struct io_phase *io_of(void)
 	return io;
 }
 
+/* A few CPU samples: user code in gen, a page fault, write's kernel time, an off-CPU sleep. */
+static struct cpu_samples *samples_of(const struct phase_result *p)
+{
+	struct cpu_samples *cs = cpu_samples_new(999);
+	const char *kfn[] = { "ext4_buffered_write_iter", "vfs_write", "ksys_write" };
+	const char *ffn[] = { "filemap_map_pages", "do_fault", "exc_page_fault" };
+	const char *wfn[] = { "io_schedule", "folio_wait_bit", "ext4_sync_file" };
+	uint32_t ids[3], k, f, u, w;
+
+	assert_non_null(cs);
+	for (int i = 0; i < 3; i++)
+		ids[i] = cpu_samples_name(cs, kfn[i]);
+	k = cpu_samples_add_stack(cs, ids, 3, 0);
+	for (int i = 0; i < 3; i++)
+		ids[i] = cpu_samples_name(cs, ffn[i]);
+	f = cpu_samples_add_stack(cs, ids, 3, 0);
+	ids[0] = cpu_samples_name(cs, "main");
+	u = cpu_samples_add_stack(cs, ids, 1, 1);
+	for (int i = 0; i < 3; i++)
+		ids[i] = cpu_samples_name(cs, wfn[i]);
+	w = cpu_samples_add_stack(cs, ids, 3, 0);
+	assert_int_equal(cpu_samples_add_row(cs, &(struct cs_row){ .count = 40,
+			 .nr = IOWHY_NR_NONE, .comm = "gen<&>", .kstack = CS_NONE, .ustack = u }), 0);
+	assert_int_equal(cpu_samples_add_row(cs, &(struct cs_row){ .count = 7,
+			 .nr = IOWHY_NR_NONE, .kernel_mode = 1, .comm = "dd", .kstack = f,
+			 .ustack = CS_NONE }), 0);
+	assert_int_equal(cpu_samples_add_row(cs, &(struct cs_row){ .count = 25,
+			 .nr = (uint16_t)syscall_nr("write"), .kernel_mode = 1, .in_syscall = 1,
+			 .comm = "dd", .kstack = k, .ustack = u }), 0);
+	assert_int_equal(cpu_samples_add_wait(cs, &(struct cs_wait){ .count = 3, .ns = 9 * MS,
+			 .comm = "dd", .kstack = w }), 0);
+	cs->samples = 73;
+	cs->ustack_lost = 1;
+	cs->off_traced = 1;
+	cs->off_sleeps = 3;
+	cs->exec_files = 2;
+	cs->exec_files_found = 1;
+	cpu_samples_classify(cs);
+	cpu_samples_split_phase(cs, p);
+	return cs;
+}
+
+/* FUSE: the workload's WRITEs and another process's LOOKUPs on a bindfs mount, its daemon (who
+ * waited on vda meanwhile), requests on an unknown mount, no NFS. */
+static struct fuse_phase *fuse_of(void)
+{
+	struct fuse_phase *f = calloc(1, sizeof(*f));
+	struct fuse_daemon_row *d;
+
+	assert_non_null(f);
+	f->rows = calloc(3, sizeof(*f->rows));
+	f->mounts = calloc(1, sizeof(*f->mounts));
+	f->daemons = calloc(1, sizeof(*f->daemons));
+	assert_true(f->rows && f->mounts && f->daemons);
+	f->mounts[0] = (struct fuse_mount_info){ .conn = 0x2d, .point = "/mnt/b f",
+						 .source = "bindfs", .fstype = "fuse.bindfs" };
+	f->nmounts = 1;
+	f->rows[0] = (struct fuse_row){ .conn = 0x2d, .op = 16, .who = FUSE_WHO_TREE };
+	f->rows[0].st = (struct fuse_stat){ .count = 10, .in_bytes = 40960, .lat_ns = 5 * MS,
+					    .max_ns = MS, .wait_ns = 5 * MS, .waits = 10 };
+	f->rows[0].st.hist[300] = 9;
+	f->rows[0].st.hist[340] = 1;
+	f->rows[1] = (struct fuse_row){ .conn = 0x2d, .op = 1, .who = FUSE_WHO_OTHER };
+	f->rows[1].st = (struct fuse_stat){ .count = 3, .errors = 1, .out_bytes = 300,
+					    .lat_ns = 90000, .max_ns = 40000 };
+	f->rows[1].st.hist[250] = 3;
+	f->rows[2] = (struct fuse_row){ .conn = 0x31, .op = 15, .who = FUSE_WHO_TREE };
+	f->rows[2].st = (struct fuse_stat){ .count = 1, .out_bytes = 4096, .lat_ns = 70000,
+					    .max_ns = 70000, .wait_ns = 70000, .waits = 1 };
+	f->rows[2].st.hist[260] = 1;
+	f->nrows = 3;
+	d = &f->daemons[0];
+	*d = (struct fuse_daemon_row){ .tgid = 4242, .conn = 0x2d, .replies = 13, .comm = "bindfs",
+				       .ndisks = 1 };
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		d->st.total_ns[c] = (uint64_t)(c + 1) * MS;
+		d->st.overlap_ns[c] = (uint64_t)(c + 1) * MS / 2;
+		d->st.wall_ns[c] = (uint64_t)(c + 2) * MS;
+		d->st.wall_overlap_ns[c] = (uint64_t)(c + 2) * MS / 3;
+	}
+	d->st.net_tx = 1000;
+	d->st.net_rx = 2000;
+	d->disks[0] = (struct fuse_disk_row){ .dev = 0x0fc00000, .name = "vda", .total_ns = MS,
+					      .overlap_ns = MS / 2 };
+	f->ndaemons = 1;
+	f->unfinished = 2;
+	f->lost.daemon_full = 1;
+	return f;
+}
+
 struct fixture {
 	struct session_result s;
 	struct phase_result ph[3];
@@ -151,6 +245,8 @@ static int setup(void **state)
 	work_phase(&f->ph[0], "a", 1);
 	f->ph[0].wall.iowait_by_disk[0] = 15 * MS;
 	f->ph[0].io = io_of();
+	f->ph[0].samples = samples_of(&f->ph[0]);
+	f->ph[0].fuse = fuse_of();
 	work_phase(&f->ph[1], "b", 3);
 	f->ph[1].wall.iowait_by_disk[IOWHY_DISK_SLOTS] = 45 * MS;
 	snprintf(f->ph[2].name, sizeof(f->ph[2].name), "b/flush");
@@ -174,6 +270,8 @@ static int teardown(void **state)
 
 	summary_free(&f->s);
 	io_result_free(f->ph[0].io);
+	cpu_samples_free(f->ph[0].samples);
+	fuse_phase_free(f->ph[0].fuse);
 	unlink(f->path);
 	free(f);
 	return 0;
@@ -220,10 +318,21 @@ static void test_text_same(void **state)
 	char err[128];
 
 	assert_int_equal(report_load(f->path, &r, err, sizeof(err)), 0);
-	for (int detail = -1; detail <= 0; detail++) {
+	for (int detail = -1; detail <= 1; detail++) {
 		char *a = text_of(&f->s, detail), *b = text_of(&r, detail);
 
 		assert_string_equal(a, b);
+		if (detail == 1) { /* what only -v shows, from what only the JSON's new members keep */
+			assert_non_null(strstr(b, "files written: 1,000"));
+			assert_non_null(strstr(b, "Where the CPU went (73 samples"));
+			assert_non_null(strstr(b, "ext4_buffered_write_iter"));
+			assert_non_null(strstr(b, "Why the tree slept uninterruptibly"));
+			assert_non_null(strstr(b, "NFS: not traceable"));
+			assert_non_null(strstr(b, "/mnt/b f"));
+			assert_non_null(strstr(b, "pid 4242 (bindfs) serving /mnt/b f"));
+			assert_non_null(strstr(b, "disk I/O wait by device: vda"));
+			assert_non_null(strstr(b, "conn 0:49"));
+		}
 		free(a);
 		free(b);
 	}
@@ -259,8 +368,13 @@ static void test_html_same(void **state)
 		assert_non_null(strstr(ib, "fsync on vda"));
 		free(wa), free(wb), free(ia), free(ib), free(ea), free(eb);
 	}
-	/* the syscalls' percentiles are not in the JSON as histograms: shown as unknown */
-	assert_non_null(strstr(b, "<td data-v=\"-1\">-</td><td data-v=\"-1\">-</td>"));
+	{ /* the syscalls' histograms are in the JSON: the same percentiles */
+		char *sa = cut(a, "<h3>Syscalls", "</table>"), *sb = cut(b, "<h3>Syscalls", "</table>");
+
+		assert_string_equal(sa, sb);
+		assert_null(strstr(sb, "<td data-v=\"-1\">-</td><td data-v=\"-1\">-</td>"));
+		free(sa), free(sb);
+	}
 	free(a);
 	free(b);
 	report_load_free(&r);
@@ -290,12 +404,40 @@ static void test_refused(void **state)
 	unlink(path);
 }
 
+/* -v needs the FUSE rows' histograms, which an older iowhy's JSON did not keep: refused for such
+ * a report, which the default level still renders. */
+static void test_verbose_fuse_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *j = json_object_from_file(f->path), *ph, *fu, *rows;
+	struct session_result r;
+	char err[160], path[80];
+
+	assert_non_null(j);
+	assert_true(json_object_object_get_ex(j, "phases", &ph));
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(ph, 0), "fuse", &fu));
+	assert_true(json_object_object_get_ex(fu, "requests", &rows));
+	json_object_object_del(json_object_array_get_idx(rows, 0), "hist");
+	snprintf(path, sizeof(path), "%s.fuse", f->path);
+	assert_int_equal(json_object_to_file(path, j), 0);
+	json_object_put(j);
+	assert_int_equal(report_load_detail(path, &r, 1, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "FUSE"));
+	report_load_free(&r);
+	assert_int_equal(report_load_detail(path, &r, 0, err, sizeof(err)), 0);
+	report_load_free(&r);
+	assert_int_equal(report_load_detail(f->path, &r, 1, err, sizeof(err)), 0);
+	report_load_free(&r);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_text_same, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_same, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verbose_fuse_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("report_load", tests, NULL, NULL);

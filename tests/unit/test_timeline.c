@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests: the model's slice sink and the timeline (src/report/timeline.c) on a small synthetic
- * session, checked exactly: every slice, its begin <= end, per task the slices tile its life.
+ * Unit tests: the model's slice sink and the timeline (src/report/timeline.c, timeline_io.c) on a
+ * small synthetic session, checked exactly: every slice, its begin <= end, per task the slices tile
+ * its life; the devices' requests on lanes that never overlap, with their queue and device parts,
+ * flows from the submitting syscall that pair up, counters of queue depth and dirty bytes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -233,11 +235,323 @@ static void test_cut(void **state)
 	timeline_free(tl);
 }
 
+#define SDA ((8u << 20) | 0)
+#define SDB ((8u << 20) | 16)
+
+static void req(struct timeline *tl, uint32_t dev, uint32_t tid, uint8_t op, uint64_t bytes,
+		uint64_t q, uint64_t ins, uint64_t iss, uint64_t done)
+{
+	struct io_rq_rec r = { .t_queue = q, .t_insert = ins, .t_issue = iss, .t_done = done,
+			       .bytes = bytes, .dev = dev, .disk = dev, .tid = tid, .depth = 1,
+			       .op = op, .cls = tid ? IO_CL_TREE : IO_CL_WB };
+
+	timeline_request(tl, &r);
+}
+
+/*
+ * The session above with four requests and two dirty samples:
+ *  R1 sda write 4 KiB by task 10 (in write 2500-3000): queued 2600, inserted 2700, issued 2800,
+ *     done 3500;
+ *  R2 sda write 8 KiB of writeback (no task): issued 3000 without insert, done 3600 (overlaps R1);
+ *  R3 sdb read 8 KiB by task 10 (in fsync's I/O wait): queued 3100, never inserted, issued 3400,
+ *     done 3900;
+ *  R4 sda write 4 KiB by task 11: queued 3250, inserted 3550, issued 3700, done 4100 (after R1).
+ */
+static struct timeline *session_io(uint64_t max)
+{
+	struct timeline *tl = session(max);
+	struct io_phase *p = io_phase_new();
+
+	assert_non_null(p);
+	snprintf(io_phase_dev(p, SDA)->name, 32, "sda");
+	snprintf(io_phase_dev(p, SDB)->name, 32, "sdb");
+	assert_int_equal(timeline_devices(tl, p), 0);
+	io_result_free(p);
+	req(tl, SDA, 10, IO_OP_WRITE, 4096, 2600, 2700, 2800, 3500);
+	req(tl, SDA, 0, IO_OP_WRITE, 8192, 0, 0, 3000, 3600);
+	req(tl, SDB, 10, IO_OP_READ, 8192, 3100, 0, 3400, 3900);
+	req(tl, SDA, 11, IO_OP_WRITE, 4096, 3250, 3550, 3700, 4100);
+	timeline_dirty(tl, 2000, 4096, 8192, 0);
+	timeline_dirty(tl, 3000, 0, 4096, 4096);
+	return tl;
+}
+
+static int is(struct json_object *e, const char *k, const char *v)
+{
+	struct json_object *x = NULL;
+
+	return json_object_object_get_ex(e, k, &x) && !strcmp(json_object_get_string(x), v);
+}
+
+static int num(struct json_object *e, const char *k)
+{
+	return json_object_get_int(get(e, k));
+}
+
+/* The request of the device track beginning at `begin` (ns from the phase start + 1000). */
+static struct json_object *request_at(struct json_object *ev, long begin)
+{
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		struct json_object *e = json_object_array_get_idx(ev, i);
+
+		if (is(e, "cat", "request") && ns(e, "ts") == begin - 1000)
+			return e;
+	}
+	fail_msg("no request at %ld", begin);
+	return NULL;
+}
+
+/* The slice of category cat on (pid, tid) that begins at begin, or NULL. */
+static struct json_object *part(struct json_object *ev, int pid, int tid, const char *cat,
+				long begin)
+{
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		struct json_object *e = json_object_array_get_idx(ev, i);
+
+		if (is(e, "ph", "X") && is(e, "cat", cat) && num(e, "pid") == pid &&
+		    num(e, "tid") == tid && ns(e, "ts") == begin - 1000)
+			return e;
+	}
+	return NULL;
+}
+
+static void check_req(struct json_object *ev, long begin, long issue, long done, const char *dev,
+		      const char *op, int bytes)
+{
+	struct json_object *r = request_at(ev, begin), *a = get(r, "args"), *q, *d;
+	int pid = num(r, "pid"), tid = num(r, "tid");
+
+	assert_int_equal(ns(r, "ts") + ns(r, "dur"), done - 1000);
+	assert_string_equal(str(a, "dev"), dev);
+	assert_string_equal(str(a, "op"), op);
+	assert_int_equal(num(a, "bytes"), bytes);
+	assert_int_equal(num(a, "queue_ns"), issue - begin);
+	assert_int_equal(num(a, "device_ns"), done - issue);
+	q = part(ev, pid, tid, "queue", begin);
+	if (issue > begin) {
+		assert_non_null(q);
+		assert_int_equal(ns(q, "dur"), issue - begin);
+	} else {
+		assert_null(q);
+	}
+	d = part(ev, pid, tid, "device", issue);
+	assert_non_null(d);
+	assert_int_equal(ns(d, "dur"), done - issue);
+}
+
+/* Every request exactly, its queue and device parts inside it, the devices named. */
+static void test_requests_exact(void **state)
+{
+	struct timeline *tl = session_io(1000);
+	struct json_object *r = write_parse(tl), *ev = get(r, "traceEvents"), *od = get(r, "otherData");
+	int named = 0;
+
+	(void)state;
+	assert_int_equal(timeline_requests(tl), 4);
+	check_req(ev, 2700, 2800, 3500, "sda", "write", 4096);
+	check_req(ev, 3000, 3000, 3600, "sda", "write", 8192);
+	check_req(ev, 3100, 3400, 3900, "sdb", "read", 8192);
+	check_req(ev, 3550, 3700, 4100, "sda", "write", 4096);
+	/* R1 and R2 overlap: two lanes; R4 reuses R1's */
+	assert_int_not_equal(num(request_at(ev, 2700), "tid"), num(request_at(ev, 3000), "tid"));
+	assert_int_equal(num(request_at(ev, 2700), "tid"), num(request_at(ev, 3550), "tid"));
+	assert_int_equal(num(request_at(ev, 2700), "pid"), num(request_at(ev, 3000), "pid"));
+	assert_int_not_equal(num(request_at(ev, 2700), "pid"), num(request_at(ev, 3100), "pid"));
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		struct json_object *e = json_object_array_get_idx(ev, i);
+
+		if (is(e, "name", "process_name") && num(e, "pid") > 10)
+			named += is(get(e, "args"), "name", "device sda") +
+				 is(get(e, "args"), "name", "device sdb");
+	}
+	assert_int_equal(named, 2);
+	assert_int_equal(json_object_get_int(get(od, "requests")), 4);
+	assert_false(json_object_get_boolean(get(od, "cut")));
+	json_object_put(r);
+	timeline_free(tl);
+}
+
+/* Per device lane, the requests never overlap. */
+static void test_lanes_disjoint(void **state)
+{
+	struct timeline *tl = session_io(1000);
+	struct json_object *r = write_parse(tl), *ev = get(r, "traceEvents");
+	size_t n = json_object_array_length(ev);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *a = json_object_array_get_idx(ev, i);
+
+		if (!is(a, "cat", "request"))
+			continue;
+		for (size_t j = i + 1; j < n; j++) {
+			struct json_object *b = json_object_array_get_idx(ev, j);
+
+			if (!is(b, "cat", "request") || num(a, "tid") != num(b, "tid"))
+				continue;
+			assert_true(ns(a, "ts") + ns(a, "dur") <= ns(b, "ts") ||
+				    ns(b, "ts") + ns(b, "dur") <= ns(a, "ts"));
+		}
+	}
+	json_object_put(r);
+	timeline_free(tl);
+}
+
+/* Flows: one start per request a tree task queued, inside that task's syscall slice at the queue
+ * time, and one end with the same id at its request's begin on its lane. */
+static void test_flows_pair(void **state)
+{
+	/* queued at, by, its request's begin; the task's slice then: category, begin */
+	static const struct { long submit; int tid; long begin; const char *cat; long in; } want[] = {
+		{ 2600, 10, 2700, "kernel", 2500 },   /* kernel: write */
+		{ 3100, 10, 3100, "iowait", 3000 },   /* I/O wait: fsync */
+		{ 3250, 11, 3550, "user", 3200 },
+	};
+	struct timeline *tl = session_io(1000);
+	struct json_object *r = write_parse(tl), *ev = get(r, "traceEvents");
+	size_t n = json_object_array_length(ev);
+	int starts = 0, ends = 0;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *s = json_object_array_get_idx(ev, i), *f = NULL, *rq;
+		int k;
+
+		ends += is(s, "ph", "f");
+		if (!is(s, "ph", "s"))
+			continue;
+		starts++;
+		for (k = 0; k < 3 && ns(s, "ts") != want[k].submit - 1000; k++)
+			;
+		assert_true(k < 3);
+		assert_int_equal(num(s, "tid"), want[k].tid);
+		assert_int_equal(num(s, "pid"), 10);
+		assert_non_null(part(ev, 10, want[k].tid, want[k].cat, want[k].in));
+		for (size_t j = 0; j < n; j++) {
+			struct json_object *e = json_object_array_get_idx(ev, j);
+
+			if (is(e, "ph", "f") && num(e, "id") == num(s, "id"))
+				f = e;
+		}
+		assert_non_null(f);
+		assert_true(is(f, "bp", "e"));
+		rq = request_at(ev, want[k].begin);
+		assert_int_equal(ns(f, "ts"), want[k].begin - 1000);
+		assert_int_equal(num(f, "pid"), num(rq, "pid"));
+		assert_int_equal(num(f, "tid"), num(rq, "tid"));
+	}
+	assert_int_equal(starts, 3); /* R2, writeback, has none */
+	assert_int_equal(ends, 3);
+	json_object_put(r);
+	timeline_free(tl);
+}
+
+/* Queue depth per device and the dirty bytes: never negative, exact at chosen instants, zero at
+ * the end. */
+static void test_counters(void **state)
+{
+	struct timeline *tl = session_io(1000);
+	struct json_object *r = write_parse(tl), *ev = get(r, "traceEvents");
+	int sda = num(request_at(ev, 2700), "pid"), seen = 0, dirty = 0;
+	long last_q = -1, last_d = -1;
+
+	(void)state;
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		struct json_object *e = json_object_array_get_idx(ev, i), *a;
+
+		if (!is(e, "ph", "C"))
+			continue;
+		a = get(e, "args");
+		if (is(e, "name", "dirty bytes")) {
+			assert_int_equal(num(a, "workload's files"), dirty ? 0 : 4096);
+			assert_int_equal(num(a, "system dirty"), dirty ? 4096 : 8192);
+			assert_int_equal(num(a, "system writeback"), dirty ? 4096 : 0);
+			assert_int_equal(ns(e, "ts"), dirty ? 2000 : 1000);
+			dirty++;
+		}
+		if (!is(e, "name", "queue depth"))
+			continue;
+		assert_true(num(a, "queued") >= 0);
+		assert_true(num(a, "on device") >= 0);
+		if (num(e, "pid") != sda)
+			continue;
+		if (ns(e, "ts") == 2000) { /* R1 on the device, R2 issued straight */
+			assert_int_equal(num(a, "queued"), 0);
+			assert_int_equal(num(a, "on device"), 2);
+		}
+		if (ns(e, "ts") == 1700) {
+			assert_int_equal(num(a, "queued"), 1);
+			assert_int_equal(num(a, "on device"), 0);
+		}
+		last_q = num(a, "queued");
+		last_d = num(a, "on device");
+		seen++;
+	}
+	assert_int_equal(dirty, 2);
+	assert_int_equal(seen, 8); /* one per change: 2700 2800 3000 3500 3550 3600 3700 4100 */
+	assert_int_equal(last_q, 0);
+	assert_int_equal(last_d, 0);
+	json_object_put(r);
+	timeline_free(tl);
+}
+
+/* Past the bound the requests are counted, not kept, and the file says so. */
+static void test_requests_cut(void **state)
+{
+	struct timeline *tl = session_io(11);
+	struct json_object *r = write_parse(tl), *od = get(r, "otherData");
+
+	(void)state;
+	assert_int_equal(timeline_slices(tl), 9);
+	assert_int_equal(timeline_requests(tl), 2);
+	assert_int_equal(timeline_requests_dropped(tl), 2);
+	assert_true(json_object_get_boolean(get(od, "cut")));
+	assert_int_equal(json_object_get_int(get(od, "requests_left_out")), 2);
+	assert_int_equal(json_object_get_int(get(od, "slices_left_out")), 0);
+	json_object_put(r);
+	timeline_free(tl);
+}
+
+/* A request queued before the phase's clock started (background I/O of the window): time zero
+ * moves to it, nothing is clamped, the phase and the tasks keep their exact times. */
+static void test_early_request(void **state)
+{
+	struct timeline *tl = session(1000);
+	struct json_object *r, *ev, *rq = NULL, *ph = NULL;
+
+	(void)state;
+	req(tl, SDA, 0, IO_OP_WRITE, 4096, 0, 900, 950, 1200);
+	r = write_parse(tl);
+	ev = get(r, "traceEvents");
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		struct json_object *e = json_object_array_get_idx(ev, i);
+
+		if (is(e, "cat", "request"))
+			rq = e;
+		if (is(e, "cat", "phase"))
+			ph = e;
+	}
+	assert_non_null(rq);
+	assert_non_null(ph);
+	assert_int_equal(ns(rq, "ts"), 0);
+	assert_int_equal(ns(rq, "dur"), 300);
+	assert_int_equal(ns(ph, "ts"), 100);
+	assert_int_equal(ns(ph, "dur"), 4000);
+	json_object_put(r);
+	timeline_free(tl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_slices_exact),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_requests_exact),
+		cmocka_unit_test(test_lanes_disjoint),
+		cmocka_unit_test(test_flows_pair),
+		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_requests_cut),
+		cmocka_unit_test(test_early_request),
 	};
 
 	return cmocka_run_group_tests_name("timeline", tests, NULL, NULL);
