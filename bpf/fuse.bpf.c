@@ -42,6 +42,8 @@ const volatile __u8 nr_flags[FUSE_NET_NR_SLOTS];
 #define NRF_TX 4
 #define NRF_RX 8
 #define NRF_POLL 16   /* poll, ppoll: (struct pollfd *, nfds, ...) */
+#define NRF_RDBUF 32  /* read: (fd, buf, n) */
+#define NRF_RDIOV 64  /* readv: (fd, iov, n) */
 #define POLL_FDS 8    /* pollfds looked at */
 
 struct {
@@ -287,6 +289,43 @@ static __always_inline void learn_daemon(__u32 conn)
 	}
 }
 
+static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8 cls);
+
+/* The current task writes the reply to request k (row s, charged to `who`): if it is the daemon
+ * thread that read it, its time since that read is the request's (per request); else the
+ * request was handed to another thread and its daemon time is charged by overlap only. */
+static __always_inline void charge_request(struct fuse_stat *s, __u8 who,
+					   const struct fuse_inflight_key *k, __u64 now)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct fuse_dkey key = { .tgid = id >> 32, .phase = current_phase };
+	struct fuse_dthread *d = bpf_map_lookup_elem(&dthreads, &tid);
+	struct fuse_dstat *ds = NULL;
+	int paired = d && d->r_on && d->r_unique == k->unique && d->r_conn == k->conn;
+
+	s->replied++;
+	if (who != FUSE_WHO_OTHER && key.phase < FUSE_MAX_PHASES)
+		ds = row(&dstats, &key, &zero_dstat);
+	if (ds)
+		ds->wreplies++;
+	if (!paired) {
+		if (ds)
+			ds->handoff++;
+		return;
+	}
+	dthread_mark(d, now, d->cls); /* its time up to the reply */
+	d->r_on = 0;
+	s->paired++;
+	if (ds)
+		ds->paired++;
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		s->dreq_ns[c] += d->r_ns[c];
+		if (ds)
+			ds->req_ns[c] += d->r_ns[c];
+	}
+}
+
 SEC("tp_btf/fuse_request_end")
 int BPF_PROG(fuse_end, const struct fuse_req *req)
 {
@@ -337,6 +376,8 @@ int BPF_PROG(fuse_end, const struct fuse_req *req)
 		s->waits++;
 	}
 	s->hist[fuse_lat_slot(lat)]++;
+	if (err != -ECONNABORTED_ && err != -ENOTCONN_)
+		charge_request(s, f->who, &k, now);
 	bpf_map_delete_elem(&inflight, &k);
 	return 0;
 }
@@ -433,6 +474,8 @@ static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8
 
 	span(d->since, d->busy_at_since, now, b, &dt, &ov);
 	dstat_add(d->tgid, d->cls, dt, ov, 0);
+	if (d->r_on && d->cls < FUSE_D_COUNT)
+		d->r_ns[d->cls & 7] += dt;
 	if (d->cls == FUSE_D_DISK && current_phase < FUSE_MAX_PHASES) {
 		struct fuse_ddkey k = { .tgid = d->tgid, .dev = d->dev, .phase = current_phase };
 		struct fuse_ddstat zero = {}, *s = bpf_map_lookup_elem(&ddisk, &k);
@@ -528,24 +571,34 @@ int BPF_PROG(fuse_switch, bool preempt, struct task_struct *prev, struct task_st
 	return 0;
 }
 
-/* What file descriptor `fd` of the current task is: a socket, /dev/fuse or other; *dev: the
- * st_dev of its file (0 if none). */
-static __always_inline __u8 fd_kind_dev(long fd, __u32 *dev)
+/* The file of descriptor `fd` of the current task, NULL if none. */
+static __always_inline struct file *fd_file(long fd)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct file **fds;
 	struct file *f = NULL;
 	unsigned int max;
+
+	if (fd < 0)
+		return NULL;
+	max = BPF_CORE_READ(t, files, fdt, max_fds);
+	if (fd >= max)
+		return NULL;
+	fds = BPF_CORE_READ(t, files, fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
+		return NULL;
+	return f;
+}
+
+/* What file descriptor `fd` of the current task is: a socket, /dev/fuse or other; *dev: the
+ * st_dev of its file (0 if none). */
+static __always_inline __u8 fd_kind_dev(long fd, __u32 *dev)
+{
+	struct file *f = fd_file(fd);
 	umode_t mode;
 
 	*dev = 0;
-	if (fd < 0)
-		return FUSE_FD_NONE;
-	max = BPF_CORE_READ(t, files, fdt, max_fds);
-	if (fd >= max)
-		return FUSE_FD_NONE;
-	fds = BPF_CORE_READ(t, files, fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+	if (!f)
 		return FUSE_FD_NONE;
 	*dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
 	mode = BPF_CORE_READ(f, f_inode, i_mode);
@@ -634,6 +687,59 @@ static __always_inline void count_net(struct fuse_dthread *d, long ret)
 		s->net_rx += ret;
 }
 
+/* The connection of the /dev/fuse descriptor fd (its fuse_dev's fuse_conn), 0 if it is none. */
+static __always_inline __u32 devfuse_conn(long fd)
+{
+	struct file *f = fd_file(fd);
+	struct fuse_dev *fud;
+
+	if (!f || BPF_CORE_READ(f, f_inode, i_rdev) != FUSE_DEVFUSE_RDEV)
+		return 0;
+	fud = BPF_CORE_READ(f, private_data);
+	return fud ? BPF_CORE_READ(fud, fc, dev) : 0;
+}
+
+/* A daemon thread's read/readv of /dev/fuse returned a request (its struct fuse_in_header at
+ * the start of the buffer): from now to its reply, the thread's time is that request's. Its
+ * time so far is closed, so the request's starts at the read's return. A request read before
+ * still unanswered (FORGET has no reply; one handed to another thread) is dropped: its time
+ * is charged by overlap only. splice reads leave the header in a pipe: not parsed. */
+static __always_inline void read_request(struct fuse_dthread *d, struct pt_regs *regs, long ret)
+{
+	__u64 fd = PT_REGS_PARM1_CORE(regs), buf = PT_REGS_PARM2_CORE(regs), unique = 0;
+	__u8 f = d->nr < FUSE_NET_NR_SLOTS ? nr_flags[d->nr] : 0;
+	__u32 conn;
+
+	if (ret < FUSE_IN_HDR || !(f & (NRF_RDBUF | NRF_RDIOV)))
+		return;
+	conn = devfuse_conn(fd);
+	if (!conn)
+		return;
+	if ((f & NRF_RDIOV) && bpf_probe_read_user(&buf, sizeof(buf), (void *)buf))
+		return;
+	if (bpf_probe_read_user(&unique, sizeof(unique),
+				(void *)(buf + FUSE_IN_UNIQUE)))
+		return;
+	dthread_mark(d, bpf_ktime_get_ns(), d->cls);
+	__builtin_memset(d->r_ns, 0, sizeof(d->r_ns));
+	d->r_unique = unique;
+	d->r_conn = conn;
+	d->r_on = 1;
+}
+
+/* A syscall whose entry was not seen (the thread became a daemon thread, or its process one,
+ * while it was inside: a read of /dev/fuse blocked at the window's start): a read or readv gets
+ * its number and fd kind from the registers at the exit, so its request is not missed. */
+static __always_inline void exit_only(struct fuse_dthread *d, struct pt_regs *regs)
+{
+	long nr = BPF_CORE_READ(regs, orig_ax);
+
+	if (nr < 0 || nr >= FUSE_NET_NR_SLOTS || !(nr_flags[nr] & (NRF_RDBUF | NRF_RDIOV)))
+		return;
+	d->nr = nr;
+	d->fdkind = fd_kind(PT_REGS_PARM1_CORE(regs));
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fuse_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -641,6 +747,10 @@ int BPF_PROG(fuse_sys_exit, struct pt_regs *regs, long ret)
 
 	if (d) {
 		count_net(d, ret);
+		if (d->nr == 0xffff)
+			exit_only(d, regs);
+		if (d->fdkind == FUSE_FD_DEVFUSE)
+			read_request(d, regs, ret);
 		d->nr = 0xffff;
 	}
 	return 0;

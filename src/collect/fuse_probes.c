@@ -62,7 +62,8 @@ static uint64_t mono_ns(void)
 }
 
 /* Per syscall number, for the daemon probes: 1 first argument an fd, 2 network syscall, 4 sends
- * bytes (its return value), 8 receives bytes, 16 poll/ppoll (asleep on a socket: network). */
+ * bytes (its return value), 8 receives bytes, 16 poll/ppoll (asleep on a socket: network), 32
+ * read (a request's header at its buffer), 64 readv (... at its first iovec's). */
 static void set_nr_flags(__u8 *flags)
 {
 	static const char *const tx[] = { "write", "writev", "pwrite64", "pwritev", "pwritev2",
@@ -83,6 +84,10 @@ static void set_nr_flags(__u8 *flags)
 		flags[nr] |= 16;
 	if ((nr = syscall_nr("ppoll")) >= 0 && nr < FUSE_NET_NR_SLOTS)
 		flags[nr] |= 16;
+	if ((nr = syscall_nr("read")) >= 0 && nr < FUSE_NET_NR_SLOTS)
+		flags[nr] |= 32;
+	if ((nr = syscall_nr("readv")) >= 0 && nr < FUSE_NET_NR_SLOTS)
+		flags[nr] |= 64;
 }
 
 /* The loader's context: whose maps the programs share. */
@@ -658,17 +663,8 @@ static void read_daemons(struct fuse_probes *t, int tag, struct fuse_phase *p)
 			r->parent = d.parent;
 			memcpy(r->comm, d.comm, sizeof(r->comm));
 		}
-		for (int c = 0; c < t->ncpus; c++) {
-			for (int k = 0; k < FUSE_D_COUNT; k++) {
-				r->st.total_ns[k] += v[c].total_ns[k];
-				r->st.overlap_ns[k] += v[c].overlap_ns[k];
-				r->st.wall_ns[k] += v[c].wall_ns[k];
-				r->st.wall_overlap_ns[k] += v[c].wall_overlap_ns[k];
-			}
-			r->st.replies += v[c].replies;
-			r->st.net_tx += v[c].net_tx;
-			r->st.net_rx += v[c].net_rx;
-		}
+		for (int c = 0; c < t->ncpus; c++)
+			fuse_dstat_merge(&r->st, &v[c]);
 		r->replies = r->st.replies;
 	}
 	free(v);
