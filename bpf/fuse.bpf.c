@@ -445,6 +445,7 @@ static __always_inline void dproc_move(__u32 tgid, __u64 now, __u64 b, __u8 from
 {
 	struct fuse_dproc *p = bpf_map_lookup_elem(&dprocs, &tgid);
 	__u64 since, b_since, dt, ov;
+	__u32 pc;
 
 	if (!p) {
 		struct fuse_dproc n = { .since = now, .busy_at_since = b };
@@ -459,11 +460,60 @@ static __always_inline void dproc_move(__u32 tgid, __u64 now, __u64 b, __u8 from
 	since = __sync_lock_test_and_set(&p->since, now);
 	b_since = __sync_lock_test_and_set(&p->busy_at_since, b);
 	span(since, b_since, now, b, &dt, &ov);
-	dstat_add(tgid, proc_class(p), dt, ov, 1);
+	pc = proc_class(p);
+	dstat_add(tgid, pc, dt, ov, 1);
+	if (pc < FUSE_D_COUNT && now > since)
+		__sync_fetch_and_add(&p->cum[pc], now - since);
 	if (from < FUSE_D_COUNT)
 		__sync_fetch_and_add(&p->n[from], -1);
 	if (to < FUSE_D_COUNT)
 		__sync_fetch_and_add(&p->n[to], 1);
+}
+
+/* The process-level time of tgid per class so far, its open stretch included, into out; 0 if
+ * the process has no state. */
+static __always_inline int dproc_cum(__u32 tgid, __u64 now, __u64 *out)
+{
+	struct fuse_dproc *p = bpf_map_lookup_elem(&dprocs, &tgid);
+	__u32 pc;
+
+	if (!p)
+		return 0;
+	pc = proc_class(p);
+	for (int c = 0; c < FUSE_D_COUNT; c++)
+		out[c] = p->cum[c];
+	if (pc < FUSE_D_COUNT && now > p->since)
+		out[pc] += now - p->since;
+	return 1;
+}
+
+/* Add dt of the daemon thread's interval to the request it is serving. An other wait (a futex
+ * or condition variable: waiting for the process's other threads, e.g. s3fs's upload threads)
+ * is charged as what its process did meanwhile, in the shares of its process-level classes. */
+static __always_inline void charge_interval(struct fuse_dthread *d, __u64 now, __u64 dt)
+{
+	__u64 cur[FUSE_D_COUNT], delta[FUSE_D_COUNT], total = 0, given = 0;
+
+	if (d->cls != FUSE_D_OTHER || !dproc_cum(d->tgid, now, cur)) {
+		d->r_ns[d->cls & 7] += dt;
+		return;
+	}
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		delta[c] = cur[c] > d->r_cum[c] ? cur[c] - d->r_cum[c] : 0;
+		total += delta[c];
+	}
+	for (int c = 0; total && c < FUSE_D_COUNT; c++) {
+		__u64 part;
+
+		if (c == FUSE_D_OTHER || c == FUSE_D_IDLE)
+			continue; /* its own wait, or a race: stays other wait */
+		part = (dt >> 10) * ((delta[c] << 10) / total);
+		if (part > dt - given)
+			part = dt - given;
+		d->r_ns[c] += part;
+		given += part;
+	}
+	d->r_ns[FUSE_D_OTHER] += dt - given;
 }
 
 /* Close the current interval of daemon thread `d` at `now` and start one of class `cls`
@@ -475,7 +525,7 @@ static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8
 	span(d->since, d->busy_at_since, now, b, &dt, &ov);
 	dstat_add(d->tgid, d->cls, dt, ov, 0);
 	if (d->r_on && d->cls < FUSE_D_COUNT)
-		d->r_ns[d->cls & 7] += dt;
+		charge_interval(d, now, dt);
 	if (d->cls == FUSE_D_DISK && current_phase < FUSE_MAX_PHASES) {
 		struct fuse_ddkey k = { .tgid = d->tgid, .dev = d->dev, .phase = current_phase };
 		struct fuse_ddstat zero = {}, *s = bpf_map_lookup_elem(&ddisk, &k);
@@ -496,6 +546,8 @@ static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8
 	d->since = now;
 	d->busy_at_since = b;
 	d->cls = cls;
+	if (d->r_on && cls == FUSE_D_OTHER)
+		dproc_cum(d->tgid, now, d->r_cum);
 }
 
 /* The thread state of daemon thread `tid` of `tgid`, created on first sight; NULL if tgid is no
@@ -532,8 +584,9 @@ static __always_inline __u8 off_class(bool preempt, struct task_struct *prev, un
 	if (preempt || st == 0)
 		return FUSE_D_RUNQ;
 	if (d->nr != 0xffff) {
-		if (d->fdkind == FUSE_FD_DEVFUSE)
-			return FUSE_D_IDLE;
+		if (d->fdkind == FUSE_FD_DEVFUSE && (d->nr >= FUSE_NET_NR_SLOTS ||
+						     !(nr_flags[d->nr] & NRF_TX)))
+			return FUSE_D_IDLE; /* reading it (a reply written is not waiting) */
 		if (d->fdkind == FUSE_FD_SOCK || (d->nr < FUSE_NET_NR_SLOTS &&
 						  (nr_flags[d->nr] & NRF_NET)))
 			return FUSE_D_NET;

@@ -120,6 +120,7 @@ struct fuse_dproc {
 	__u64 busy_at_since;
 	__s32 n[FUSE_D_COUNT];
 	__u32 pad;
+	__u64 cum[FUSE_D_COUNT]; /* its process-level time per class so far (all phases) */
 };
 
 /* A daemon's disk I/O wait per device (the st_dev of the file its syscall was on; 0: unknown, e.g.
@@ -147,6 +148,7 @@ struct fuse_dthread {
 	__u32 r_conn;        /* the request it read last from /dev/fuse (r_on: not answered) */
 	__u64 r_unique;
 	__u64 r_ns[FUSE_D_COUNT]; /* its time since that read, by class */
+	__u64 r_cum[FUSE_D_COUNT]; /* its process's cum[] when its current other wait began */
 	__u8 r_on;
 	__u8 pad2[7];
 };

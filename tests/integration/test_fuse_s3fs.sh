@@ -49,3 +49,4 @@ check "network wait dominates the daemon's time while dd waited (off the run que
 check "network wait is the daemon's largest class but the run queue (a busy machine's)" \
 	jq -e "$d | .network_wait >= ([.cpu, .disk_wait, .other_wait, .idle] | max)" "$J"
 check "the text report has the daemon block" grep -q "pid $DPID (s3fs) serving" "$TMPROOT/out.txt"
+echo "  charge: $(jq -c ".phases[0].fuse.charge, (.phases[0].fuse.daemons[] | select(.pid == $DPID) | .charge, .per_request_ns)" "$J")"; sed -n "/FUSE daemons/,/NFS/p" "$TMPROOT/out.txt"; grep "FUSE .* requests to" "$TMPROOT/out.txt"

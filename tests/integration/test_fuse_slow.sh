@@ -1,6 +1,8 @@
 # A FUSE daemon that sleeps 20 ms before answering each WRITE (tests/fuse_slow.c): dd's wall is
 # (>= 90%) waiting on FUSE WRITE, the per-request p50 is 20-40 ms, and the daemon's block shows
-# the sleeps as other wait while the workload waited.
+# the sleeps as other wait while the workload waited. Per request: the daemon thread that read
+# each request answers it, so >= 90% of the requests are charged per request, each WRITE with
+# its 20 ms sleep as other wait, and no request is charged more than its own latency.
 need_root
 source tests/integration/lib_fuse.sh
 SLOW=${OUT:-build}/fuse_slow
@@ -34,3 +36,24 @@ check "... and no more than the daemon threads' time in the window" \
 	fcmp "${other:-0} <= $(fuse_daemon "$J" "$DPID" window_ns.other_wait)"
 check "the text report names the wait" grep -q "waiting on FUSE ($TMPROOT/mnt, WRITE)" \
 	"$TMPROOT/out.txt"
+c=".phases[0].fuse.daemons[] | select(.pid == $DPID) | .charge"
+paired=$(jqr "$J" "$c.per_request")
+answered=$(jqr "$J" "$c.requests")
+wpaired=$(fuse_row "$J" daemon_per_request WRITE)
+wother=$(fuse_row "$J" daemon_ns.other_wait WRITE)
+wbusy=$(fuse_row "$J" "daemon_ns | .cpu + .runq + .disk_wait + .network_wait + .other_wait" WRITE)
+lat=$(fuse_row "$J" latency_sum_ns WRITE)
+echo "  per request: $paired of $answered requests ($(jqr "$J" "$c.per_request_ns") ns), by" \
+	"overlap $(jqr "$J" "$c.overlap_ns") ns; WRITE: $wpaired paired, daemon other wait" \
+	"$wother ns of $wbusy ns, latency sum $lat ns"
+check "at least 90% of the daemon's requests charged per request" \
+	fcmp "${paired:-0} >= 0.9 * ${answered:-0} && ${answered:-0} >= $N"
+check "at least 90% of the WRITEs charged per request" fcmp "$wpaired >= 0.9 * $N"
+check "each paired WRITE's 20 ms sleep is its daemon other wait" \
+	fcmp "$wother >= $wpaired * 20000000"
+check "no more daemon time charged to the WRITEs than their latency" fcmp "$wbusy <= $lat"
+check "the JSON names the charge" test "$(jqr "$J" '.phases[0].fuse.charge')" != overlap
+check "the text gives the daemon's WRITE time per request" \
+	grep -Eq "^    WRITE +daemon [0-9.]+ s: .*other wait \($wpaired of $N requests\)" "$TMPROOT/out.txt"
+check "the sentence charges the daemon per request" \
+	grep -q "per request, fuse_slow spent .* on them: .*other wait" "$TMPROOT/out.txt"

@@ -73,3 +73,5 @@ for i in 0 1; do
 done
 check "the text report shows network wait for sshfs" grep -q "pid $DPID (sshfs) serving" \
 	"$TMPROOT/out.txt"
+echo "  charge: $(jq -c '[.phases[].fuse | .charge, (.daemons[] | .charge)]' "$J")"
+sed -n "/FUSE daemons/,/NFS/p" "$TMPROOT/out.txt"
