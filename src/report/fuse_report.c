@@ -96,6 +96,12 @@ static void print_op_charges(FILE *out, const struct fuse_phase *f, uint32_t con
 		busy = fuse_busy_sum(op.dreq_ns);
 		if (!op.replied)
 			continue;
+		if (!op.paired) {
+			fprintf(out, "    %-12s by overlap only (0 of %llu requests answered by the "
+				"thread that read them)\n", fuse_op_name(r->op),
+				(unsigned long long)op.replied);
+			continue;
+		}
 		fuse_shares(op.dreq_ns, busy, 1, sh, sizeof(sh));
 		fprintf(out, "    %-12s daemon %s%s%s (%llu of %llu requests)\n",
 			fuse_op_name(r->op), fmt_ns(t, sizeof(t), busy), sh[0] ? ":" : "", sh,
