@@ -129,6 +129,20 @@ struct {
 	__type(value, struct fuse_dstat);
 } zero_dstat SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct fuse_tkey);
+	__type(value, struct fuse_tstat);
+} tstats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fuse_tstat);
+} zero_tstat SEC(".maps");
+
 #define LOST(field)                                                         \
 	do {                                                                \
 		__u32 z_ = 0;                                               \
@@ -213,6 +227,21 @@ static __always_inline int wb_of_tree(const struct fuse_req *req)
 	return tree_has_inode(dev, ino);
 }
 
+/* The row of workload process tgid in tstats, made at its requests' send (its comm set then). */
+static __always_inline void sender_row(__u32 tgid, __u8 phase)
+{
+	struct fuse_tkey key = { .tgid = tgid, .phase = phase };
+	struct fuse_tstat *t;
+
+	if (phase >= FUSE_MAX_PHASES)
+		return;
+	t = row(&tstats, &key, &zero_tstat);
+	if (!t)
+		LOST(daemon_full);
+	else if (!t->comm[0])
+		bpf_get_current_comm(t->comm, sizeof(t->comm));
+}
+
 SEC("tp_btf/fuse_request_send")
 int BPF_PROG(fuse_send, const struct fuse_req *req)
 {
@@ -229,6 +258,8 @@ int BPF_PROG(fuse_send, const struct fuse_req *req)
 	if (c) {
 		f.who = FUSE_WHO_TREE;
 		f.phase = c->phase;
+		f.tgid = bpf_get_current_pid_tgid() >> 32;
+		sender_row(f.tgid, f.phase);
 	} else {
 		struct io_wb *w = bpf_map_lookup_elem(&wb_tasks, &tid);
 
@@ -291,24 +322,32 @@ static __always_inline void learn_daemon(__u32 conn)
 
 static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8 cls);
 
-/* The current task writes the reply to request k (row s, charged to `who`): if it is the daemon
- * thread that read it, its time since that read is the request's (per request); else the
- * request was handed to another thread and its daemon time is charged by overlap only. */
-static __always_inline void charge_request(struct fuse_stat *s, __u8 who,
+/* The current task writes the reply to request k (row s; f: its send record, with who it is
+ * charged to and, for a workload request, the sending process): if it is the daemon thread that
+ * read it, its time since that read is the request's (per request), added to the row, the
+ * daemon and the sender; else the request was handed to another thread and its daemon time is
+ * charged by overlap only. */
+static __always_inline void charge_request(struct fuse_stat *s, const struct fuse_inflight *f,
 					   const struct fuse_inflight_key *k, __u64 now)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	struct fuse_dkey key = { .tgid = id >> 32, .phase = current_phase };
+	struct fuse_tkey tk = { .tgid = f->tgid, .phase = f->phase };
 	struct fuse_dthread *d = bpf_map_lookup_elem(&dthreads, &tid);
 	struct fuse_dstat *ds = NULL;
+	struct fuse_tstat *ts = NULL;
 	int paired = d && d->r_on && d->r_unique == k->unique && d->r_conn == k->conn;
 
 	s->replied++;
-	if (who != FUSE_WHO_OTHER && key.phase < FUSE_MAX_PHASES)
+	if (f->who != FUSE_WHO_OTHER && key.phase < FUSE_MAX_PHASES)
 		ds = row(&dstats, &key, &zero_dstat);
 	if (ds)
 		ds->wreplies++;
+	if (f->who == FUSE_WHO_TREE)
+		ts = bpf_map_lookup_elem(&tstats, &tk);
+	if (ts)
+		ts->replied++;
 	if (!paired) {
 		if (ds)
 			ds->handoff++;
@@ -319,10 +358,14 @@ static __always_inline void charge_request(struct fuse_stat *s, __u8 who,
 	s->paired++;
 	if (ds)
 		ds->paired++;
+	if (ts)
+		ts->paired++;
 	for (int c = 0; c < FUSE_D_COUNT; c++) {
 		s->dreq_ns[c] += d->r_ns[c];
 		if (ds)
 			ds->req_ns[c] += d->r_ns[c];
+		if (ts)
+			ts->dreq_ns[c] += d->r_ns[c];
 	}
 }
 
@@ -377,7 +420,7 @@ int BPF_PROG(fuse_end, const struct fuse_req *req)
 	}
 	s->hist[fuse_lat_slot(lat)]++;
 	if (err != -ECONNABORTED_ && err != -ENOTCONN_)
-		charge_request(s, f->who, &k, now);
+		charge_request(s, f, &k, now);
 	bpf_map_delete_elem(&inflight, &k);
 	return 0;
 }

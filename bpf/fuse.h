@@ -77,7 +77,21 @@ struct fuse_inflight {
 	__u8 phase;
 	__u8 who;
 	__u8 sync;           /* not FR_BACKGROUND: the sender sleeps until the end */
-	__u8 pad[7];
+	__u8 pad[3];
+	__u32 tgid;          /* the sender's process (a workload request: its row in tstats) */
+};
+
+/* The daemon time charged per request to one workload process that sent requests, per phase. */
+struct fuse_tkey {
+	__u32 tgid;
+	__u32 phase;
+};
+
+struct fuse_tstat {
+	__u64 replied;       /* its requests answered by a daemon (not aborted) */
+	__u64 paired;        /* ... by the thread that read them */
+	__u64 dreq_ns[FUSE_D_COUNT]; /* those threads' time from each read to its reply */
+	char comm[16];       /* the sender's, set at its first request on a CPU */
 };
 
 /* A process known to serve a FUSE connection. */

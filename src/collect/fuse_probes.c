@@ -584,6 +584,7 @@ void fuse_probes_phase_begin(struct fuse_probes *t, int tag)
 	clear_phase(t->skel->maps.fuse_stats, sizeof(struct fuse_key), 6, 1, tag);
 	clear_phase(t->skel->maps.dstats, sizeof(struct fuse_dkey), 4, 4, tag);
 	clear_phase(t->skel->maps.ddisk, sizeof(struct fuse_ddkey), 8, 4, tag);
+	clear_phase(t->skel->maps.tstats, sizeof(struct fuse_tkey), 4, 4, tag);
 	drop_inflight(t, tag);
 	sum_lost(t, &t->lost0);
 	t->nmounts = scan_mounts(t->mounts, MAX_MOUNTS);
@@ -666,6 +667,43 @@ static void read_daemons(struct fuse_probes *t, int tag, struct fuse_phase *p)
 		for (int c = 0; c < t->ncpus; c++)
 			fuse_dstat_merge(&r->st, &v[c]);
 		r->replies = r->st.replies;
+	}
+	free(v);
+}
+
+/* The workload's processes that sent requests in phase tag, with the daemon time charged to
+ * them per request. */
+static void read_tasks(struct fuse_probes *t, int tag, struct fuse_phase *p)
+{
+	struct bpf_map *m = t->skel->maps.tstats;
+	struct fuse_tstat *v = calloc(t->ncpus, sizeof(*v));
+	struct fuse_tkey key, next;
+	int have = 0;
+
+	while (v && !bpf_map__get_next_key(m, have ? &key : NULL, &next, sizeof(next))) {
+		struct fuse_task_row *r;
+
+		key = next;
+		have = 1;
+		if ((int)key.phase != tag ||
+		    bpf_map__lookup_elem(m, &key, sizeof(key), v, t->ncpus * sizeof(*v), 0))
+			continue;
+		r = realloc(p->tasks, (p->ntasks + 1) * sizeof(*r));
+		if (!r)
+			break;
+		p->tasks = r;
+		r = &p->tasks[p->ntasks++];
+		memset(r, 0, sizeof(*r));
+		r->tgid = key.tgid;
+		for (int c = 0; c < t->ncpus; c++) {
+			r->st.replied += v[c].replied;
+			r->st.paired += v[c].paired;
+			for (int k = 0; k < FUSE_D_COUNT; k++)
+				r->st.dreq_ns[k] += v[c].dreq_ns[k];
+			if (!r->comm[0] && v[c].comm[0])
+				memcpy(r->comm, v[c].comm, sizeof(r->comm));
+		}
+		r->comm[sizeof(r->comm) - 1] = 0;
 	}
 	free(v);
 }
@@ -826,6 +864,7 @@ int fuse_probes_phase_end(struct fuse_probes *t, int tag, struct phase_result *r
 		read_rows(t, tag, p);
 		read_daemons(t, tag, p);
 		read_disks(t, tag, p);
+		read_tasks(t, tag, p);
 		p->unfinished = drop_inflight(t, tag);
 		sum_lost(t, &now);
 		p->lost.inflight_full = now.inflight_full - t->lost0.inflight_full;

@@ -215,5 +215,6 @@ void fuse_phase_free(struct fuse_phase *p)
 	free(p->rows);
 	free(p->mounts);
 	free(p->daemons);
+	free(p->tasks);
 	free(p);
 }

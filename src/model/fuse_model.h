@@ -41,6 +41,13 @@ struct fuse_daemon_row {
 	int ndisks;
 };
 
+/* The daemon time charged per request to one workload process that sent requests. */
+struct fuse_task_row {
+	uint32_t tgid;
+	char comm[16];
+	struct fuse_tstat st;     /* summed over CPUs */
+};
+
 struct fuse_phase {
 	struct fuse_row *rows;
 	size_t nrows;
@@ -48,6 +55,8 @@ struct fuse_phase {
 	size_t nmounts;
 	struct fuse_daemon_row *daemons;
 	size_t ndaemons;
+	struct fuse_task_row *tasks;  /* the workload's processes that sent requests */
+	size_t ntasks;
 	struct fuse_lost lost;    /* during the phase */
 	uint64_t unfinished;      /* requests of the phase still in flight at its end */
 	int nfs_probes;           /* the kernel has nfs:/sunrpc: tracepoints */

@@ -77,35 +77,61 @@ static void print_requests(FILE *out, const struct phase_result *p, const struct
 	print_waits(out, p, f);
 }
 
-/* "    WRITE  daemon 1.30 s: 99% other wait, 1% on CPU (64 of 64 requests)": the time charged
- * per request to each opcode of the workload's on conn, one line per opcode with any. */
-static void print_op_charges(FILE *out, const struct fuse_phase *f, uint32_t conn)
+/* "    WRITE        daemon 1.30 s: 99% other wait, 1% on CPU (64 of 64 requests)": the daemon
+ * time ns[] charged per request to `what`, paired of its replied requests; "by overlap only"
+ * when none was paired. */
+static void print_charge_line(FILE *out, const char *what, const __u64 *ns, uint64_t paired,
+			      uint64_t replied)
 {
 	char t[32], sh[256];
+	uint64_t busy = fuse_busy_sum(ns);
+
+	if (!paired) {
+		fprintf(out, "    %-12s by overlap only (0 of %llu requests answered by the thread "
+			"that read them)\n", what, (unsigned long long)replied);
+		return;
+	}
+	fuse_shares(ns, busy, 1, sh, sizeof(sh));
+	fprintf(out, "    %-12s daemon %s%s%s (%llu of %llu requests)\n", what,
+		fmt_ns(t, sizeof(t), busy), sh[0] ? ":" : "", sh, (unsigned long long)paired,
+		(unsigned long long)replied);
+}
+
+/* The time charged per request to each opcode of the workload's on conn, a line per opcode. */
+static void print_op_charges(FILE *out, const struct fuse_phase *f, uint32_t conn)
+{
 	int seen[FUSE_OP_FOLD + 1] = { 0 };
 
 	for (size_t i = 0; i < f->nrows; i++) {
 		const struct fuse_row *r = &f->rows[i];
 		struct fuse_stat op;
-		uint64_t busy;
 
 		if (r->conn != conn || r->who == FUSE_WHO_OTHER || r->op > FUSE_OP_FOLD ||
 		    seen[r->op]++)
 			continue;
 		fuse_op_charge(f, conn, r->op, &op);
-		busy = fuse_busy_sum(op.dreq_ns);
-		if (!op.replied)
+		if (op.replied)
+			print_charge_line(out, fuse_op_name(r->op), op.dreq_ns, op.paired,
+					  op.replied);
+	}
+}
+
+/* The daemons' time charged per request to each workload process that sent requests. */
+static void print_task_charges(FILE *out, const struct fuse_phase *f)
+{
+	int shown = 0;
+
+	for (size_t i = 0; i < f->ntasks; i++) {
+		const struct fuse_task_row *t = &f->tasks[i];
+		char what[40];
+
+		if (!t->st.paired)
 			continue;
-		if (!op.paired) {
-			fprintf(out, "    %-12s by overlap only (0 of %llu requests answered by the "
-				"thread that read them)\n", fuse_op_name(r->op),
-				(unsigned long long)op.replied);
-			continue;
-		}
-		fuse_shares(op.dreq_ns, busy, 1, sh, sizeof(sh));
-		fprintf(out, "    %-12s daemon %s%s%s (%llu of %llu requests)\n",
-			fuse_op_name(r->op), fmt_ns(t, sizeof(t), busy), sh[0] ? ":" : "", sh,
-			(unsigned long long)op.paired, (unsigned long long)op.replied);
+		if (!shown++)
+			fprintf(out, "  daemon time per request, by the workload process that sent "
+				"them:\n");
+		snprintf(what, sizeof(what), "pid %u (%s)", t->tgid, t->comm);
+		print_charge_line(out, what, t->st.dreq_ns, t->st.paired, t->st.replied);
 	}
 }
 
@@ -200,6 +226,8 @@ void fuse_report_text(FILE *out, const struct phase_result *p)
 				"reply, and the rest by overlap with the time they were in flight)\n");
 		print_daemon(out, f, d);
 	}
+	if (shown)
+		print_task_charges(out, f);
 	if (f->unfinished || f->lost.inflight_full || f->lost.unmatched_end || f->lost.stats_full ||
 	    f->lost.daemon_full)
 		fprintf(out, "  FUSE: %llu requests never answered; lost: %llu in flight, %llu "
@@ -318,6 +346,19 @@ void fuse_report_json(struct json_object *phase_obj, const struct phase_result *
 			json_object_array_add(ds, daemon_obj(f, &f->daemons[i]));
 	json_object_object_add(o, "requests", rows);
 	json_object_object_add(o, "daemons", ds);
+	rows = json_object_new_array();
+	for (size_t i = 0; i < f->ntasks; i++) {
+		const struct fuse_task_row *t = &f->tasks[i];
+		struct json_object *x = json_object_new_object();
+
+		put_u64(x, "pid", t->tgid);
+		json_object_object_add(x, "comm", json_object_new_string(t->comm));
+		put_u64(x, "replied", t->st.replied);
+		put_u64(x, "daemon_per_request", t->st.paired);
+		json_object_object_add(x, "daemon_ns", class_obj(t->st.dreq_ns));
+		json_object_array_add(rows, x);
+	}
+	json_object_object_add(o, "processes", rows);
 	json_object_object_add(o, "charge", json_object_new_string(fuse_charge_method(f)));
 	put_u64(o, "unfinished", f->unfinished);
 	put_u64(o, "lost_inflight", f->lost.inflight_full);

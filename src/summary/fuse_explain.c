@@ -108,8 +108,10 @@ size_t fuse_explain(const struct phase_result *p, char *buf, size_t n, uint64_t 
 	for (size_t i = 0; i < f->ndaemons; i++)
 		if (!f->daemons[i].parent && f->daemons[i].conn == r->conn)
 			d = &f->daemons[i];
-	say(&o, "%s took %s; %s of it waiting on %llu FUSE %s requests to %s", p->name,
+	/* task time: several tasks waiting at once may wait longer than the wall */
+	say(&o, "%s took %s; %s of %s waiting on %llu FUSE %s requests to %s", p->name,
 	    fmt_ns(a, sizeof(a), wall_ns(&p->wall)), fmt_ns(b, sizeof(b), r->st.wait_ns),
+	    r->st.wait_ns > wall_ns(&p->wall) ? "its tasks' time" : "it",
 	    (unsigned long long)r->st.waits, fuse_op_name(r->op),
 	    fuse_mount_label(f, r->conn, mb, sizeof(mb)));
 	if (d)

@@ -2,7 +2,8 @@
 # (>= 90%) waiting on FUSE WRITE, the per-request p50 is 20-40 ms, and the daemon's block shows
 # the sleeps as other wait while the workload waited. Per request: the daemon thread that read
 # each request answers it, so >= 90% of the requests are charged per request, each WRITE with
-# its 20 ms sleep as other wait, and no request is charged more than its own latency.
+# its 20 ms sleep as other wait, and no request is charged more than its own latency; dd, the
+# process that sent them, carries the same charge.
 need_root
 source tests/integration/lib_fuse.sh
 SLOW=${OUT:-build}/fuse_slow
@@ -55,5 +56,15 @@ check "no more daemon time charged to the WRITEs than their latency" fcmp "$wbus
 check "the JSON names the charge" test "$(jqr "$J" '.phases[0].fuse.charge')" != overlap
 check "the text gives the daemon's WRITE time per request" \
 	grep -Eq "^    WRITE +daemon [0-9.]+ s: .*other wait \($wpaired of $N requests\)" "$TMPROOT/out.txt"
+sum_rows='[.phases[0].fuse.requests[] | select(.for == "workload") | .daemon_ns | add] | add'
+sum_procs='[.phases[0].fuse.processes[] | .daemon_ns | add] | add'
+ddp=$(jqr "$J" '[.phases[0].fuse.processes[] | select(.comm == "dd") | .daemon_per_request] | add')
+echo "  per request by process: dd $ddp requests; rows $(jqr "$J" "$sum_rows") ns," \
+	"processes $(jqr "$J" "$sum_procs") ns"
+check "dd is charged its requests per request" fcmp "${ddp:-0} >= $wpaired"
+check "the processes' charges add up to the workload rows'" \
+	test "$(jqr "$J" "$sum_procs")" = "$(jqr "$J" "$sum_rows")"
+check "the text gives dd's daemon time per request" \
+	grep -Eq "^    pid [0-9]+ \(dd\) +daemon [0-9.]+ s: .*other wait" "$TMPROOT/out.txt"
 check "the sentence charges the daemon per request" \
 	grep -q "per request, fuse_slow spent .* on them: .*other wait" "$TMPROOT/out.txt"

@@ -125,6 +125,14 @@ static struct fuse_phase *make_phase(void)
 	f->daemons[0].st.req_ns[FUSE_D_OTHER] = 1200 * MS;
 	f->daemons[1] = (struct fuse_daemon_row){ .tgid = 43, .parent = 42, .comm = "helper" };
 	f->daemons[2] = (struct fuse_daemon_row){ .tgid = 44, .conn = 51, .comm = "otherd" };
+	f->ntasks = 2;
+	f->tasks = calloc(2, sizeof(*f->tasks));
+	f->tasks[0] = (struct fuse_task_row){ .tgid = 7, .comm = "dd" };
+	f->tasks[0].st.replied = 64;
+	f->tasks[0].st.paired = 60;
+	f->tasks[0].st.dreq_ns[FUSE_D_OTHER] = 1200 * MS;
+	f->tasks[1] = (struct fuse_task_row){ .tgid = 8, .comm = "cat" };
+	f->tasks[1].st.replied = 3; /* none paired: not listed */
 	f->nfs_probes = 0;
 	return f;
 }
@@ -203,6 +211,10 @@ static void test_report_text(void **state)
 	assert_non_null(strstr(buf, "WRITE        daemon 1.25 s: 2% on CPU, 2% network wait, 96% "
 				    "other wait (60 of 64 requests)"));
 	assert_non_null(strstr(buf, "charged by overlap: 0 ns (a helper reads no requests)"));
+	assert_non_null(strstr(buf, "daemon time per request, by the workload process that sent "
+				    "them:\n    pid 7 (dd)   daemon 1.20 s: 100% other wait (60 of "
+				    "64 requests)\n"));
+	assert_null(strstr(buf, "(cat)"));
 	assert_non_null(strstr(buf, "pid 42 (slowd) serving /mnt/slow, 66 replies"));
 	assert_non_null(strstr(buf, "pid 43 (helper), helper of pid 42"));
 	assert_null(strstr(buf, "otherd"));
@@ -216,6 +228,14 @@ static void test_report_text(void **state)
 	fuse_report_text(out, p);
 	fclose(out);
 	assert_non_null(strstr(buf, "; by overlap, slowd spent that time 98% other wait\n"));
+	free(buf);
+	/* tasks waiting at once: their wait is task time, longer than the wall */
+	p->wall.end_ns = 1000 * MS;
+	buf = NULL;
+	out = open_memstream(&buf, &n);
+	fuse_report_text(out, p);
+	fclose(out);
+	assert_non_null(strstr(buf, "run took 1.00 s; 1.30 s of its tasks' time waiting on 64"));
 	assert_null(strstr(buf, "daemon time per request, by opcode"));
 	free(buf);
 	fuse_phase_free(p->fuse);
