@@ -42,6 +42,8 @@ const volatile __u8 nr_flags[FUSE_NET_NR_SLOTS];
 #define NRF_TX 4
 #define NRF_RX 8
 #define NRF_POLL 16   /* poll, ppoll: (struct pollfd *, nfds, ...) */
+#define NRF_RDBUF 32  /* read: (fd, buf, n) */
+#define NRF_RDIOV 64  /* readv: (fd, iov, n) */
 #define POLL_FDS 8    /* pollfds looked at */
 
 struct {
@@ -127,6 +129,20 @@ struct {
 	__type(value, struct fuse_dstat);
 } zero_dstat SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct fuse_tkey);
+	__type(value, struct fuse_tstat);
+} tstats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fuse_tstat);
+} zero_tstat SEC(".maps");
+
 #define LOST(field)                                                         \
 	do {                                                                \
 		__u32 z_ = 0;                                               \
@@ -211,6 +227,21 @@ static __always_inline int wb_of_tree(const struct fuse_req *req)
 	return tree_has_inode(dev, ino);
 }
 
+/* The row of workload process tgid in tstats, made at its requests' send (its comm set then). */
+static __always_inline void sender_row(__u32 tgid, __u8 phase)
+{
+	struct fuse_tkey key = { .tgid = tgid, .phase = phase };
+	struct fuse_tstat *t;
+
+	if (phase >= FUSE_MAX_PHASES)
+		return;
+	t = row(&tstats, &key, &zero_tstat);
+	if (!t)
+		LOST(daemon_full);
+	else if (!t->comm[0])
+		bpf_get_current_comm(t->comm, sizeof(t->comm));
+}
+
 SEC("tp_btf/fuse_request_send")
 int BPF_PROG(fuse_send, const struct fuse_req *req)
 {
@@ -227,6 +258,8 @@ int BPF_PROG(fuse_send, const struct fuse_req *req)
 	if (c) {
 		f.who = FUSE_WHO_TREE;
 		f.phase = c->phase;
+		f.tgid = bpf_get_current_pid_tgid() >> 32;
+		sender_row(f.tgid, f.phase);
 	} else {
 		struct io_wb *w = bpf_map_lookup_elem(&wb_tasks, &tid);
 
@@ -287,6 +320,55 @@ static __always_inline void learn_daemon(__u32 conn)
 	}
 }
 
+static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8 cls);
+
+/* The current task writes the reply to request k (row s; f: its send record, with who it is
+ * charged to and, for a workload request, the sending process): if it is the daemon thread that
+ * read it, its time since that read is the request's (per request), added to the row, the
+ * daemon and the sender; else the request was handed to another thread and its daemon time is
+ * charged by overlap only. */
+static __always_inline void charge_request(struct fuse_stat *s, const struct fuse_inflight *f,
+					   const struct fuse_inflight_key *k, __u64 now)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct fuse_dkey key = { .tgid = id >> 32, .phase = current_phase };
+	struct fuse_tkey tk = { .tgid = f->tgid, .phase = f->phase };
+	struct fuse_dthread *d = bpf_map_lookup_elem(&dthreads, &tid);
+	struct fuse_dstat *ds = NULL;
+	struct fuse_tstat *ts = NULL;
+	int paired = d && d->r_on && d->r_unique == k->unique && d->r_conn == k->conn;
+
+	s->replied++;
+	if (f->who != FUSE_WHO_OTHER && key.phase < FUSE_MAX_PHASES)
+		ds = row(&dstats, &key, &zero_dstat);
+	if (ds)
+		ds->wreplies++;
+	if (f->who == FUSE_WHO_TREE)
+		ts = bpf_map_lookup_elem(&tstats, &tk);
+	if (ts)
+		ts->replied++;
+	if (!paired) {
+		if (ds)
+			ds->handoff++;
+		return;
+	}
+	dthread_mark(d, now, d->cls); /* its time up to the reply */
+	d->r_on = 0;
+	s->paired++;
+	if (ds)
+		ds->paired++;
+	if (ts)
+		ts->paired++;
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		s->dreq_ns[c] += d->r_ns[c];
+		if (ds)
+			ds->req_ns[c] += d->r_ns[c];
+		if (ts)
+			ts->dreq_ns[c] += d->r_ns[c];
+	}
+}
+
 SEC("tp_btf/fuse_request_end")
 int BPF_PROG(fuse_end, const struct fuse_req *req)
 {
@@ -337,6 +419,8 @@ int BPF_PROG(fuse_end, const struct fuse_req *req)
 		s->waits++;
 	}
 	s->hist[fuse_lat_slot(lat)]++;
+	if (err != -ECONNABORTED_ && err != -ENOTCONN_)
+		charge_request(s, f, &k, now);
 	bpf_map_delete_elem(&inflight, &k);
 	return 0;
 }
@@ -404,6 +488,7 @@ static __always_inline void dproc_move(__u32 tgid, __u64 now, __u64 b, __u8 from
 {
 	struct fuse_dproc *p = bpf_map_lookup_elem(&dprocs, &tgid);
 	__u64 since, b_since, dt, ov;
+	__u32 pc;
 
 	if (!p) {
 		struct fuse_dproc n = { .since = now, .busy_at_since = b };
@@ -418,11 +503,60 @@ static __always_inline void dproc_move(__u32 tgid, __u64 now, __u64 b, __u8 from
 	since = __sync_lock_test_and_set(&p->since, now);
 	b_since = __sync_lock_test_and_set(&p->busy_at_since, b);
 	span(since, b_since, now, b, &dt, &ov);
-	dstat_add(tgid, proc_class(p), dt, ov, 1);
+	pc = proc_class(p);
+	dstat_add(tgid, pc, dt, ov, 1);
+	if (pc < FUSE_D_COUNT && now > since)
+		__sync_fetch_and_add(&p->cum[pc], now - since);
 	if (from < FUSE_D_COUNT)
 		__sync_fetch_and_add(&p->n[from], -1);
 	if (to < FUSE_D_COUNT)
 		__sync_fetch_and_add(&p->n[to], 1);
+}
+
+/* The process-level time of tgid per class so far, its open stretch included, into out; 0 if
+ * the process has no state. */
+static __always_inline int dproc_cum(__u32 tgid, __u64 now, __u64 *out)
+{
+	struct fuse_dproc *p = bpf_map_lookup_elem(&dprocs, &tgid);
+	__u32 pc;
+
+	if (!p)
+		return 0;
+	pc = proc_class(p);
+	for (int c = 0; c < FUSE_D_COUNT; c++)
+		out[c] = p->cum[c];
+	if (pc < FUSE_D_COUNT && now > p->since)
+		out[pc] += now - p->since;
+	return 1;
+}
+
+/* Add dt of the daemon thread's interval to the request it is serving. An other wait (a futex
+ * or condition variable: waiting for the process's other threads, e.g. s3fs's upload threads)
+ * is charged as what its process did meanwhile, in the shares of its process-level classes. */
+static __always_inline void charge_interval(struct fuse_dthread *d, __u64 now, __u64 dt)
+{
+	__u64 cur[FUSE_D_COUNT], delta[FUSE_D_COUNT], total = 0, given = 0;
+
+	if (d->cls != FUSE_D_OTHER || !dproc_cum(d->tgid, now, cur)) {
+		d->r_ns[d->cls & 7] += dt;
+		return;
+	}
+	for (int c = 0; c < FUSE_D_COUNT; c++) {
+		delta[c] = cur[c] > d->r_cum[c] ? cur[c] - d->r_cum[c] : 0;
+		total += delta[c];
+	}
+	for (int c = 0; total && c < FUSE_D_COUNT; c++) {
+		__u64 part;
+
+		if (c == FUSE_D_OTHER || c == FUSE_D_IDLE)
+			continue; /* its own wait, or a race: stays other wait */
+		part = (dt >> 10) * ((delta[c] << 10) / total);
+		if (part > dt - given)
+			part = dt - given;
+		d->r_ns[c] += part;
+		given += part;
+	}
+	d->r_ns[FUSE_D_OTHER] += dt - given;
 }
 
 /* Close the current interval of daemon thread `d` at `now` and start one of class `cls`
@@ -433,6 +567,8 @@ static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8
 
 	span(d->since, d->busy_at_since, now, b, &dt, &ov);
 	dstat_add(d->tgid, d->cls, dt, ov, 0);
+	if (d->r_on && d->cls < FUSE_D_COUNT)
+		charge_interval(d, now, dt);
 	if (d->cls == FUSE_D_DISK && current_phase < FUSE_MAX_PHASES) {
 		struct fuse_ddkey k = { .tgid = d->tgid, .dev = d->dev, .phase = current_phase };
 		struct fuse_ddstat zero = {}, *s = bpf_map_lookup_elem(&ddisk, &k);
@@ -453,6 +589,8 @@ static __always_inline void dthread_mark(struct fuse_dthread *d, __u64 now, __u8
 	d->since = now;
 	d->busy_at_since = b;
 	d->cls = cls;
+	if (d->r_on && cls == FUSE_D_OTHER)
+		dproc_cum(d->tgid, now, d->r_cum);
 }
 
 /* The thread state of daemon thread `tid` of `tgid`, created on first sight; NULL if tgid is no
@@ -489,8 +627,9 @@ static __always_inline __u8 off_class(bool preempt, struct task_struct *prev, un
 	if (preempt || st == 0)
 		return FUSE_D_RUNQ;
 	if (d->nr != 0xffff) {
-		if (d->fdkind == FUSE_FD_DEVFUSE)
-			return FUSE_D_IDLE;
+		if (d->fdkind == FUSE_FD_DEVFUSE && (d->nr >= FUSE_NET_NR_SLOTS ||
+						     !(nr_flags[d->nr] & NRF_TX)))
+			return FUSE_D_IDLE; /* reading it (a reply written is not waiting) */
 		if (d->fdkind == FUSE_FD_SOCK || (d->nr < FUSE_NET_NR_SLOTS &&
 						  (nr_flags[d->nr] & NRF_NET)))
 			return FUSE_D_NET;
@@ -528,24 +667,34 @@ int BPF_PROG(fuse_switch, bool preempt, struct task_struct *prev, struct task_st
 	return 0;
 }
 
-/* What file descriptor `fd` of the current task is: a socket, /dev/fuse or other; *dev: the
- * st_dev of its file (0 if none). */
-static __always_inline __u8 fd_kind_dev(long fd, __u32 *dev)
+/* The file of descriptor `fd` of the current task, NULL if none. */
+static __always_inline struct file *fd_file(long fd)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct file **fds;
 	struct file *f = NULL;
 	unsigned int max;
+
+	if (fd < 0)
+		return NULL;
+	max = BPF_CORE_READ(t, files, fdt, max_fds);
+	if (fd >= max)
+		return NULL;
+	fds = BPF_CORE_READ(t, files, fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
+		return NULL;
+	return f;
+}
+
+/* What file descriptor `fd` of the current task is: a socket, /dev/fuse or other; *dev: the
+ * st_dev of its file (0 if none). */
+static __always_inline __u8 fd_kind_dev(long fd, __u32 *dev)
+{
+	struct file *f = fd_file(fd);
 	umode_t mode;
 
 	*dev = 0;
-	if (fd < 0)
-		return FUSE_FD_NONE;
-	max = BPF_CORE_READ(t, files, fdt, max_fds);
-	if (fd >= max)
-		return FUSE_FD_NONE;
-	fds = BPF_CORE_READ(t, files, fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+	if (!f)
 		return FUSE_FD_NONE;
 	*dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
 	mode = BPF_CORE_READ(f, f_inode, i_mode);
@@ -634,6 +783,59 @@ static __always_inline void count_net(struct fuse_dthread *d, long ret)
 		s->net_rx += ret;
 }
 
+/* The connection of the /dev/fuse descriptor fd (its fuse_dev's fuse_conn), 0 if it is none. */
+static __always_inline __u32 devfuse_conn(long fd)
+{
+	struct file *f = fd_file(fd);
+	struct fuse_dev *fud;
+
+	if (!f || BPF_CORE_READ(f, f_inode, i_rdev) != FUSE_DEVFUSE_RDEV)
+		return 0;
+	fud = BPF_CORE_READ(f, private_data);
+	return fud ? BPF_CORE_READ(fud, fc, dev) : 0;
+}
+
+/* A daemon thread's read/readv of /dev/fuse returned a request (its struct fuse_in_header at
+ * the start of the buffer): from now to its reply, the thread's time is that request's. Its
+ * time so far is closed, so the request's starts at the read's return. A request read before
+ * still unanswered (FORGET has no reply; one handed to another thread) is dropped: its time
+ * is charged by overlap only. splice reads leave the header in a pipe: not parsed. */
+static __always_inline void read_request(struct fuse_dthread *d, struct pt_regs *regs, long ret)
+{
+	__u64 fd = PT_REGS_PARM1_CORE(regs), buf = PT_REGS_PARM2_CORE(regs), unique = 0;
+	__u8 f = d->nr < FUSE_NET_NR_SLOTS ? nr_flags[d->nr] : 0;
+	__u32 conn;
+
+	if (ret < FUSE_IN_HDR || !(f & (NRF_RDBUF | NRF_RDIOV)))
+		return;
+	conn = devfuse_conn(fd);
+	if (!conn)
+		return;
+	if ((f & NRF_RDIOV) && bpf_probe_read_user(&buf, sizeof(buf), (void *)buf))
+		return;
+	if (bpf_probe_read_user(&unique, sizeof(unique),
+				(void *)(buf + FUSE_IN_UNIQUE)))
+		return;
+	dthread_mark(d, bpf_ktime_get_ns(), d->cls);
+	__builtin_memset(d->r_ns, 0, sizeof(d->r_ns));
+	d->r_unique = unique;
+	d->r_conn = conn;
+	d->r_on = 1;
+}
+
+/* A syscall whose entry was not seen (the thread became a daemon thread, or its process one,
+ * while it was inside: a read of /dev/fuse blocked at the window's start): a read or readv gets
+ * its number and fd kind from the registers at the exit, so its request is not missed. */
+static __always_inline void exit_only(struct fuse_dthread *d, struct pt_regs *regs)
+{
+	long nr = BPF_CORE_READ(regs, orig_ax);
+
+	if (nr < 0 || nr >= FUSE_NET_NR_SLOTS || !(nr_flags[nr] & (NRF_RDBUF | NRF_RDIOV)))
+		return;
+	d->nr = nr;
+	d->fdkind = fd_kind(PT_REGS_PARM1_CORE(regs));
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fuse_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -641,6 +843,10 @@ int BPF_PROG(fuse_sys_exit, struct pt_regs *regs, long ret)
 
 	if (d) {
 		count_net(d, ret);
+		if (d->nr == 0xffff)
+			exit_only(d, regs);
+		if (d->fdkind == FUSE_FD_DEVFUSE)
+			read_request(d, regs, ret);
 		d->nr = 0xffff;
 	}
 	return 0;

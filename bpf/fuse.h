@@ -16,6 +16,7 @@
 #define FUSE_OP_FOLD 63         /* opcodes >= this (CUSE_INIT) fold into it */
 #define FUSE_IN_HDR 40          /* sizeof(struct fuse_in_header) */
 #define FUSE_OUT_HDR 16         /* sizeof(struct fuse_out_header) */
+#define FUSE_IN_UNIQUE 8        /* offset of fuse_in_header.unique */
 #define FUSE_WRITE_IN 40        /* sizeof(struct fuse_write_in) (protocol >= 7.9) */
 #define FUSE_OP_READ 15
 #define FUSE_OP_WRITE 16
@@ -26,6 +27,17 @@ enum fuse_who {
 	FUSE_WHO_WB,         /* sent by a flusher writing back an inode the tree dirtied */
 	FUSE_WHO_OTHER,      /* anything else sent while the window was open */
 	FUSE_WHO_COUNT,
+};
+
+/* Daemon accounting classes: what a daemon thread was doing. */
+enum fuse_dcls {
+	FUSE_D_CPU = 0,      /* on CPU */
+	FUSE_D_RUNQ,         /* runnable, waiting for a CPU */
+	FUSE_D_DISK,         /* uninterruptible with in_iowait: disk I/O */
+	FUSE_D_NET,          /* asleep in a socket syscall, or in read/write/... on a socket */
+	FUSE_D_IDLE,         /* asleep reading /dev/fuse: waiting for requests */
+	FUSE_D_OTHER,        /* any other sleep (nanosleep, locks, pipes, poll ...) */
+	FUSE_D_COUNT,
 };
 
 struct fuse_key {
@@ -45,6 +57,9 @@ struct fuse_stat {
 	__u64 max_ns;
 	__u64 wait_ns;       /* sum of send -> end of synchronous requests: the sender waited */
 	__u64 waits;         /* synchronous requests */
+	__u64 replied;       /* answered by a daemon (not aborted) */
+	__u64 paired;        /* ... by the thread that read it: its time charged per request */
+	__u64 dreq_ns[FUSE_D_COUNT]; /* that thread's time from its read to the reply, by class */
 	__u32 hist[FUSE_LAT_SLOTS];
 };
 
@@ -62,18 +77,21 @@ struct fuse_inflight {
 	__u8 phase;
 	__u8 who;
 	__u8 sync;           /* not FR_BACKGROUND: the sender sleeps until the end */
-	__u8 pad[7];
+	__u8 pad[3];
+	__u32 tgid;          /* the sender's process (a workload request: its row in tstats) */
 };
 
-/* Daemon accounting classes: what a daemon thread was doing. */
-enum fuse_dcls {
-	FUSE_D_CPU = 0,      /* on CPU */
-	FUSE_D_RUNQ,         /* runnable, waiting for a CPU */
-	FUSE_D_DISK,         /* uninterruptible with in_iowait: disk I/O */
-	FUSE_D_NET,          /* asleep in a socket syscall, or in read/write/... on a socket */
-	FUSE_D_IDLE,         /* asleep reading /dev/fuse: waiting for requests */
-	FUSE_D_OTHER,        /* any other sleep (nanosleep, locks, pipes, poll ...) */
-	FUSE_D_COUNT,
+/* The daemon time charged per request to one workload process that sent requests, per phase. */
+struct fuse_tkey {
+	__u32 tgid;
+	__u32 phase;
+};
+
+struct fuse_tstat {
+	__u64 replied;       /* its requests answered by a daemon (not aborted) */
+	__u64 paired;        /* ... by the thread that read them */
+	__u64 dreq_ns[FUSE_D_COUNT]; /* those threads' time from each read to its reply */
+	char comm[16];       /* the sender's, set at its first request on a CPU */
 };
 
 /* A process known to serve a FUSE connection. */
@@ -100,6 +118,10 @@ struct fuse_dstat {
 	__u64 replies;       /* requests it answered in the phase */
 	__u64 net_tx;        /* bytes its syscalls sent on sockets */
 	__u64 net_rx;        /* bytes its syscalls received from sockets */
+	__u64 wreplies;      /* replies to the workload's (and its writeback's) requests */
+	__u64 paired;        /* ... written by the thread that read the request */
+	__u64 handoff;       /* ... written by a thread that did not read it (charged by overlap) */
+	__u64 req_ns[FUSE_D_COUNT]; /* the paired ones: thread time from read to reply, by class */
 };
 
 /*
@@ -112,6 +134,7 @@ struct fuse_dproc {
 	__u64 busy_at_since;
 	__s32 n[FUSE_D_COUNT];
 	__u32 pad;
+	__u64 cum[FUSE_D_COUNT]; /* its process-level time per class so far (all phases) */
 };
 
 /* A daemon's disk I/O wait per device (the st_dev of the file its syscall was on; 0: unknown, e.g.
@@ -136,7 +159,12 @@ struct fuse_dthread {
 	__u8 cls;            /* class of the current interval */
 	__u8 fdkind;         /* of the syscall's fd: enum fuse_fdkind */
 	__u32 dev;           /* st_dev of the syscall's file (0: none, or not an fd syscall) */
-	__u32 pad;
+	__u32 r_conn;        /* the request it read last from /dev/fuse (r_on: not answered) */
+	__u64 r_unique;
+	__u64 r_ns[FUSE_D_COUNT]; /* its time since that read, by class */
+	__u64 r_cum[FUSE_D_COUNT]; /* its process's cum[] when its current other wait began */
+	__u8 r_on;
+	__u8 pad2[7];
 };
 
 enum fuse_fdkind { FUSE_FD_NONE = 0, FUSE_FD_SOCK, FUSE_FD_DEVFUSE };

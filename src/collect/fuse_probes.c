@@ -62,7 +62,8 @@ static uint64_t mono_ns(void)
 }
 
 /* Per syscall number, for the daemon probes: 1 first argument an fd, 2 network syscall, 4 sends
- * bytes (its return value), 8 receives bytes, 16 poll/ppoll (asleep on a socket: network). */
+ * bytes (its return value), 8 receives bytes, 16 poll/ppoll (asleep on a socket: network), 32
+ * read (a request's header at its buffer), 64 readv (... at its first iovec's). */
 static void set_nr_flags(__u8 *flags)
 {
 	static const char *const tx[] = { "write", "writev", "pwrite64", "pwritev", "pwritev2",
@@ -83,6 +84,10 @@ static void set_nr_flags(__u8 *flags)
 		flags[nr] |= 16;
 	if ((nr = syscall_nr("ppoll")) >= 0 && nr < FUSE_NET_NR_SLOTS)
 		flags[nr] |= 16;
+	if ((nr = syscall_nr("read")) >= 0 && nr < FUSE_NET_NR_SLOTS)
+		flags[nr] |= 32;
+	if ((nr = syscall_nr("readv")) >= 0 && nr < FUSE_NET_NR_SLOTS)
+		flags[nr] |= 64;
 }
 
 /* The loader's context: whose maps the programs share. */
@@ -579,6 +584,7 @@ void fuse_probes_phase_begin(struct fuse_probes *t, int tag)
 	clear_phase(t->skel->maps.fuse_stats, sizeof(struct fuse_key), 6, 1, tag);
 	clear_phase(t->skel->maps.dstats, sizeof(struct fuse_dkey), 4, 4, tag);
 	clear_phase(t->skel->maps.ddisk, sizeof(struct fuse_ddkey), 8, 4, tag);
+	clear_phase(t->skel->maps.tstats, sizeof(struct fuse_tkey), 4, 4, tag);
 	drop_inflight(t, tag);
 	sum_lost(t, &t->lost0);
 	t->nmounts = scan_mounts(t->mounts, MAX_MOUNTS);
@@ -658,18 +664,46 @@ static void read_daemons(struct fuse_probes *t, int tag, struct fuse_phase *p)
 			r->parent = d.parent;
 			memcpy(r->comm, d.comm, sizeof(r->comm));
 		}
-		for (int c = 0; c < t->ncpus; c++) {
-			for (int k = 0; k < FUSE_D_COUNT; k++) {
-				r->st.total_ns[k] += v[c].total_ns[k];
-				r->st.overlap_ns[k] += v[c].overlap_ns[k];
-				r->st.wall_ns[k] += v[c].wall_ns[k];
-				r->st.wall_overlap_ns[k] += v[c].wall_overlap_ns[k];
-			}
-			r->st.replies += v[c].replies;
-			r->st.net_tx += v[c].net_tx;
-			r->st.net_rx += v[c].net_rx;
-		}
+		for (int c = 0; c < t->ncpus; c++)
+			fuse_dstat_merge(&r->st, &v[c]);
 		r->replies = r->st.replies;
+	}
+	free(v);
+}
+
+/* The workload's processes that sent requests in phase tag, with the daemon time charged to
+ * them per request. */
+static void read_tasks(struct fuse_probes *t, int tag, struct fuse_phase *p)
+{
+	struct bpf_map *m = t->skel->maps.tstats;
+	struct fuse_tstat *v = calloc(t->ncpus, sizeof(*v));
+	struct fuse_tkey key, next;
+	int have = 0;
+
+	while (v && !bpf_map__get_next_key(m, have ? &key : NULL, &next, sizeof(next))) {
+		struct fuse_task_row *r;
+
+		key = next;
+		have = 1;
+		if ((int)key.phase != tag ||
+		    bpf_map__lookup_elem(m, &key, sizeof(key), v, t->ncpus * sizeof(*v), 0))
+			continue;
+		r = realloc(p->tasks, (p->ntasks + 1) * sizeof(*r));
+		if (!r)
+			break;
+		p->tasks = r;
+		r = &p->tasks[p->ntasks++];
+		memset(r, 0, sizeof(*r));
+		r->tgid = key.tgid;
+		for (int c = 0; c < t->ncpus; c++) {
+			r->st.replied += v[c].replied;
+			r->st.paired += v[c].paired;
+			for (int k = 0; k < FUSE_D_COUNT; k++)
+				r->st.dreq_ns[k] += v[c].dreq_ns[k];
+			if (!r->comm[0] && v[c].comm[0])
+				memcpy(r->comm, v[c].comm, sizeof(r->comm));
+		}
+		r->comm[sizeof(r->comm) - 1] = 0;
 	}
 	free(v);
 }
@@ -830,6 +864,7 @@ int fuse_probes_phase_end(struct fuse_probes *t, int tag, struct phase_result *r
 		read_rows(t, tag, p);
 		read_daemons(t, tag, p);
 		read_disks(t, tag, p);
+		read_tasks(t, tag, p);
 		p->unfinished = drop_inflight(t, tag);
 		sum_lost(t, &now);
 		p->lost.inflight_full = now.inflight_full - t->lost0.inflight_full;

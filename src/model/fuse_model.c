@@ -106,8 +106,72 @@ void fuse_row_merge(struct fuse_stat *acc, const struct fuse_stat *s)
 		acc->max_ns = s->max_ns;
 	acc->wait_ns += s->wait_ns;
 	acc->waits += s->waits;
+	acc->replied += s->replied;
+	acc->paired += s->paired;
+	for (int c = 0; c < FUSE_D_COUNT; c++)
+		acc->dreq_ns[c] += s->dreq_ns[c];
 	for (int k = 0; k < FUSE_LAT_SLOTS; k++)
 		acc->hist[k] += s->hist[k];
+}
+
+void fuse_dstat_merge(struct fuse_dstat *acc, const struct fuse_dstat *s)
+{
+	for (int k = 0; k < FUSE_D_COUNT; k++) {
+		acc->total_ns[k] += s->total_ns[k];
+		acc->overlap_ns[k] += s->overlap_ns[k];
+		acc->wall_ns[k] += s->wall_ns[k];
+		acc->wall_overlap_ns[k] += s->wall_overlap_ns[k];
+		acc->req_ns[k] += s->req_ns[k];
+	}
+	acc->replies += s->replies;
+	acc->net_tx += s->net_tx;
+	acc->net_rx += s->net_rx;
+	acc->wreplies += s->wreplies;
+	acc->paired += s->paired;
+	acc->handoff += s->handoff;
+}
+
+uint64_t fuse_busy_sum(const __u64 *ns)
+{
+	uint64_t t = 0;
+
+	for (int c = 0; c < FUSE_D_COUNT; c++)
+		if (c != FUSE_D_IDLE)
+			t += ns[c];
+	return t;
+}
+
+void fuse_daemon_charge(const struct fuse_daemon_row *d, struct fuse_charge *c)
+{
+	uint64_t ov = fuse_busy_sum(d->st.overlap_ns);
+
+	c->requests = d->st.wreplies;
+	c->paired = d->st.paired;
+	c->per_request_ns = fuse_busy_sum(d->st.req_ns);
+	c->overlap_ns = ov > c->per_request_ns ? ov - c->per_request_ns : 0;
+}
+
+void fuse_op_charge(const struct fuse_phase *p, uint32_t conn, unsigned op, struct fuse_stat *acc)
+{
+	memset(acc, 0, sizeof(*acc));
+	for (size_t i = 0; i < p->nrows; i++)
+		if (p->rows[i].conn == conn && p->rows[i].op == op &&
+		    p->rows[i].who != FUSE_WHO_OTHER)
+			fuse_row_merge(acc, &p->rows[i].st);
+}
+
+const char *fuse_charge_method(const struct fuse_phase *p)
+{
+	uint64_t replied = 0, paired = 0;
+
+	for (size_t i = 0; i < p->nrows; i++)
+		if (p->rows[i].who != FUSE_WHO_OTHER) {
+			replied += p->rows[i].st.replied;
+			paired += p->rows[i].st.paired;
+		}
+	if (!paired)
+		return "overlap";
+	return paired == replied ? "per_request" : "per_request+overlap";
 }
 
 int fuse_conn_used(const struct fuse_phase *p, uint32_t conn)
@@ -151,5 +215,6 @@ void fuse_phase_free(struct fuse_phase *p)
 	free(p->rows);
 	free(p->mounts);
 	free(p->daemons);
+	free(p->tasks);
 	free(p);
 }

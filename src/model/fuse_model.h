@@ -41,6 +41,13 @@ struct fuse_daemon_row {
 	int ndisks;
 };
 
+/* The daemon time charged per request to one workload process that sent requests. */
+struct fuse_task_row {
+	uint32_t tgid;
+	char comm[16];
+	struct fuse_tstat st;     /* summed over CPUs */
+};
+
 struct fuse_phase {
 	struct fuse_row *rows;
 	size_t nrows;
@@ -48,6 +55,8 @@ struct fuse_phase {
 	size_t nmounts;
 	struct fuse_daemon_row *daemons;
 	size_t ndaemons;
+	struct fuse_task_row *tasks;  /* the workload's processes that sent requests */
+	size_t ntasks;
 	struct fuse_lost lost;    /* during the phase */
 	uint64_t unfinished;      /* requests of the phase still in flight at its end */
 	int nfs_probes;           /* the kernel has nfs:/sunrpc: tracepoints */
@@ -70,6 +79,25 @@ uint64_t fuse_hist_pct(const uint32_t *hist, double q);
 uint64_t fuse_row_bytes(const struct fuse_row *r);
 /* Add a row's counters to acc (histograms too). */
 void fuse_row_merge(struct fuse_stat *acc, const struct fuse_stat *s);
+/* Add a daemon's per-CPU counters to acc. */
+void fuse_dstat_merge(struct fuse_dstat *acc, const struct fuse_dstat *s);
+/* Sum of a per-class time array (FUSE_D_COUNT) without "waiting for requests": busy time. */
+uint64_t fuse_busy_sum(const __u64 *ns);
+
+/* How a daemon's time was charged to the workload's requests it answered. */
+struct fuse_charge {
+	uint64_t requests;        /* the workload's requests it answered */
+	uint64_t paired;          /* ... from the thread that read them: charged per request */
+	uint64_t per_request_ns;  /* their threads' time from read to reply (busy classes) */
+	uint64_t overlap_ns;      /* the rest of its thread time while waited on: by overlap */
+};
+void fuse_daemon_charge(const struct fuse_daemon_row *d, struct fuse_charge *c);
+/* The workload's (and writeback's) rows of (conn, op) merged into acc: replied, paired and
+ * dreq_ns give the daemon time charged per request to that opcode. */
+void fuse_op_charge(const struct fuse_phase *p, uint32_t conn, unsigned op, struct fuse_stat *acc);
+/* "per_request" (every answered workload request paired with its reader thread), "overlap"
+ * (none), or "per_request+overlap". */
+const char *fuse_charge_method(const struct fuse_phase *p);
 /* Does the workload (or writeback for it) have requests on conn in this phase? */
 int fuse_conn_used(const struct fuse_phase *p, uint32_t conn);
 /* The connection daemon d serves (a helper: its parent's), 0 if none is known. */

@@ -78,6 +78,90 @@ static void print_requests(FILE *out, const struct phase_result *p, const struct
 	print_waits(out, p, f);
 }
 
+/* "    WRITE        daemon 1.30 s: 99% other wait, 1% on CPU (64 of 64 requests)": the daemon
+ * time ns[] charged per request to `what`, paired of its replied requests; "by overlap only"
+ * when none was paired. */
+static void print_charge_line(FILE *out, const char *what, const __u64 *ns, uint64_t paired,
+			      uint64_t replied)
+{
+	char t[32], sh[256];
+	uint64_t busy = fuse_busy_sum(ns);
+
+	if (!paired) {
+		fprintf(out, "    %-12s by overlap only (0 of %llu requests answered by the thread "
+			"that read them)\n", what, (unsigned long long)replied);
+		return;
+	}
+	fuse_shares(ns, busy, 1, sh, sizeof(sh));
+	fprintf(out, "    %-12s daemon %s%s%s (%llu of %llu requests)\n", what,
+		fmt_ns(t, sizeof(t), busy), sh[0] ? ":" : "", sh, (unsigned long long)paired,
+		(unsigned long long)replied);
+}
+
+/* The time charged per request to each opcode of the workload's on conn, a line per opcode. */
+static void print_op_charges(FILE *out, const struct fuse_phase *f, uint32_t conn)
+{
+	int seen[FUSE_OP_FOLD + 1] = { 0 };
+
+	for (size_t i = 0; i < f->nrows; i++) {
+		const struct fuse_row *r = &f->rows[i];
+		struct fuse_stat op;
+
+		if (r->conn != conn || r->who == FUSE_WHO_OTHER || r->op > FUSE_OP_FOLD ||
+		    seen[r->op]++)
+			continue;
+		fuse_op_charge(f, conn, r->op, &op);
+		if (op.replied)
+			print_charge_line(out, fuse_op_name(r->op), op.dreq_ns, op.paired,
+					  op.replied);
+	}
+}
+
+/* The daemons' time charged per request to each workload process that sent requests. */
+static void print_task_charges(FILE *out, const struct fuse_phase *f)
+{
+	int shown = 0;
+
+	for (size_t i = 0; i < f->ntasks; i++) {
+		const struct fuse_task_row *t = &f->tasks[i];
+		char what[40];
+
+		if (!t->st.paired)
+			continue;
+		if (!shown++)
+			fprintf(out, "  daemon time per request, by the workload process that sent "
+				"them:\n");
+		snprintf(what, sizeof(what), "pid %u (%s)", t->tgid, t->comm);
+		print_charge_line(out, what, t->st.dreq_ns, t->st.paired, t->st.replied);
+	}
+}
+
+/* How a daemon's time went to the workload's requests: per request (the thread that read each,
+ * until it replied) and by overlap (the rest of its time while they were in flight). */
+static void print_charge(FILE *out, const struct fuse_phase *f, const struct fuse_daemon_row *d)
+{
+	struct fuse_charge c;
+	char a[32], b[32];
+
+	fuse_daemon_charge(d, &c);
+	fmt_ns(a, sizeof(a), c.per_request_ns);
+	fmt_ns(b, sizeof(b), c.overlap_ns);
+	if (d->parent) {
+		fprintf(out, "    charged by overlap: %s (a helper reads no requests)\n", b);
+		return;
+	}
+	fprintf(out, "    charged per request: %llu of %llu requests, %s; by overlap: %s",
+		(unsigned long long)c.paired, (unsigned long long)c.requests, a, b);
+	if (d->st.handoff)
+		fprintf(out, " (%llu replies written by a thread that did not read the request)",
+			(unsigned long long)d->st.handoff);
+	fprintf(out, "\n");
+	if (c.paired)
+		fprintf(out, "    daemon time per request, by opcode:\n");
+	if (c.paired)
+		print_op_charges(out, f, d->conn);
+}
+
 /* One daemon block: its time in each class, while the workload waited and over the window. */
 static void print_daemon(FILE *out, const struct fuse_phase *f, const struct fuse_daemon_row *d)
 {
@@ -107,6 +191,7 @@ static void print_daemon(FILE *out, const struct fuse_phase *f, const struct fus
 			fmt_ns(tx, sizeof(tx), d->disks[i].total_ns),
 			fmt_ns(rx, sizeof(rx), d->disks[i].overlap_ns),
 			i + 1 == d->ndisks ? "\n" : "");
+	print_charge(out, f, d);
 }
 
 /* One sentence: the longest FUSE wait and what the daemon did meanwhile (fuse_explain.c). */
@@ -137,10 +222,13 @@ void fuse_report_text(FILE *out, const struct phase_result *p)
 		if (!fuse_daemon_shown(f, d))
 			continue;
 		if (!shown++)
-			fprintf(out, "\nFUSE daemons (not part of the workload's CPU; charged "
-				"to its requests by overlap with the time they were in flight)\n");
+			fprintf(out, "\nFUSE daemons (not part of the workload's CPU; charged to "
+				"its requests per request, from the thread's read of each to its "
+				"reply, and the rest by overlap with the time they were in flight)\n");
 		print_daemon(out, f, d);
 	}
+	if (shown)
+		print_task_charges(out, f);
 	if (f->unfinished || f->lost.inflight_full || f->lost.unmatched_end || f->lost.stats_full ||
 	    f->lost.daemon_full)
 		fprintf(out, "  FUSE: %llu requests never answered; lost: %llu in flight, %llu "
@@ -159,10 +247,35 @@ static void put_u64(struct json_object *o, const char *k, uint64_t v)
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
+/* An object of per-class times: {"cpu": ns, "runq": ns, ...}. */
+static struct json_object *class_obj(const __u64 *ns)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int c = 0; c < FUSE_D_COUNT; c++)
+		put_u64(o, fuse_dcls_key(c), ns[c]);
+	return o;
+}
+
+/* How the daemon's time was charged: {requests, per_request, per_request_ns, overlap_ns}. */
+static struct json_object *charge_obj(const struct fuse_daemon_row *d)
+{
+	struct json_object *o = json_object_new_object();
+	struct fuse_charge c;
+
+	fuse_daemon_charge(d, &c);
+	put_u64(o, "requests", c.requests);
+	put_u64(o, "per_request", c.paired);
+	put_u64(o, "handed_off", d->st.handoff);
+	put_u64(o, "per_request_ns", c.per_request_ns);
+	put_u64(o, "overlap_ns", c.overlap_ns);
+	return o;
+}
+
 static struct json_object *daemon_obj(const struct fuse_phase *f, const struct fuse_daemon_row *d)
 {
-	struct json_object *o = json_object_new_object(), *ov = json_object_new_object(),
-			   *tot = json_object_new_object();
+	struct json_object *o = json_object_new_object(), *ov = class_obj(d->st.overlap_ns),
+			   *tot = class_obj(d->st.total_ns);
 	char mb[48];
 
 	put_u64(o, "pid", d->tgid);
@@ -173,20 +286,12 @@ static struct json_object *daemon_obj(const struct fuse_phase *f, const struct f
 	put_u64(o, "replies", d->replies);
 	put_u64(o, "net_tx_bytes", d->st.net_tx);
 	put_u64(o, "net_rx_bytes", d->st.net_rx);
-	for (int c = 0; c < FUSE_D_COUNT; c++) {
-		put_u64(ov, fuse_dcls_key(c), d->st.overlap_ns[c]);
-		put_u64(tot, fuse_dcls_key(c), d->st.total_ns[c]);
-	}
 	json_object_object_add(o, "while_waited_ns", ov);
 	json_object_object_add(o, "window_ns", tot);
-	ov = json_object_new_object();
-	tot = json_object_new_object();
-	for (int c = 0; c < FUSE_D_COUNT; c++) {
-		put_u64(ov, fuse_dcls_key(c), d->st.wall_overlap_ns[c]);
-		put_u64(tot, fuse_dcls_key(c), d->st.wall_ns[c]);
-	}
-	json_object_object_add(o, "process_while_waited_ns", ov);
-	json_object_object_add(o, "process_window_ns", tot);
+	json_object_object_add(o, "process_while_waited_ns", class_obj(d->st.wall_overlap_ns));
+	json_object_object_add(o, "process_window_ns", class_obj(d->st.wall_ns));
+	json_object_object_add(o, "per_request_ns", class_obj(d->st.req_ns));
+	json_object_object_add(o, "charge", charge_obj(d));
 	ov = json_object_new_array();
 	for (int i = 0; i < d->ndisks; i++) {
 		struct json_object *x = json_object_new_object();
@@ -233,6 +338,9 @@ void fuse_report_json(struct json_object *phase_obj, const struct phase_result *
 		put_u64(x, "wait_ns", r->st.wait_ns);
 		put_u64(x, "waits", r->st.waits);
 		json_object_object_add(x, "hist", jhist(r->st.hist, FUSE_LAT_SLOTS));
+		put_u64(x, "replied", r->st.replied);
+		put_u64(x, "daemon_per_request", r->st.paired);
+		json_object_object_add(x, "daemon_ns", class_obj(r->st.dreq_ns));
 		json_object_array_add(rows, x);
 	}
 	for (size_t i = 0; i < f->ndaemons; i++)
@@ -240,7 +348,20 @@ void fuse_report_json(struct json_object *phase_obj, const struct phase_result *
 			json_object_array_add(ds, daemon_obj(f, &f->daemons[i]));
 	json_object_object_add(o, "requests", rows);
 	json_object_object_add(o, "daemons", ds);
-	json_object_object_add(o, "charge", json_object_new_string("overlap"));
+	rows = json_object_new_array();
+	for (size_t i = 0; i < f->ntasks; i++) {
+		const struct fuse_task_row *t = &f->tasks[i];
+		struct json_object *x = json_object_new_object();
+
+		put_u64(x, "pid", t->tgid);
+		json_object_object_add(x, "comm", json_object_new_string(t->comm));
+		put_u64(x, "replied", t->st.replied);
+		put_u64(x, "daemon_per_request", t->st.paired);
+		json_object_object_add(x, "daemon_ns", class_obj(t->st.dreq_ns));
+		json_object_array_add(rows, x);
+	}
+	json_object_object_add(o, "processes", rows);
+	json_object_object_add(o, "charge", json_object_new_string(fuse_charge_method(f)));
 	put_u64(o, "unfinished", f->unfinished);
 	put_u64(o, "lost_inflight", f->lost.inflight_full);
 	put_u64(o, "unmatched_end", f->lost.unmatched_end);

@@ -48,6 +48,49 @@ static void say(struct out *o, const char *fmt, ...)
 		o->len = o->len + (size_t)k < o->n ? o->len + (size_t)k : o->n - 1;
 }
 
+size_t fuse_shares(const __u64 *ns, uint64_t total, unsigned min_pct, char *buf, size_t n)
+{
+	struct out o = { buf, n, 0 };
+
+	if (n)
+		buf[0] = '\0';
+	for (int k = 0, m = 0; total && k < FUSE_D_COUNT; k++) {
+		if (ns[k] * 100 < (uint64_t)min_pct * total || !ns[k])
+			continue;
+		say(&o, "%s %.0f%% %s", m++ ? "," : "", 100.0 * ns[k] / total,
+		    k == FUSE_D_CPU ? "on CPU" : fuse_dcls_name(k));
+	}
+	return o.len;
+}
+
+/* "; per request, D spent T on them: shares", from the daemon threads' time between reading
+ * each request of row r and replying ("per request (N of M)" when only some were paired); else
+ * "; by overlap, D spent that time shares", from the process while the workload waited. */
+static void say_daemon(struct out *o, const struct fuse_phase *f, const struct fuse_row *r,
+		       const struct fuse_daemon_row *d)
+{
+	struct fuse_stat op;
+	char t[32], sh[256];
+	uint64_t busy;
+
+	fuse_op_charge(f, r->conn, r->op, &op);
+	busy = fuse_busy_sum(op.dreq_ns);
+	if (op.paired && busy) {
+		fuse_shares(op.dreq_ns, busy, 5, sh, sizeof(sh));
+		if (op.paired == op.replied)
+			say(o, "; per request, %s spent %s on them:%s", d->comm,
+			    fmt_ns(t, sizeof(t), busy), sh);
+		else
+			say(o, "; per request (%llu of %llu), %s spent %s on them:%s",
+			    (unsigned long long)op.paired, (unsigned long long)op.replied,
+			    d->comm, fmt_ns(t, sizeof(t), busy), sh);
+		return;
+	}
+	busy = fuse_daemon_busy(d);
+	if (busy && fuse_shares(d->st.wall_overlap_ns, busy, 5, sh, sizeof(sh)))
+		say(o, "; by overlap, %s spent that time%s", d->comm, sh);
+}
+
 size_t fuse_explain(const struct phase_result *p, char *buf, size_t n, uint64_t *wait_ns)
 {
 	const struct fuse_phase *f = p->fuse;
@@ -55,7 +98,6 @@ size_t fuse_explain(const struct phase_result *p, char *buf, size_t n, uint64_t 
 	const struct fuse_daemon_row *d = NULL;
 	struct out o = { buf, n, 0 };
 	char a[32], b[32], c[32], mb[48];
-	uint64_t busy;
 
 	if (n)
 		buf[0] = '\0';
@@ -66,23 +108,17 @@ size_t fuse_explain(const struct phase_result *p, char *buf, size_t n, uint64_t 
 	for (size_t i = 0; i < f->ndaemons; i++)
 		if (!f->daemons[i].parent && f->daemons[i].conn == r->conn)
 			d = &f->daemons[i];
-	say(&o, "%s took %s; %s of it waiting on %llu FUSE %s requests to %s", p->name,
+	/* task time: several tasks waiting at once may wait longer than the wall */
+	say(&o, "%s took %s; %s of %s waiting on %llu FUSE %s requests to %s", p->name,
 	    fmt_ns(a, sizeof(a), wall_ns(&p->wall)), fmt_ns(b, sizeof(b), r->st.wait_ns),
+	    r->st.wait_ns > wall_ns(&p->wall) ? "its tasks' time" : "it",
 	    (unsigned long long)r->st.waits, fuse_op_name(r->op),
 	    fuse_mount_label(f, r->conn, mb, sizeof(mb)));
 	if (d)
 		say(&o, " (%s, pid %u", d->comm, d->tgid);
 	say(&o, "%sp50 %s)", d ? ", " : " (", fmt_ns(c, sizeof(c), fuse_hist_pct(r->st.hist, 0.5)));
-	busy = d ? fuse_daemon_busy(d) : 0;
-	if (busy) {
-		say(&o, "; %s spent that time", d->comm);
-		for (int k = 0, m = 0; k < FUSE_D_COUNT; k++) {
-			if (d->st.wall_overlap_ns[k] * 20 < busy)
-				continue; /* under 5% */
-			say(&o, "%s %.0f%% %s", m++ ? "," : "", 100.0 * d->st.wall_overlap_ns[k] / busy,
-			    k == FUSE_D_CPU ? "on CPU" : fuse_dcls_name(k));
-		}
-	}
+	if (d)
+		say_daemon(&o, f, r, d);
 	say(&o, "\n");
 	return o.len;
 }

@@ -31,3 +31,12 @@ fuse_daemon() {
 	jqr "$1" "[.phases[] | select(.kind == \"work\") | .fuse.daemons[] |
 		select(.pid == $2) | .$3] | first // empty"
 }
+
+# fuse_handoff_build: build tests/fuse_handoff.c (a daemon whose WRITEs are answered by another
+# thread than the reader) as $TMPROOT/fuse_handoff; skip the test without libfuse3-dev.
+fuse_handoff_build() {
+	# shellcheck disable=SC2046 # pkg-config prints several flags
+	gcc -O2 -Wall -Werror $(pkg-config --cflags fuse3 2>/dev/null) -o "$TMPROOT/fuse_handoff" \
+		tests/fuse_handoff.c $(pkg-config --libs fuse3 2>/dev/null) -lpthread ||
+		skip "cannot build fuse_handoff (libfuse3-dev)"
+}

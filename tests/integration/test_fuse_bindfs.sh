@@ -1,6 +1,8 @@
 # bindfs (a passthrough FUSE file system) as the control: dd of 8 MiB in 1 MiB writes shows FUSE
 # WRITE requests carrying dd's bytes (within 1%), the daemon identified by the pid we started,
-# its CPU shown in its own block and not in the workload's.
+# its CPU shown in its own block and not in the workload's; per request (bindfs answers each
+# request from the thread that read it), the daemon's CPU per opcode: WRITE's within the daemon's
+# CPU and its requests' latency, and not in the workload's CPU either.
 need_root
 command -v bindfs >/dev/null || skip "bindfs not installed (tests/install-deps.sh)"
 source tests/integration/lib_fuse.sh
@@ -43,3 +45,16 @@ check "the daemon is not a workload task" \
 	test "$(jqr "$J" '[.phases[0].comms[] | select(.comm == "bindfs")] | length')" = 0
 check "the text report has the daemon block" grep -q "pid $DPID (bindfs) serving" \
 	"$TMPROOT/out.txt"
+wcpu=$(fuse_row "$J" daemon_ns.cpu WRITE)
+wpaired=$(fuse_row "$J" daemon_per_request WRITE)
+wbusy=$(fuse_row "$J" "daemon_ns | .cpu + .runq + .disk_wait + .network_wait + .other_wait" WRITE)
+echo "  per request: WRITE $wpaired of $wreq paired, daemon CPU $wcpu ns of $wbusy ns;" \
+	"charge $(jq -c ".phases[0].fuse.daemons[] | select(.pid == $DPID) | .charge" "$J")"
+check "at least 90% of the WRITEs charged per request" fcmp "$wpaired >= 0.9 * $wreq"
+check "the daemon's CPU per WRITE is shown" fcmp "$wcpu > 0"
+check "... within the daemon's CPU" fcmp "$wcpu <= ${cpu:-0}"
+check "... and within the WRITEs' latency" fcmp "$wbusy <= $(fuse_row "$J" latency_sum_ns WRITE)"
+check "... and not in the workload's CPU (traced - getrusage < daemon's WRITE CPU / 2)" \
+	fcmp "$tree - $ru < $wcpu / 2"
+check "the text report has the daemon's CPU per opcode" \
+	grep -Eq "^    WRITE +daemon .* on CPU.* \($wpaired of $wreq requests\)" "$TMPROOT/out.txt"

@@ -26,3 +26,12 @@ check "the daemon's disk I/O wait is shown" fcmp "${disk:-0} > 0"
 check "... on the loop device under its files" fcmp "$dev > 0"
 check "the text report names the device" grep -q "disk I/O wait by device: $LOOPNAME" \
 	"$TMPROOT/out.txt"
+# per request: bindfs's fsync of its file happens between its read of the FSYNC and its reply
+fdisk=$(fuse_row "$J" daemon_ns.disk_wait FSYNC)
+echo "  per request: FSYNC $(fuse_row "$J" daemon_per_request FSYNC) of" \
+	"$(fuse_row "$J" replied FSYNC) paired, daemon disk I/O wait $fdisk ns"
+check "the daemon's disk I/O wait is charged to the FSYNC per request" fcmp "${fdisk:-0} > 0"
+check "... within its disk I/O wait and the FSYNC's latency" fcmp "$fdisk <= $(fuse_daemon "$J" \
+	"$DPID" window_ns.disk_wait) && $fdisk <= $(fuse_row "$J" latency_sum_ns FSYNC)"
+check "the text gives FSYNC's disk I/O wait per request" \
+	grep -Eq "^    FSYNC +daemon .*disk I/O wait" "$TMPROOT/out.txt"

@@ -49,3 +49,11 @@ check "network wait dominates the daemon's time while dd waited (off the run que
 check "network wait is the daemon's largest class but the run queue (a busy machine's)" \
 	jq -e "$d | .network_wait >= ([.cpu, .disk_wait, .other_wait, .idle] | max)" "$J"
 check "the text report has the daemon block" grep -q "pid $DPID (s3fs) serving" "$TMPROOT/out.txt"
+# per request: the FUSE thread answering the longest wait (FLUSH: the upload) waits on s3fs's
+# upload threads; that wait is charged as what the process did meanwhile: network wait first
+r='[.phases[0].fuse.requests[] | select(.for == "workload" and .wait_ns > 0)] | max_by(.wait_ns)'
+echo "  longest wait per request: $(jq -c "$r | {opcode, requests, daemon_per_request, daemon_ns}" "$J")"
+check "the longest wait's requests are charged per request" \
+	jq -e "$r | .daemon_per_request > 0" "$J"
+check "... with network wait their largest class but the run queue (the uploads)" \
+	jq -e "$r | .daemon_ns | .network_wait >= ([.cpu, .disk_wait, .other_wait, .idle] | max)" "$J"

@@ -73,3 +73,12 @@ for i in 0 1; do
 done
 check "the text report shows network wait for sshfs" grep -q "pid $DPID (sshfs) serving" \
 	"$TMPROOT/out.txt"
+# per request: sshfs's FUSE threads send each request to ssh and wait for its reader thread; that
+# wait is charged as what the process did meanwhile: network wait, not other wait
+n='[.phases[].fuse.requests[] | select(.for == "workload") | .daemon_ns.network_wait] | add'
+o='[.phases[].fuse.requests[] | select(.for == "workload") | .daemon_ns.other_wait] | add'
+p='[.phases[].fuse.requests[] | select(.for == "workload") | .daemon_per_request] | add'
+echo "  per request: $(jqr "$J" "$p") requests, network wait $(jqr "$J" "$n") ns, other wait" \
+	"$(jqr "$J" "$o") ns"
+check "the copy's requests are charged per request" fcmp "$(jqr "$J" "$p") > 0"
+check "... with more network wait than other wait" fcmp "$(jqr "$J" "$n") > $(jqr "$J" "$o")"
