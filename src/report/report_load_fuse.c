@@ -47,6 +47,13 @@ static int add_mount(struct fuse_phase *f, struct json_object *o, uint32_t conn)
 	return 0;
 }
 
+/* Per daemon class: the key's object into v[FUSE_D_COUNT]. */
+static void classes(struct json_object *o, const char *key, __u64 *v)
+{
+	for (int c = 0; c < FUSE_D_COUNT; c++)
+		v[c] = rl_u64(rl_member(o, key), fuse_dcls_key(c));
+}
+
 static int load_rows(struct fuse_phase *f, struct json_object *a)
 {
 	f->rows = calloc(rl_alen(a) ? rl_alen(a) : 1, sizeof(*f->rows));
@@ -68,6 +75,9 @@ static int load_rows(struct fuse_phase *f, struct json_object *a)
 		r->st.wait_ns = rl_u64(o, "wait_ns");
 		r->st.waits = rl_u64(o, "waits");
 		report_load_hist(rl_member(o, "hist"), r->st.hist, FUSE_LAT_SLOTS);
+		r->st.replied = rl_u64(o, "replied");
+		r->st.paired = rl_u64(o, "daemon_per_request");
+		classes(o, "daemon_ns", r->st.dreq_ns);
 		if (add_mount(f, o, r->conn))
 			return -1;
 	}
@@ -86,13 +96,6 @@ static uint32_t conn_of(struct json_object *rows, const char *mount)
 	return 0;
 }
 
-/* Per daemon class: the key's object into v[FUSE_D_COUNT]. */
-static void classes(struct json_object *o, const char *key, __u64 *v)
-{
-	for (int c = 0; c < FUSE_D_COUNT; c++)
-		v[c] = rl_u64(rl_member(o, key), fuse_dcls_key(c));
-}
-
 static void load_daemon(struct fuse_daemon_row *d, struct json_object *o, struct json_object *rows)
 {
 	struct json_object *disks = rl_member(o, "disk_wait_by_device");
@@ -109,6 +112,10 @@ static void load_daemon(struct fuse_daemon_row *d, struct json_object *o, struct
 	classes(o, "window_ns", d->st.total_ns);
 	classes(o, "process_while_waited_ns", d->st.wall_overlap_ns);
 	classes(o, "process_window_ns", d->st.wall_ns);
+	classes(o, "per_request_ns", d->st.req_ns);
+	d->st.wreplies = rl_u64(rl_member(o, "charge"), "requests");
+	d->st.paired = rl_u64(rl_member(o, "charge"), "per_request");
+	d->st.handoff = rl_u64(rl_member(o, "charge"), "handed_off");
 	for (size_t i = 0; i < rl_alen(disks) && d->ndisks < (int)(sizeof(d->disks) /
 								   sizeof(d->disks[0])); i++) {
 		struct json_object *x = json_object_array_get_idx(disks, i);
@@ -120,13 +127,32 @@ static void load_daemon(struct fuse_daemon_row *d, struct json_object *o, struct
 	}
 }
 
+/* The workload's processes that sent requests, with the daemon time charged to them. */
+static int load_tasks(struct fuse_phase *f, struct json_object *a)
+{
+	f->tasks = calloc(rl_alen(a) ? rl_alen(a) : 1, sizeof(*f->tasks));
+	if (!f->tasks)
+		return -1;
+	for (size_t i = 0; i < rl_alen(a); i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		struct fuse_task_row *t = &f->tasks[f->ntasks++];
+
+		t->tgid = (uint32_t)rl_u64(o, "pid");
+		snprintf(t->comm, sizeof(t->comm), "%s", rl_str(o, "comm"));
+		t->st.replied = rl_u64(o, "replied");
+		t->st.paired = rl_u64(o, "daemon_per_request");
+		classes(o, "daemon_ns", t->st.dreq_ns);
+	}
+	return 0;
+}
+
 struct fuse_phase *report_load_fuse(struct json_object *o)
 {
 	struct fuse_phase *f = calloc(1, sizeof(*f));
 	struct json_object *rows = rl_member(o, "requests"), *ds = rl_member(o, "daemons");
 	uint64_t daemon_rows = rl_u64(o, "lost_daemon_rows");
 
-	if (!f || load_rows(f, rows) ||
+	if (!f || load_rows(f, rows) || load_tasks(f, rl_member(o, "processes")) ||
 	    !(f->daemons = calloc(rl_alen(ds) ? rl_alen(ds) : 1, sizeof(*f->daemons)))) {
 		fuse_phase_free(f);
 		return NULL;
