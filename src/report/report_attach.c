@@ -6,6 +6,7 @@
 #include "json_put.h"
 #include "units.h"
 #include "syscalls.h"
+#include "lite_split.h"
 
 #define TOP_PROCS 10       /* processes listed by default (-v: all) */
 #define UNKNOWN_BYTES (~0ull)
@@ -119,6 +120,81 @@ static void print_slow(FILE *out, const struct phase_result *p, const char (*dis
 			p->nslow - shown, (unsigned long long)p->slow_more);
 }
 
+/* ---- --lite: the on-CPU time split by samples ---- */
+
+/* The on-CPU time of a lite phase (the wall view has no user/kernel split: all of it is in the
+ * user bucket). */
+static uint64_t lite_on_cpu(const struct phase_result *p)
+{
+	return p->wall.bucket_ns[WB_USER] + p->wall.bucket_ns[WB_KERNEL];
+}
+
+/* The split of a lite phase: 0, or -1 without samples (--no-sample, sampler missing, none). */
+static int lite_get(const struct phase_result *p, struct lite_split *ls)
+{
+	if (!p->lite || !p->samples)
+		return -1;
+	return lite_split(p->samples, lite_on_cpu(p), ls);
+}
+
+/* One row: "label  time ± err  % wall  share ± err of CPU", "(few samples)" below CS_FEW. */
+static void lite_row(FILE *out, int indent, const char *label, const struct ls_part *x,
+		     uint64_t wall)
+{
+	char a[32], b[32];
+
+	fprintf(out, "  %*s%-*s %9s ± %-9s %5.1f%%   %5.1f%% ± %.1f%s\n", indent, "",
+		24 - indent, label, fmt_ns(a, sizeof(a), (uint64_t)x->ns),
+		fmt_ns(b, sizeof(b), (uint64_t)x->err_ns),
+		wall ? 100.0 * x->ns / (double)wall : 0.0, 100.0 * x->share, 100.0 * x->share_err,
+		x->samples < CS_FEW ? "  (few samples)" : "");
+}
+
+/* "== on CPU, split by CPU samples ==": user code, kernel, kernel by syscall group and outside
+ * syscalls, the syscalls with the most samples. */
+static void print_lite_split(FILE *out, const struct phase_result *p)
+{
+	uint64_t wall = wall_ns(&p->wall);
+	struct lite_split ls;
+	char a[32], b[32];
+
+	if (lite_get(p, &ls)) {
+		fprintf(out, "--lite: no syscall probes: syscall counts are not available, and with "
+			     "no CPU samples on-CPU time is not split into user and kernel (shown "
+			     "as user CPU)\n");
+		return;
+	}
+	fprintf(out, "--lite: no syscall probes: syscall counts are not available; on-CPU time is "
+		     "split by %s CPU samples (estimates, ± one standard error)\n",
+		fmt_count(a, sizeof(a), ls.samples));
+	fprintf(out, "\n== on CPU, split by CPU samples (--lite) ==\n");
+	fprintf(out, "  %-24s %9s   ± error   %6s   %s\n", "", "time", "% wall", "% of CPU");
+	fprintf(out, "  %-24s %9s   %-9s %5.1f%%\n", "on CPU (measured)",
+		fmt_ns(a, sizeof(a), ls.on_cpu_ns), "",
+		wall ? 100.0 * (double)ls.on_cpu_ns / (double)wall : 0.0);
+	lite_row(out, 2, "user code", &ls.user, wall);
+	lite_row(out, 2, "kernel", &ls.kernel, wall);
+	lite_row(out, 4, "in syscalls", &ls.syscalls, wall);
+	for (int g = 0; g < SG_COUNT; g++)
+		if (ls.group[g].samples)
+			lite_row(out, 6, sys_group_name((enum sys_group)g), &ls.group[g], wall);
+	for (int k = 0; k < LS_OUTSIDE_COUNT; k++)
+		if (ls.outside[k].samples)
+			lite_row(out, 4, ls_outside_label((enum ls_outside)k), &ls.outside[k],
+				 wall);
+	if (ls.ntop) {
+		fprintf(out, "  syscalls by sampled kernel time (entry and exit path included; "
+			     "counts not available):");
+		for (size_t i = 0; i < ls.ntop && i < 5; i++)
+			fprintf(out, "%s %s %s ± %s", i ? "," : "",
+				ls.top[i].nr == IOWHY_NR_NONE ? "(not named)" :
+				syscall_name(ls.top[i].nr),
+				fmt_ns(a, sizeof(a), (uint64_t)ls.top[i].p.ns),
+				fmt_ns(b, sizeof(b), (uint64_t)ls.top[i].p.err_ns));
+		fprintf(out, "\n");
+	}
+}
+
 void report_attach_text(FILE *out, const struct phase_result *p, const char (*disks)[32],
 			int detail)
 {
@@ -131,8 +207,7 @@ void report_attach_text(FILE *out, const struct phase_result *p, const char (*di
 		fmt_ns(a, sizeof(a), wall_ns(&p->wall)), p->end_note[0] ? "; ended: " : "",
 		p->end_note);
 	if (p->lite)
-		fprintf(out, "--lite: no syscall probes: syscall counts are not available, and on-CPU "
-			     "time is not split into user and kernel (shown as user CPU)\n");
+		print_lite_split(out, p);
 	print_procs(out, p, detail);
 }
 
@@ -210,6 +285,56 @@ static struct json_object *slow_obj(const struct slow_call *s, const char (*disk
 	return o;
 }
 
+static struct json_object *lite_part(const struct ls_part *x)
+{
+	struct json_object *o = json_object_new_object();
+
+	jput_u64(o, "samples", x->samples);
+	jput_dbl(o, "share", x->share);
+	jput_dbl(o, "share_err", x->share_err);
+	jput_u64(o, "ns", (uint64_t)x->ns);
+	jput_u64(o, "err_ns", (uint64_t)x->err_ns);
+	return o;
+}
+
+/* "lite_cpu": the on-CPU time split by samples (null without samples). */
+static struct json_object *lite_obj(const struct phase_result *p)
+{
+	struct json_object *o, *g, *k, *top;
+	struct lite_split ls;
+
+	if (lite_get(p, &ls))
+		return NULL;
+	o = json_object_new_object();
+	g = json_object_new_object();
+	k = json_object_new_object();
+	top = json_object_new_array();
+	jput_u64(o, "samples", ls.samples);
+	jput_u64(o, "on_cpu_ns", ls.on_cpu_ns);
+	jput(o, "user", lite_part(&ls.user));
+	jput(o, "kernel", lite_part(&ls.kernel));
+	jput(o, "syscalls", lite_part(&ls.syscalls));
+	for (int i = 0; i < SG_COUNT; i++)
+		jput(g, sys_group_key((enum sys_group)i), lite_part(&ls.group[i]));
+	jput(o, "kernel_by_group", g);
+	for (int i = 0; i < LS_OUTSIDE_COUNT; i++)
+		jput(k, ls_outside_key((enum ls_outside)i), lite_part(&ls.outside[i]));
+	jput(o, "kernel_outside_syscalls", k);
+	jput_u64(o, "syscall_samples_unnamed", ls.unnamed);
+	for (size_t i = 0; i < ls.ntop; i++) {
+		struct json_object *x = lite_part(&ls.top[i].p);
+
+		if (ls.top[i].nr == IOWHY_NR_NONE)
+			jput(x, "name", NULL);
+		else
+			jput_str(x, "name", syscall_name(ls.top[i].nr));
+		json_object_array_add(top, x);
+	}
+	jput(o, "top_syscalls", top);
+	jput(o, "syscall_counts", NULL); /* not available: never zeros */
+	return o;
+}
+
 void report_attach_json(struct json_object *phase, const struct phase_result *p,
 			const char (*disks)[32])
 {
@@ -235,6 +360,8 @@ void report_attach_json(struct json_object *phase, const struct phase_result *p,
 	jput_u64(o, "window_start_ns", p->wall.start_ns); /* CLOCK_MONOTONIC */
 	jput_u64(o, "window_end_ns", p->wall.end_ns);
 	jput_bool(o, "lite", p->lite);
+	if (p->lite)
+		jput(o, "lite_cpu", lite_obj(p));
 	for (size_t i = 0; i < p->nprocs; i++)
 		json_object_array_add(procs, proc_obj(&p->procs[i], p->lite));
 	jput(o, "processes", procs);
