@@ -63,6 +63,11 @@ check "sampled kernel share $share within 0.08 (+ a tick each side) of /proc's $
 	fcmp "$share - $ds / ($du + $ds) <= 0.08 + 2 / ($du + $ds) && $ds / ($du + $ds) - $share <= 0.08 + 2 / ($du + $ds)"
 check "it rests on samples ($(jqr "$J2" '.phases[0].attach.lite_cpu.samples'))" \
 	fcmp "$(jqr "$J2" '.phases[0].attach.lite_cpu.samples') >= 100"
+# a CPU-bound target may not leave its CPU for seconds on a quiet machine: it is sampled all the
+# same (not lost as "unknown task" until its first switch)
+hz=$(jqr "$J2" '.phases[0].cpu_samples.hz')
+check "the samples cover its on-CPU time (>= 80% of hz x on-CPU s)" fcmp \
+	"$(jqr "$J2" '.phases[0].attach.lite_cpu.samples') >= 0.8 * $hz * $(jqr "$J2" '.phases[0].attach.lite_cpu.on_cpu_ns') / 1e9"
 check "user + kernel = the measured on-CPU time (within 1%)" within \
 	"$(jqr "$J2" '.phases[0].attach.lite_cpu | .user.ns + .kernel.ns')" \
 	"$(jqr "$J2" '.phases[0].attach.lite_cpu.on_cpu_ns')" 1
