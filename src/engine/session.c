@@ -478,6 +478,7 @@ static void free_results(struct session_result *res)
 	for (int i = 0; i < res->nphases; i++) {
 		free(res->phases[i].comms);
 		free(res->phases[i].procs);
+		free(res->phases[i].cgroups);
 		free(res->phases[i].slow);
 		io_result_free(res->phases[i].io);
 		cpu_samples_free(res->phases[i].samples);

@@ -29,6 +29,20 @@ struct proc_row {
 	uint64_t iowait_by_disk[IOWHY_DISK_SLOTS + 1];
 	uint64_t read_bytes, write_bytes, reads, writes; /* -1 (all ones) under --lite: unknown */
 	int exited;                         /* it ended within the window */
+	int32_t cgroup;                     /* -a, --cgroup: index into cgroups (-1: unknown) */
+};
+
+/* One cgroup of an attach -a / --cgroup window (its cgroup v2 path): the wall view of its tasks
+ * over its part of the window, their CPU (task time) and the bytes their syscalls moved. */
+#define CGROUP_PATH_LEN 256
+struct cgroup_row {
+	char path[CGROUP_PATH_LEN];         /* "/system.slice/x.service" ("..." at the end: cut) */
+	uint32_t nprocs;                    /* processes seen in it */
+	uint64_t start_ns, end_ns;
+	uint64_t bucket_ns[WB_COUNT];
+	uint64_t unattributed_ns;
+	uint64_t cpu_ns;                    /* its tasks' on-CPU time, summed (task time) */
+	uint64_t read_bytes, write_bytes, reads, writes; /* -1 (all ones) under --lite */
 };
 
 /* A syscall kept by --slow: its breakdown, and the devices it waited on while it ran. */
@@ -69,6 +83,9 @@ struct phase_result {
 	struct proc_row *procs;   /* attach: per process, busiest first (owned); NULL otherwise */
 	size_t nprocs;
 	uint64_t procs_untracked; /* attach: processes beyond the per-process table (in the totals only) */
+	struct cgroup_row *cgroups; /* attach -a / --cgroup: per cgroup, busiest first (owned) */
+	size_t ncgroups;
+	uint64_t cgroups_untracked; /* processes whose cgroup did not fit the table (in the totals) */
 	char target[160];         /* attach: what was traced ("pid 123", "cgroup /x", "all") */
 	char end_note[160];       /* attach: why the window ended early ("pid 123 exited"), or "" */
 	int lite;                 /* --lite: no syscall probes (syscall counts not available) */

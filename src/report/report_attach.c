@@ -56,6 +56,42 @@ static void print_procs(FILE *out, const struct phase_result *p, int detail)
 			     "in the totals above)\n", (unsigned long long)p->procs_untracked);
 }
 
+/* One cgroup row: its wall view's shares, its CPU, bytes, processes, path. */
+static void cgroup_line(FILE *out, const struct cgroup_row *r, int lite)
+{
+	uint64_t w = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
+	char t[32], c[32], rb[32], wb[32];
+
+	fprintf(out, "  %9s %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%% %9s %10s %10s %5u  %s\n",
+		fmt_ns(t, sizeof(t), w), share(r->bucket_ns[WB_USER], w),
+		share(r->bucket_ns[WB_KERNEL], w), share(r->bucket_ns[WB_RUNQ], w),
+		share(r->bucket_ns[WB_IOWAIT], w), share(r->bucket_ns[WB_OTHER], w),
+		fmt_ns(c, sizeof(c), r->cpu_ns), lite ? "n/a" : fmt_bytes(rb, sizeof(rb), r->read_bytes),
+		lite ? "n/a" : fmt_bytes(wb, sizeof(wb), r->write_bytes), r->nprocs, r->path);
+}
+
+/* "== per cgroup ==": the busiest cgroups (cgroup v2 paths), each one's own wall view. */
+static void print_cgroups(FILE *out, const struct phase_result *p, int detail)
+{
+	size_t shown = detail > 0 || p->ncgroups <= TOP_PROCS ? p->ncgroups : TOP_PROCS;
+
+	if (!p->ncgroups || detail < 0)
+		return;
+	fprintf(out, "\n== per cgroup (v2 path; the wall view of its tasks over its time in the "
+		     "window; busiest first) ==\n");
+	fprintf(out, "  %9s %6s %6s %6s %6s %6s %9s %10s %10s %5s  %s\n", "time",
+		p->lite ? "on CPU" : "user", "kernel", "runq", "iowait", "other", "task CPU",
+		"read", "written", "procs", "cgroup");
+	for (size_t i = 0; i < shown; i++)
+		cgroup_line(out, &p->cgroups[i], p->lite);
+	if (shown < p->ncgroups)
+		fprintf(out, "  ... %zu more (-v lists all; --json has every one)\n",
+			p->ncgroups - shown);
+	if (p->cgroups_untracked)
+		fprintf(out, "  ! %llu processes in cgroups beyond the table (in the totals above)\n",
+			(unsigned long long)p->cgroups_untracked);
+}
+
 #define SLOW_SHOWN 20   /* slow calls listed by default (-v: all kept) */
 
 /* "212 ms" */
@@ -209,31 +245,67 @@ void report_attach_text(FILE *out, const struct phase_result *p, const char (*di
 	if (p->lite)
 		print_lite_split(out, p);
 	print_procs(out, p, detail);
+	print_cgroups(out, p, detail);
 }
 
-static struct json_object *proc_obj(const struct proc_row *r, int lite)
+/* "wall_ns" and "wall": a row's own wall view (its buckets add up to wall_ns). */
+static void put_wall(struct json_object *o, uint64_t start, uint64_t end,
+		     const uint64_t *bucket_ns, uint64_t unattributed_ns)
 {
-	struct json_object *o = json_object_new_object(), *w = json_object_new_object();
+	struct json_object *w = json_object_new_object();
 
-	jput_u64(o, "pid", r->tgid);
-	jput_str(o, "comm", r->comm);
-	jput_u64(o, "wall_ns", r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0);
+	jput_u64(o, "wall_ns", end > start ? end - start : 0);
 	for (int b = 0; b < WB_COUNT; b++)
-		jput_u64(w, bucket_keys[b], r->bucket_ns[b]);
-	jput_u64(w, "unattributed", r->unattributed_ns);
+		jput_u64(w, bucket_keys[b], bucket_ns[b]);
+	jput_u64(w, "unattributed", unattributed_ns);
 	jput(o, "wall", w);
+}
+
+/* The processes' byte members: null under --lite (unknown), else the counts. */
+static void put_bytes(struct json_object *o, int lite, uint64_t rb, uint64_t wb, uint64_t r,
+		      uint64_t w)
+{
 	if (lite) {
 		jput(o, "read_bytes", NULL);
 		jput(o, "write_bytes", NULL);
 		jput(o, "reads", NULL);
 		jput(o, "writes", NULL);
 	} else {
-		jput_u64(o, "read_bytes", r->read_bytes);
-		jput_u64(o, "write_bytes", r->write_bytes);
-		jput_u64(o, "reads", r->reads);
-		jput_u64(o, "writes", r->writes);
+		jput_u64(o, "read_bytes", rb);
+		jput_u64(o, "write_bytes", wb);
+		jput_u64(o, "reads", r);
+		jput_u64(o, "writes", w);
 	}
+}
+
+static struct json_object *proc_obj(const struct phase_result *p, const struct proc_row *r)
+{
+	int lite = p->lite;
+	struct json_object *o = json_object_new_object();
+
+	jput_u64(o, "pid", r->tgid);
+	jput_str(o, "comm", r->comm);
+	put_wall(o, r->start_ns, r->end_ns, r->bucket_ns, r->unattributed_ns);
+	put_bytes(o, lite, r->read_bytes, r->write_bytes, r->reads, r->writes);
 	jput_bool(o, "exited", r->exited);
+	if (p->cgroups) {
+		if (r->cgroup >= 0 && (size_t)r->cgroup < p->ncgroups)
+			jput_str(o, "cgroup", p->cgroups[r->cgroup].path);
+		else
+			jput(o, "cgroup", NULL);
+	}
+	return o;
+}
+
+static struct json_object *cgroup_obj(const struct cgroup_row *r, int lite)
+{
+	struct json_object *o = json_object_new_object();
+
+	jput_str(o, "path", r->path);
+	jput_u64(o, "processes", r->nprocs);
+	put_wall(o, r->start_ns, r->end_ns, r->bucket_ns, r->unattributed_ns);
+	jput_u64(o, "cpu_ns", r->cpu_ns);
+	put_bytes(o, lite, r->read_bytes, r->write_bytes, r->reads, r->writes);
 	return o;
 }
 
@@ -363,9 +435,17 @@ void report_attach_json(struct json_object *phase, const struct phase_result *p,
 	if (p->lite)
 		jput(o, "lite_cpu", lite_obj(p));
 	for (size_t i = 0; i < p->nprocs; i++)
-		json_object_array_add(procs, proc_obj(&p->procs[i], p->lite));
+		json_object_array_add(procs, proc_obj(p, &p->procs[i]));
 	jput(o, "processes", procs);
 	jput_u64(o, "processes_untracked", p->procs_untracked);
+	if (p->cgroups) {
+		struct json_object *cgs = json_object_new_array();
+
+		for (size_t i = 0; i < p->ncgroups; i++)
+			json_object_array_add(cgs, cgroup_obj(&p->cgroups[i], p->lite));
+		jput(o, "cgroups", cgs);
+		jput_u64(o, "cgroups_untracked", p->cgroups_untracked);
+	}
 	jput(phase, "attach", o);
 	jput_bool(phase, "syscalls_available", !p->lite);
 }
