@@ -47,6 +47,7 @@ struct cgroup_row {
 
 /* A syscall kept by --slow: its breakdown, and the devices it waited on while it ran. */
 #define SLOW_MAX 200
+#define SLOW_WAITS 3     /* wait stacks kept per slow call */
 struct slow_call {
 	struct ct_call c;
 	char comm[IOWHY_COMM_LEN];
@@ -59,6 +60,21 @@ struct slow_call {
 	uint64_t commit_overlap_ns;  /* the part of the call they covered (summed) */
 	uint64_t commit_max_ns;      /* the longest of them, start to end */
 	char commit_dev[32];         /* its file system's device */
+	/* its sleeps by kernel wait stack (bpf/slow.bpf.c: sleeps of --slow MS / 50 or more) */
+	struct slow_wait {
+		uint64_t ns;             /* asleep in this stack inside the call */
+		uint32_t count;
+		uint8_t uninterruptible; /* D (not TASK_IDLE): I/O wait; else another wait */
+		char where[128];         /* innermost kernel frames "a ← b ← c"; "?": stack lost */
+	} waits[SLOW_WAITS];
+	int nwaits;                  /* stacks kept, longest first */
+	uint64_t waits_ns;           /* every sleep of the call that was timed (all stacks) */
+	int waits_traced;            /* the sleep probe ran */
+	/* the inode under writeback on its disks that overlapped it the longest (0: none seen) */
+	uint64_t wb_ino;
+	uint64_t wb_overlap_ns;
+	char wb_dev[32];             /* the inode's device */
+	char wb_path[160];           /* its path, when the call's process had it open; else "" */
 };
 /* Slowest first (qsort). */
 int slow_call_cmp(const void *a, const void *b);

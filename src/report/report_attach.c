@@ -131,6 +131,15 @@ static void slow_line(FILE *out, const struct slow_call *s, const char (*disks)[
 			     "took %s)\n", s->commits, s->commits == 1 ? "" : "s",
 			dur(a, sizeof(a), s->commit_overlap_ns), s->commit_dev,
 			dur(b, sizeof(b), s->commit_max_ns));
+	if (s->wb_ino)
+		fprintf(out, "      meanwhile: writeback of inode %llu%s%s%s on %s covering %s of it\n",
+			(unsigned long long)s->wb_ino, s->wb_path[0] ? " (" : "", s->wb_path,
+			s->wb_path[0] ? ")" : "", s->wb_dev, dur(a, sizeof(a), s->wb_overlap_ns));
+	for (int i = 0; i < s->nwaits; i++)
+		fprintf(out, "      %s %s asleep (%s) in %s (%u×)\n", i ? "      " : "waits:",
+			dur(a, sizeof(a), s->waits[i].ns),
+			s->waits[i].uninterruptible ? "D" : "S", s->waits[i].where,
+			s->waits[i].count);
 }
 
 static void print_slow(FILE *out, const struct phase_result *p, const char (*disks)[32],
@@ -309,6 +318,43 @@ static struct json_object *cgroup_obj(const struct cgroup_row *r, int lite)
 	return o;
 }
 
+/* "waits" (null when the sleep probe did not run), "waits_timed_ns", "writeback_inode". */
+static void slow_waits_json(struct json_object *o, const struct slow_call *s)
+{
+	struct json_object *arr = json_object_new_array(), *wb;
+
+	for (int i = 0; i < s->nwaits; i++) {
+		struct json_object *w = json_object_new_object();
+
+		jput_str(w, "where", s->waits[i].where);
+		jput_u64(w, "ns", s->waits[i].ns);
+		jput_u64(w, "count", s->waits[i].count);
+		jput_bool(w, "uninterruptible", s->waits[i].uninterruptible);
+		json_object_array_add(arr, w);
+	}
+	if (s->waits_traced) {
+		jput(o, "waits", arr);
+		jput_u64(o, "waits_timed_ns", s->waits_ns);
+	} else {
+		json_object_put(arr);
+		jput(o, "waits", NULL);
+		jput(o, "waits_timed_ns", NULL);
+	}
+	if (!s->wb_ino) {
+		jput(o, "writeback_inode", NULL);
+		return;
+	}
+	wb = json_object_new_object();
+	jput_u64(wb, "ino", s->wb_ino);
+	jput_str(wb, "device", s->wb_dev);
+	if (s->wb_path[0])
+		jput_str(wb, "path", s->wb_path);
+	else
+		jput(wb, "path", NULL);
+	jput_u64(wb, "overlap_ns", s->wb_overlap_ns);
+	jput(o, "writeback_inode", wb);
+}
+
 static struct json_object *slow_obj(const struct slow_call *s, const char (*disks)[32],
 				    int context)
 {
@@ -354,6 +400,7 @@ static struct json_object *slow_obj(const struct slow_call *s, const char (*disk
 		jput(o, "journal_commit_max_ns", NULL);
 		jput(o, "journal_device", NULL);
 	}
+	slow_waits_json(o, s);
 	return o;
 }
 
