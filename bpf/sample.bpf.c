@@ -52,8 +52,41 @@ struct {
 	__type(value, struct iowhy_sample_counters);
 } sample_counters SEC(".maps");
 
-/* Samples whose CPU's running copy did not name the current task (running since before attach). */
+/* Samples whose CPU's running copy did not name the current task (running since before attach)
+ * and whose per-task state did not either (not a tree task, or no state). */
 __u64 unknown_task = 0;
+
+/* --lite (no syscall probes): name the syscall of a kernel-mode sample from the task's user
+ * registers (IOWHY_SF_REGS_NR), for the sampled kernel time by syscall. */
+const volatile bool regs_nr = false;
+
+/* The syscall number in the task's user registers (the entry code saves it there), or
+ * IOWHY_NR_NONE: a kernel thread, an interrupt (negative), no such helper on this kernel. Which
+ * samples really are in a syscall is for user space to tell from their kernel stacks (a page
+ * fault from user mode leaves its error code in the same slot). */
+static __always_inline __u16 user_regs_nr(void)
+{
+#if defined(__TARGET_ARCH_x86) || defined(__TARGET_ARCH_arm64)
+	struct pt_regs *r;
+	long nr;
+
+	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs))
+		return IOWHY_NR_NONE;
+	r = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+#if defined(__TARGET_ARCH_x86)
+	if (!r || (BPF_CORE_READ(r, cs) & 3) != 3) /* not from user mode: a kernel thread */
+		return IOWHY_NR_NONE;
+	nr = (long)BPF_CORE_READ(r, orig_ax);
+#else
+	if (!r)
+		return IOWHY_NR_NONE;
+	nr = (long)BPF_CORE_READ(r, syscallno);
+#endif
+	return nr >= 0 && nr < IOWHY_NR_NONE ? (__u16)nr : IOWHY_NR_NONE;
+#else
+	return IOWHY_NR_NONE;
+#endif
+}
 
 /* Kernel mode, from the interrupted registers (the context allows 8-byte loads only). */
 static __always_inline int kernel_mode(struct bpf_perf_event_data *ctx)
@@ -74,28 +107,40 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	struct iowhy_sample_counters *c;
 	struct iowhy_cpu *s = cpu_slot();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid(), tag;
+	struct iowhy_task *t;
 	__u64 one = 1, *n;
 
 	if (!s || !tid)
 		return 0;
 	if (s->tid != tid) {
-		__sync_fetch_and_add(&unknown_task, 1);
+		/* not switched since attach (a task that has not left its CPU): its own state */
+		t = current_task(tid);
+		if (!t) {
+			__sync_fetch_and_add(&unknown_task, 1);
+			return 0;
+		}
+	} else if (!s->tree) {
 		return 0;
+	} else {
+		t = &s->t;
 	}
-	if (!s->tree)
-		return 0;
-	tag = s->t.phase % IOWHY_MAX_PHASES;
+	tag = t->phase % IOWHY_MAX_PHASES;
 	c = bpf_map_lookup_elem(&sample_counters, &tag);
 	if (!c)
 		return 0;
 	c->samples++;
-	key.phase = s->t.phase;
-	key.nr = s->t.nr;
+	key.phase = t->phase;
+	key.nr = t->nr;
 	if (key.nr != IOWHY_NR_NONE)
 		key.flags |= IOWHY_SF_SYSCALL;
 	key.kstack = -1;
 	if (kernel_mode(ctx)) {
 		key.flags |= IOWHY_SF_KERNEL;
+		if (regs_nr && key.nr == IOWHY_NR_NONE) {
+			key.nr = user_regs_nr();
+			if (key.nr != IOWHY_NR_NONE)
+				key.flags |= IOWHY_SF_REGS_NR;
+		}
 		key.kstack = bpf_get_stackid(ctx, &kstacks, 0);
 		if (key.kstack < 0) {
 			c->kstack_lost++;

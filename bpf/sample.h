@@ -18,12 +18,14 @@
 
 #define IOWHY_SF_KERNEL 0x1         /* the CPU was in kernel mode */
 #define IOWHY_SF_SYSCALL 0x2        /* the task was between sys_enter and sys_exit */
+#define IOWHY_SF_REGS_NR 0x4        /* --lite, kernel mode: nr read from the user registers */
 
 /* What one group of samples has in common; the value is the number of samples. */
 struct iowhy_sample_key {
 	__s32 kstack;                /* id in kstacks, or -1 (user mode, or the stack was lost) */
 	__s32 ustack;                /* id in ustacks, or -1 */
-	__u16 nr;                    /* syscall in effect, IOWHY_NR_NONE outside */
+	__u16 nr;                    /* syscall in effect, IOWHY_NR_NONE outside (but see
+				      * IOWHY_SF_REGS_NR) */
 	__u8 phase;
 	__u8 flags;                  /* IOWHY_SF_* */
 	char comm[IOWHY_COMM_LEN];

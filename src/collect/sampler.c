@@ -74,6 +74,7 @@ static void *open_sample(void *ctx)
 		return NULL;
 	}
 	s->rodata->use_hash = core->use_hash != 0;
+	s->rodata->regs_nr = core->lite != 0; /* no syscall probes: nr from the registers */
 	return s;
 }
 

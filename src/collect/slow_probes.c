@@ -8,6 +8,8 @@
 #include <bpf/bpf.h>
 #include "slow_probes.h"
 #include "core_probes.h"
+#include "cpu_samples.h"
+#include "symbols.h"
 #include "iowhy.skel.h"
 #include "slow.skel.h"
 
@@ -15,6 +17,11 @@ const struct probe_spec slow_probe_specs[] = {
 	{ "writeback:balance_dirty_pages", { "slow_bdp" }, 0 },
 	{ "jbd2:jbd2_start_commit", { "slow_commit_start" }, 0 },
 	{ "jbd2:jbd2_end_commit", { "slow_commit_end" }, 0 },
+	{ "sched:sched_switch", { "slow_switch" }, 0 },
+	{ "writeback:writeback_single_inode_start", { "slow_wb_start" }, 0 },
+	{ "writeback:writeback_single_inode", { "slow_wb_end" }, 0 },
+	{ "ext4:ext4_writepages", { "slow_ext4_wp_start" }, 0 },
+	{ "ext4:ext4_writepages_result", { "slow_ext4_wp_end" }, 0 },
 };
 const int slow_probe_nspecs = sizeof(slow_probe_specs) / sizeof(slow_probe_specs[0]);
 
@@ -25,6 +32,9 @@ struct slow_probes {
 	struct ring_buffer *rb;
 	void (*fn)(void *ctx, const struct slow_ev *e);
 	void *ctx;
+	uint64_t min_wait_ns;
+	struct ksyms *ksyms;       /* loaded at the first stack named */
+	int ksyms_tried;
 };
 
 static void *open_slow(void *ctx)
@@ -39,6 +49,7 @@ static void *open_slow(void *ctx)
 		return NULL;
 	}
 	s->rodata->use_hash = p->core->use_hash != 0;
+	s->rodata->min_wait_ns = p->min_wait_ns;
 	return s;
 }
 
@@ -66,7 +77,7 @@ static int on_ring(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-int slow_probes_open(struct slow_probes **out, struct core_probes *core)
+int slow_probes_open(struct slow_probes **out, struct core_probes *core, uint64_t min_wait_ns)
 {
 	struct slow_probes *p = calloc(1, sizeof(*p));
 	const struct probe_loader loader = { open_slow, slow_object, load_slow, destroy_slow, p };
@@ -75,6 +86,7 @@ int slow_probes_open(struct slow_probes **out, struct core_probes *core)
 	if (!p)
 		return -1;
 	p->core = core;
+	p->min_wait_ns = min_wait_ns;
 	if (probe_set_init(&p->probes, "slow-call", slow_probe_specs, slow_probe_nspecs) ||
 	    probe_set_prepare_kernel(&p->probes)) {
 		free(p);
@@ -107,6 +119,32 @@ void slow_probes_poll(struct slow_probes *p, void (*fn)(void *ctx, const struct 
 	ring_buffer__consume(p->rb);
 }
 
+void slow_probes_stack(struct slow_probes *p, int id, int frames, char *buf, size_t n)
+{
+	__u64 ips[SLOW_STACK_DEPTH] = { 0 };
+	const char *names[SLOW_STACK_DEPTH];
+	uint32_t depth = 0, skip;
+	size_t len = 0;
+
+	snprintf(buf, n, "?");
+	if (!p || !p->skel || id < 0 ||
+	    bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.wait_stacks), &id, ips))
+		return;
+	if (!p->ksyms && !p->ksyms_tried) {
+		p->ksyms = ksyms_load("/proc/kallsyms");
+		p->ksyms_tried = 1;
+	}
+	while (depth < SLOW_STACK_DEPTH && ips[depth]) {
+		const char *name = p->ksyms ? ksyms_name(p->ksyms, ips[depth]) : NULL;
+
+		names[depth++] = name ? name : "[unknown]";
+	}
+	skip = cpu_samples_sched_frames(names, depth);
+	for (uint32_t i = skip; i < depth && (int)(i - skip) < frames && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i > skip ? " ← " : "",
+					names[i]);
+}
+
 unsigned long long slow_probes_lost(const struct slow_probes *p)
 {
 	return p && p->skel ? p->skel->bss->slow_lost : 0;
@@ -136,5 +174,6 @@ void slow_probes_close(struct slow_probes *p)
 		ring_buffer__free(p->rb);
 	if (p->skel)
 		slow_bpf__destroy(p->skel);
+	ksyms_free(p->ksyms);
 	free(p);
 }

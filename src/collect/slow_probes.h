@@ -15,8 +15,12 @@ struct core_probes;
 extern const struct probe_spec slow_probe_specs[];
 extern const int slow_probe_nspecs;
 
-/* Load and attach, sharing core's tree maps. 0, or -1 after one line (nothing loaded). */
-int slow_probes_open(struct slow_probes **out, struct core_probes *core);
+/* Load and attach, sharing core's tree maps; sleeps shorter than min_wait_ns are not sent. 0, or
+ * -1 after one line (nothing loaded). */
+int slow_probes_open(struct slow_probes **out, struct core_probes *core, uint64_t min_wait_ns);
+/* The kernel stack of a sleep (SLOW_EV_WAIT's stack id), the scheduler's frames trimmed, as "a ←
+ * b ← c" (innermost first, at most `frames`) into buf; "?" when it is lost. */
+void slow_probes_stack(struct slow_probes *p, int id, int frames, char *buf, size_t n);
 /* Hand every event the ring buffer holds to fn. */
 void slow_probes_poll(struct slow_probes *p, void (*fn)(void *ctx, const struct slow_ev *e),
 		      void *ctx);

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include "attach.h"
 #include "attach_probes.h"
+#include "attach_cgroups.h"
 #include "interval.h"
 #include "clock.h"
 #include "phase.h"
@@ -31,6 +32,7 @@ struct proc_view {
 	char comm[IOWHY_COMM_LEN];
 	struct model m;
 	uint64_t prev[WB_COUNT];  /* --interval: its buckets at the previous interval */
+	int cg;                   /* -a, --cgroup: its cgroup's view (-1: none) */
 };
 
 struct attach_run {
@@ -45,6 +47,7 @@ struct attach_run {
 	char cg_path[4096];        /* the cgroup directory, resolved */
 	const char *cg_list;       /* "cgroup.procs" (v2) or "tasks" (v1) */
 	int pidfds[ATTACH_MAX_PIDS];
+	struct cg_views *cgs;      /* -a, --cgroup: per-cgroup views; NULL with -p */
 	uint64_t utime0, stime0;   /* -p: utime and stime of the targets at the start (ticks) */
 };
 
@@ -128,6 +131,7 @@ static struct proc_view *proc_get(struct attach_run *a, uint32_t tgid, int creat
 		v->tgid = tgid;
 		snprintf(v->comm, sizeof(v->comm), "%s", comm ? comm : "?");
 		model_init(&v->m, start);
+		v->cg = a->cgs ? cg_views_of(a->cgs, (pid_t)tgid, start) : -1;
 		a->procs[i] = v;
 		a->nprocs++;
 		return v;
@@ -143,11 +147,25 @@ static void tap_event(void *ctx, const struct iowhy_event *e, const char *comm)
 {
 	struct attach_run *a = ctx;
 	struct proc_view *v;
+	struct model *cm;
 
 	if (e->type == IOWHY_EV_FORK && !(e->flags & IOWHY_EVF_THREAD)) {
+		int known = a->cgs && proc_get(a, e->arg2, 0, 0, NULL) != NULL;
+
 		v = proc_get(a, e->arg2, 1, e->ts, comm);
-		if (v)
-			model_add_task(&v->m, e->arg, e->arg2, comm, IOWHY_TS_RUNQ, e->nr);
+		if (!v)
+			return;
+		model_add_task(&v->m, e->arg, e->arg2, comm, IOWHY_TS_RUNQ, e->nr);
+		if (!a->cgs || known)
+			return;
+		if (v->cg < 0) { /* gone before it was looked at: the parent's cgroup */
+			struct proc_view *pv = proc_get(a, e->tgid, 0, 0, NULL);
+
+			v->cg = pv ? pv->cg : -1;
+			cg_views_count(a->cgs, v->cg);
+		}
+		if ((cm = cg_views_model(a->cgs, v->cg)))
+			model_add_task(cm, e->arg, e->arg2, comm, IOWHY_TS_RUNQ, e->nr);
 		return;
 	}
 	v = proc_get(a, e->tgid, 1, e->ts, comm);
@@ -156,6 +174,8 @@ static void tap_event(void *ctx, const struct iowhy_event *e, const char *comm)
 	if (e->type == IOWHY_EV_EXEC && comm)
 		snprintf(v->comm, sizeof(v->comm), "%s", comm);
 	model_event(&v->m, e, comm);
+	if (a->cgs && (cm = cg_views_model(a->cgs, v->cg)))
+		model_event(cm, e, comm);
 }
 
 /* ---- targets ---- */
@@ -256,9 +276,13 @@ static int seed_process(struct attach_run *a, pid_t tgid, int rescan)
 		model_add_task(&pc->model, tid, tgid, st.comm, st.state, st.nr);
 		v = proc_get(a, tgid, 1, pc->model.wall.start_ns, st.comm);
 		if (v) {
+			struct model *cm = a->cgs ? cg_views_model(a->cgs, v->cg) : NULL;
+
 			if (tid == tgid)
 				snprintf(v->comm, sizeof(v->comm), "%s", st.comm);
 			model_add_task(&v->m, tid, tgid, st.comm, st.state, st.nr);
+			if (cm)
+				model_add_task(cm, tid, tgid, st.comm, st.state, st.nr);
 		}
 		n++;
 		leader |= tid == tgid;
@@ -456,6 +480,7 @@ static void finish_procs(struct attach_run *a, uint64_t end, struct phase_result
 			       sizeof(row->iowait_by_disk));
 			row->unattributed_ns = v->m.wall.unattributed_ns;
 			row->exited = v->m.live == 0;
+			row->cgroup = v->cg;
 			if (a->t->lite)
 				row->read_bytes = row->write_bytes = row->reads = row->writes = ~0ull;
 			for (int k = 0; k < nio; k++) {
@@ -514,8 +539,10 @@ static void run_free(struct attach_run *a)
 	}
 	free(a->procs);
 	free(a->overflow_seen);
+	cg_views_free(a->cgs);
 	a->procs = NULL;
 	a->overflow_seen = NULL;
+	a->cgs = NULL;
 }
 
 /* The window: drain until the duration, an interrupt, or a target's end. Notes why it ended. */
@@ -565,9 +592,10 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 		a.pidfds[i] = -1;
 	a.procs = calloc(PROC_HASH, sizeof(*a.procs));
 	a.overflow_seen = calloc(OVERFLOW_BITS, 1);
-	if (!a.procs || !a.overflow_seen) {
-		free(a.procs);
-		free(a.overflow_seen);
+	if (t->kind != ATTACH_PIDS)
+		a.cgs = cg_views_new();
+	if (!a.procs || !a.overflow_seen || (t->kind != ATTACH_PIDS && !a.cgs)) {
+		run_free(&a);
 		return -1;
 	}
 	if (t->kind == ATTACH_CGROUP &&
@@ -628,6 +656,11 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	pc->open = 0;
 	pc->tap = NULL;
 	finish_procs(&a, end, r);
+	if (a.cgs) {
+		cg_views_finish(a.cgs, end, r->procs, r->nprocs, t->lite, &r->cgroups,
+				&r->ncgroups);
+		r->cgroups_untracked = cg_views_untracked(a.cgs);
+	}
 	r->status = 0;
 	r->partial = 0;
 	r->lite = t->lite;

@@ -18,6 +18,7 @@
 #include "session_priv.h"
 #include "sysblock.h"
 #include "slow_probes.h"
+#include "slow_waits.h"
 
 #define MODEL_LAG_NS (100ull * 1000 * 1000) /* events older than this have all been delivered */
 #define MAX_DISKS 64
@@ -71,6 +72,7 @@ struct interval_out {
 	struct slow_probes *sp;    /* balance_dirty_pages and jbd2 (--slow) */
 	struct kev { uint64_t t0, t1; uint32_t tid, dev; } *bdp, *commits; /* rings of KRING */
 	size_t nbdp, ncommits;
+	struct slow_waits *sw;     /* sleeps by wait stack, inodes under writeback (--slow) */
 };
 
 /* ---- devices ---- */
@@ -248,6 +250,8 @@ static void on_kernel_event(void *ctx, const struct slow_ev *e)
 		iv->bdp[iv->nbdp++ % KRING] = (struct kev){ e->ts, e->ts + e->arg, e->tid, 0 };
 	} else if (e->type == SLOW_EV_COMMIT_START) {
 		iv->commits[iv->ncommits++ % KRING] = (struct kev){ e->ts, 0, 0, (uint32_t)e->arg };
+	} else if (e->type >= SLOW_EV_WAIT) {
+		slow_waits_event(iv->sw, e);
 	} else if (e->type == SLOW_EV_COMMIT_END) {
 		size_t first = iv->ncommits > KRING ? iv->ncommits - KRING : 0;
 
@@ -275,6 +279,16 @@ static int on_call_disks(struct interval_out *iv, const struct ct_call *c, uint3
 		if (!strcmp(iv->s->core.disk_names[c->disk[i]], e->disk))
 			return 1;
 	return 0;
+}
+
+/* on_call_disks for slow_waits: the device's name into disk (32 bytes). */
+static int disk_of_call(void *ctx, const struct ct_call *c, uint32_t kdev, char *disk)
+{
+	struct sysblock_entry e;
+	int on = on_call_disks(ctx, c, kdev, &e);
+
+	snprintf(disk, 32, "%s", e.disk);
+	return on;
 }
 
 /* Pauses of the call's task inside it, and the commits on its disks that overlapped it. */
@@ -310,6 +324,8 @@ static void kernel_context(struct interval_out *iv, struct slow_call *sc)
 			snprintf(sc->commit_dev, sizeof(sc->commit_dev), "%s", e.disk);
 		}
 	}
+	sc->waits_traced = slow_probes_attached(iv->sp, "sched:sched_switch");
+	slow_waits_apply(iv->sw, iv->sp, sc, disk_of_call, iv);
 }
 
 static void comm_of(uint32_t tgid, uint32_t tid, char *out)
@@ -466,7 +482,8 @@ struct interval_out *interval_open(const char *tool, const struct common_opts *o
 		iv->ring = calloc(RING, sizeof(*iv->ring));
 		iv->bdp = calloc(KRING, sizeof(*iv->bdp));
 		iv->commits = calloc(KRING, sizeof(*iv->commits));
-		if (!iv->slow || !iv->ring || !iv->bdp || !iv->commits) {
+		iv->sw = slow_waits_new();
+		if (!iv->slow || !iv->ring || !iv->bdp || !iv->commits || !iv->sw) {
 			fprintf(stderr, "iowhy %s: out of memory\n", tool);
 			interval_close(iv);
 			*err = 1;
@@ -497,6 +514,7 @@ void interval_begin(struct interval_out *iv, struct session *s, struct model *m,
 	iv->slow_more = 0;
 	iv->ring_n = 0;
 	iv->nbdp = iv->ncommits = 0;
+	slow_waits_reset(iv->sw);
 	memset(&iv->slowest, 0, sizeof(iv->slowest));
 	calltrack_free(&iv->ct);
 	calltrack_init(&iv->ct, on_call, iv);
@@ -508,8 +526,11 @@ void interval_begin(struct interval_out *iv, struct session *s, struct model *m,
 
 void interval_load_probes(struct interval_out *iv, struct core_probes *core)
 {
-	if (iv && iv->slow_ns && !iv->sp)
-		slow_probes_open(&iv->sp, core); /* on failure: one line, calls listed without */
+	/* sleeps under a fiftieth of the threshold are not named (nor sent) */
+	uint64_t min_wait = iv && iv->slow_ns / 50 > 10000 ? iv->slow_ns / 50 : 10000;
+
+	if (iv && iv->slow_ns && !iv->sp) /* on failure: one line, calls listed without */
+		slow_probes_open(&iv->sp, core, min_wait);
 }
 
 void interval_missing(const struct interval_out *iv, struct missing_probes *out)
@@ -592,6 +613,7 @@ int interval_close(struct interval_out *iv)
 	free(iv->ring);
 	free(iv->bdp);
 	free(iv->commits);
+	slow_waits_free(iv->sw);
 	free(iv);
 	return rc;
 }

@@ -32,7 +32,7 @@ const struct opt_def common_opt_defs[] = {
 	{ "timeline-max", K_TLMAX, "N", "at most N timeline events (default 200000; the file says when cut)" },
 	{ "interval", K_INTERVAL, "S", "a live block every S (e.g. 1s) while it runs, then the report" },
 	{ "json-lines", K_JSONL, "FILE", "one JSON object per interval to FILE (default --interval 1s)" },
-	{ "brief", 'q', NULL, "shortest report: the wall breakdown and the explanation" },
+	{ "brief", 'q', NULL, "shortest report: the wall breakdown and the explanation; no progress" },
 	{ "detail", 'v', NULL, "full report: every table of the run" },
 	{ "help", 'h', NULL, "this help" },
 	{ "version", 'V', NULL, "iowhy's version, libbpf's, the kernel's and its BPF features" },

@@ -23,6 +23,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "session.h"
+#include "progress.h"
 #include "session_priv.h"
 #include "attach.h"
 #include "report.h"
@@ -482,6 +483,7 @@ static void free_results(struct session_result *res)
 	for (int i = 0; i < res->nphases; i++) {
 		free(res->phases[i].comms);
 		free(res->phases[i].procs);
+		free(res->phases[i].cgroups);
 		free(res->phases[i].slow);
 		io_result_free(res->phases[i].io);
 		cpu_samples_free(res->phases[i].samples);
@@ -732,6 +734,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	}
 	if ((rc = check_users(tool, phases, nphases)))
 		return rc;
+	progress_set_quiet(o->detail < 0 || o->interval_ns); /* -q; live blocks own the terminal */
 	if (reports_open(tool, o, &rf))
 		return 2;
 	if (o->folded_path && o->no_sample) {

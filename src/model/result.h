@@ -29,10 +29,25 @@ struct proc_row {
 	uint64_t iowait_by_disk[IOWHY_DISK_SLOTS + 1];
 	uint64_t read_bytes, write_bytes, reads, writes; /* -1 (all ones) under --lite: unknown */
 	int exited;                         /* it ended within the window */
+	int32_t cgroup;                     /* -a, --cgroup: index into cgroups (-1: unknown) */
+};
+
+/* One cgroup of an attach -a / --cgroup window (its cgroup v2 path): the wall view of its tasks
+ * over its part of the window, their CPU (task time) and the bytes their syscalls moved. */
+#define CGROUP_PATH_LEN 256
+struct cgroup_row {
+	char path[CGROUP_PATH_LEN];         /* "/system.slice/x.service" ("..." at the end: cut) */
+	uint32_t nprocs;                    /* processes seen in it */
+	uint64_t start_ns, end_ns;
+	uint64_t bucket_ns[WB_COUNT];
+	uint64_t unattributed_ns;
+	uint64_t cpu_ns;                    /* its tasks' on-CPU time, summed (task time) */
+	uint64_t read_bytes, write_bytes, reads, writes; /* -1 (all ones) under --lite */
 };
 
 /* A syscall kept by --slow: its breakdown, and the devices it waited on while it ran. */
 #define SLOW_MAX 200
+#define SLOW_WAITS 3     /* wait stacks kept per slow call */
 struct slow_call {
 	struct ct_call c;
 	char comm[IOWHY_COMM_LEN];
@@ -45,6 +60,21 @@ struct slow_call {
 	uint64_t commit_overlap_ns;  /* the part of the call they covered (summed) */
 	uint64_t commit_max_ns;      /* the longest of them, start to end */
 	char commit_dev[32];         /* its file system's device */
+	/* its sleeps by kernel wait stack (bpf/slow.bpf.c: sleeps of --slow MS / 50 or more) */
+	struct slow_wait {
+		uint64_t ns;             /* asleep in this stack inside the call */
+		uint32_t count;
+		uint8_t uninterruptible; /* D (not TASK_IDLE): I/O wait; else another wait */
+		char where[128];         /* innermost kernel frames "a ← b ← c"; "?": stack lost */
+	} waits[SLOW_WAITS];
+	int nwaits;                  /* stacks kept, longest first */
+	uint64_t waits_ns;           /* every sleep of the call that was timed (all stacks) */
+	int waits_traced;            /* the sleep probe ran */
+	/* the inode under writeback on its disks that overlapped it the longest (0: none seen) */
+	uint64_t wb_ino;
+	uint64_t wb_overlap_ns;
+	char wb_dev[32];             /* the inode's device */
+	char wb_path[160];           /* its path, when the call's process had it open; else "" */
 };
 /* Slowest first (qsort). */
 int slow_call_cmp(const void *a, const void *b);
@@ -69,6 +99,9 @@ struct phase_result {
 	struct proc_row *procs;   /* attach: per process, busiest first (owned); NULL otherwise */
 	size_t nprocs;
 	uint64_t procs_untracked; /* attach: processes beyond the per-process table (in the totals only) */
+	struct cgroup_row *cgroups; /* attach -a / --cgroup: per cgroup, busiest first (owned) */
+	size_t ncgroups;
+	uint64_t cgroups_untracked; /* processes whose cgroup did not fit the table (in the totals) */
 	char target[160];         /* attach: what was traced ("pid 123", "cgroup /x", "all") */
 	char end_note[160];       /* attach: why the window ended early ("pid 123 exited"), or "" */
 	int lite;                 /* --lite: no syscall probes (syscall counts not available) */

@@ -202,10 +202,20 @@ int wl_scratch(struct scratch *s, const struct common_opts *o)
 	return scratch_create(s, o->dir ? o->dir : ".");
 }
 
-/* The session's teardown: the scratch area goes before the report, its time counted. */
-static void remove_scratch(void *s)
+static uint64_t teardown_entries;
+
+void wl_teardown_expect(uint64_t entries)
 {
+	teardown_entries = entries;
+}
+
+void wl_teardown_scratch(void *s)
+{
+	struct progress_line pl;
+
+	progress_start(&pl, "removing the scratch area", teardown_entries, "entries");
 	scratch_remove(s);
+	progress_end(&pl);
 }
 
 int wl_session(const char *tool, int argc, char **argv, struct wl_plan *p,
@@ -219,7 +229,7 @@ int wl_session(const char *tool, int argc, char **argv, struct wl_plan *p,
 		/* the phases run in the scratch area, naming their files relative to it */
 		for (int k = 0; k < p->n; k++)
 			p->ph[k].cwd = &s->dir;
-		session_on_teardown(remove_scratch, s);
+		session_on_teardown(wl_teardown_scratch, s);
 	}
 	status = session_main(tool, cmd, p->ph, p->n, o);
 	if (s)
@@ -297,6 +307,8 @@ int wl_pread_all(int fd, void *buf, size_t n, uint64_t off)
 int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t seed)
 {
 	const size_t chunk = 1 << 20;
+	struct progress_line pl;
+	char what[64];
 	struct prng g;
 	char *buf = wl_buf(tool, chunk);
 	int fd, rc = 0;
@@ -309,6 +321,8 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 		return wl_fail(tool, "create %s: %s", path, strerror(errno));
 	}
 	prng_seed(&g, seed);
+	snprintf(what, sizeof(what), "%s: making the input file", tool);
+	progress_start(&pl, what, size, "B");
 	/* untraced setup: a Ctrl-C stops it (session_interrupted), and no phase starts after it */
 	for (uint64_t done = 0; done < size && rc == 0 && !session_interrupted();) {
 		size_t n = size - done < chunk ? (size_t)(size - done) : chunk;
@@ -317,7 +331,9 @@ int wl_make_file(const char *tool, const char *path, uint64_t size, uint64_t see
 		if (write_full(fd, buf, n) < 0)
 			rc = wl_fail(tool, "write %s: %s", path, strerror(errno));
 		done += n;
+		progress_update(&pl, done);
 	}
+	progress_end(&pl);
 	if (session_interrupted())
 		rc = -1;
 	if (rc == 0 && fsync(fd) < 0)
@@ -427,37 +443,23 @@ void wl_facts_rate(struct phase_facts *f, uint64_t bytes, uint64_t ns)
 
 void wl_progress_init(struct wl_progress *p, const char *what, uint64_t total)
 {
-	memset(p, 0, sizeof(*p));
-	p->what = what;
-	p->total = total;
-	p->tty = isatty(STDERR_FILENO);
-	p->start_ns = wl_now_ns();
-	p->next_ns = p->start_ns + 1000000000ull;
+	progress_start(&p->line, what, total, "B");
+}
+
+void wl_progress_init_unit(struct wl_progress *p, const char *what, uint64_t total,
+			   const char *unit)
+{
+	progress_start(&p->line, what, total, unit);
 }
 
 void wl_progress(struct wl_progress *p, uint64_t done)
 {
-	uint64_t now;
-
-	if (!p->tty || (++p->tick & 63) != 0)
-		return;
-	now = wl_now_ns();
-	if (now < p->next_ns)
-		return;
-	p->next_ns = now + 500000000ull;
-	p->shown = 1;
-	if (p->total)
-		fprintf(stderr, "\r%s: %5.1f%% (%.1f s)   ", p->what, 100.0 * (double)done / (double)p->total,
-			wl_secs(now - p->start_ns));
-	else
-		fprintf(stderr, "\r%s: %llu (%.1f s)   ", p->what, (unsigned long long)done,
-			wl_secs(now - p->start_ns));
+	progress_update(&p->line, done);
 }
 
 void wl_progress_end(struct wl_progress *p)
 {
-	if (p->shown)
-		fprintf(stderr, "\r%*s\r", 60, "");
+	progress_end(&p->line);
 }
 
 /* ---- latency histogram ---- */

@@ -7,6 +7,7 @@
 #ifndef IOWHY_WLCOMMON_H
 #define IOWHY_WLCOMMON_H
 
+#include "progress.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "phase.h"
@@ -108,17 +109,20 @@ void wl_facts_rate(struct phase_facts *f, uint64_t bytes, uint64_t ns);
 /* ---- progress line (stderr, only when it is a terminal, only after one second) ---- */
 
 struct wl_progress {
-	const char *what;
-	uint64_t total;      /* units of `done` (bytes or ops); 0 = unknown */
-	uint64_t start_ns, next_ns;
-	int tty, shown;
-	unsigned tick;
+	struct progress_line line;   /* engine/progress.h: done/total, rate, ETA */
 };
 
+/* total in bytes (0 = unknown); wl_progress_init_unit: in another unit ("ops", "files"). */
 void wl_progress_init(struct wl_progress *p, const char *what, uint64_t total);
+void wl_progress_init_unit(struct wl_progress *p, const char *what, uint64_t total,
+			   const char *unit);
 /* Cheap: reads the clock every 64 calls, prints at most twice a second. */
 void wl_progress(struct wl_progress *p, uint64_t done);
 void wl_progress_end(struct wl_progress *p);
+/* The session's teardown: the scratch area removed (before the report, its time counted), with a
+ * progress line over the entries wl_teardown_expect said there would be (0: unknown). */
+void wl_teardown_scratch(void *scratch);
+void wl_teardown_expect(uint64_t entries);
 
 /* ---- latency histogram: log2 buckets split into 8 linear sub-buckets (±6%) ---- */
 

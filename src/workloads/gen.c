@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "gen.h"
 #include "options.h"
 #include "units.h"
@@ -292,6 +293,7 @@ int gen_find_program(const char *name, char *out, size_t n)
  */
 
 struct progress {
+	struct progress_line line; /* the terminal's progress line (files of SIZE) */
 	uint64_t files;          /* files of SIZE completed */
 	uint64_t bytes_written;  /* every byte written, split's big file included */
 	uint64_t bytes_read;     /* split reading its big file back */
@@ -414,6 +416,7 @@ static int gen_loop(const struct gen_work *w, struct progress *pr)
 			break;
 		}
 		pr->files++;
+		progress_count(1);
 		pr->bytes_written += w->size;
 	}
 	close(devnull);
@@ -485,6 +488,7 @@ static int split_scatter(const struct gen_work *w, struct piece *pc, const char 
 				return io_failure("writing", pc->path, errno);
 			pc->index++;
 			pr->files++;
+			progress_count(1);
 		}
 	}
 	return 0;
@@ -562,6 +566,7 @@ static int gen_direct(const struct gen_work *w, struct progress *pr)
 			break;
 		}
 		pr->files++;
+		progress_count(1);
 		pr->bytes_written += w->size;
 	}
 	free(buf);
@@ -572,7 +577,11 @@ int gen_run(struct gen_work *w, struct phase_facts *facts)
 {
 	struct progress pr = { 0 };
 	double t0 = now_seconds();
+	char what[64];
 	int rc;
+
+	snprintf(what, sizeof(what), "gen %s", w->name);
+	progress_start(&pr.line, what, w->count, "files");
 
 	switch (w->strategy) {
 	case GEN_LOOP:
@@ -585,9 +594,11 @@ int gen_run(struct gen_work *w, struct phase_facts *facts)
 		rc = gen_direct(w, &pr);
 		break;
 	default:
+		progress_end(&pr.line);
 		fprintf(stderr, "iowhy gen: unknown strategy %d\n", (int)w->strategy);
 		return 1;
 	}
+	progress_end(&pr.line);
 	facts_set(facts, "app_seconds", "time by its own clock", "s", now_seconds() - t0);
 	facts_set(facts, "files_written", "files written", "", (double)pr.files);
 	if (w->strategy == GEN_SPLIT) {
@@ -626,6 +637,7 @@ static int take_census(const struct gen_work *w, struct dir_census *c)
 		if (!S_ISREG(st.st_mode))
 			continue;
 		c->files++;
+		progress_count(1);
 		c->bytes += (uint64_t)st.st_size;
 		c->allocated += (uint64_t)st.st_blocks * 512;
 		if ((uint64_t)st.st_size != w->size)
@@ -728,7 +740,14 @@ static int work_fn(void *arg, struct phase_facts *facts)
 
 static int work_after(void *arg, struct phase_facts *facts)
 {
-	gen_verify(arg, facts); /* a failure is reported once the session is over */
+	struct gen_work *w = arg;
+	struct progress_line pl;
+	char what[64];
+
+	snprintf(what, sizeof(what), "gen %s: verifying", w->name);
+	progress_start(&pl, what, w->count, "files");
+	gen_verify(w, facts); /* a failure is reported once the session is over */
+	progress_end(&pl);
 	return 0;
 }
 
@@ -845,12 +864,6 @@ static int report_verification(const struct gen_work *work, int nwork, int statu
 	return failed ? 1 : 0;
 }
 
-/* The session's teardown: the scratch area goes before the report, its time counted. */
-static void remove_scratch(void *s)
-{
-	scratch_remove(s);
-}
-
 int cmd_gen(int argc, char **argv)
 {
 	struct gen_work work[GEN_MAX_RUNS];
@@ -880,7 +893,8 @@ int cmd_gen(int argc, char **argv)
 	}
 	nphases = build_phases(&o, &scratch, dd_path, work, &nwork, phases);
 	join_command(argc, argv, command, sizeof(command));
-	session_on_teardown(remove_scratch, &scratch);
+	wl_teardown_expect((uint64_t)nwork * (o.count + 1)); /* each run's files and directory */
+	session_on_teardown(wl_teardown_scratch, &scratch);
 	rc = session_main("gen", command, phases, nphases, &o.common);
 	rc = report_verification(work, nwork, rc);
 	scratch_remove(&scratch);

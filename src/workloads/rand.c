@@ -78,7 +78,7 @@ static void *worker_run(void *arg)
 		goto out;
 	prng_seed(&g, j->seed * 1000003u + (uint64_t)w->id);
 	prng_fill(&g, buf, (size_t)j->bs);
-	wl_progress_init(&pg, "rand", w->deadline_ns ? 0 : j->ops);
+	wl_progress_init_unit(&pg, "rand", w->deadline_ns ? 0 : j->ops, "ops");
 	while (w->deadline_ns ? w->lat.max_ns == 0 || wl_now_ns() < w->deadline_ns : done < w->ops) {
 		if (one_op(w, fd, buf, &g, nblocks) < 0)
 			goto out;

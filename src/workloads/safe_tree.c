@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "progress.h"
 #include "safe_tree.h"
 
 #define MAX_DEPTH 128   /* deeper than any tree iowhy makes; deeper trees are left (and said) */
@@ -153,8 +154,10 @@ static unsigned long empty_dir(int fd, const struct dir_id *self, const char *la
 		while ((e = readdir(d))) {
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 				continue;
-			if (remove_entry(fd, self, label, e->d_name, depth, err))
+			if (remove_entry(fd, self, label, e->d_name, depth, err)) {
 				removed++;
+				progress_count(1); /* the teardown's progress line, if any */
+			}
 			else
 				stays++;
 		}

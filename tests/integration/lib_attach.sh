@@ -3,6 +3,8 @@
 #   start_bg VAR CMD...        start CMD in the background, its pid in VAR, killed at the end
 #   wait_started FILE          wait (up to 30 s) until iowhy attach says it is tracing (stderr FILE)
 #   bpf_prog_names PID         names of the BPF programs process PID holds (its fds' prog_id)
+#   make_test_cgroup NAME      a cgroup v2 directory NAME.$$ (skip without one): CGROOT, CG;
+#                              its processes moved out and it is removed at the end
 #   leftovers ARGS...          processes still running `$IOWHY attach ARGS...` and BPF objects
 #                              held by them (after it exited: a fork of it, e.g. a guard); count
 
@@ -45,4 +47,13 @@ leftovers() {
 		n=$((n + 1 + $(ls -l "$p/fd" 2>/dev/null | grep -c 'anon_inode:bpf')))
 	done
 	echo "$n"
+}
+
+make_test_cgroup() {
+	CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$CGROOT" ] || skip "no cgroup v2 mount"
+	CG=$CGROOT/$1.$$
+	mkdir "$CG" || skip "cannot create $CG"
+	on_exit "rmdir '$CG'"
+	on_exit "for p in \$(cat '$CG/cgroup.procs'); do echo \$p > '$CGROOT/cgroup.procs'; done"
 }

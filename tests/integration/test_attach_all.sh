@@ -1,17 +1,23 @@
-# iowhy attach -a: the whole machine, per process. A known writer (started before the window,
-# writing only inside it) is listed with its write bytes within 1% of what it wrote itself.
+# iowhy attach -a: the whole machine, per process and per cgroup. A known writer (started before
+# the window, writing only inside it) is listed with its write bytes within 1% of what it wrote
+# itself. It and a second writer sit in a cgroup v2 directory of their own: that cgroup's row has
+# both, with their write bytes summed (within 1% of what the two wrote).
 need_root
 source tests/integration/lib_attach.sh
 command -v jq >/dev/null || skip "jq missing"
 build_attach_target
+make_test_cgroup iowhy-test-all
 cp "$TGT" "$TMPROOT/knownwriter"
+cp "$TGT" "$TMPROOT/secondwriter"
 start_bg P "$TMPROOT/knownwriter" write "$TMPROOT/w.dat" "$TMPROOT/w.count" $((48 << 20))
+start_bg Q "$TMPROOT/secondwriter" write "$TMPROOT/w2.dat" "$TMPROOT/w2.count" $((16 << 20))
+echo "$P" > "$CG/cgroup.procs" && echo "$Q" > "$CG/cgroup.procs" || skip "cannot move into $CG"
 J=$TMPROOT/all.json
 "$IOWHY" attach -a --duration 5 --interval 1s --json-lines "$TMPROOT/all.jsonl" -j "$J" \
 	-o "$TMPROOT/all.txt" >"$TMPROOT/blocks" 2>"$TMPROOT/all.err" &
 W=$!
 wait_started "$TMPROOT/all.err" || fail "attach did not start: $(cat "$TMPROOT/all.err")"
-kill -USR1 "$P"
+kill -USR1 "$P" "$Q"
 wait "$W"
 rc=$?
 check "attach -a exits 0 (got $rc)" [ "$rc" = 0 ]
@@ -30,3 +36,22 @@ check "--interval with -a: each interval lists its busiest processes ($n interva
 check "at most 10 each" [ "$(jq -s '[.[] | select((.processes | length) > 10)] | length' "$TMPROOT/all.jsonl")" = 0 ]
 check "the blocks list processes (pid, comm, buckets)" \
 	grep -qE '^ +[0-9]+ [^ ]+ +user +[0-9.]+% kernel' "$TMPROOT/blocks"
+
+# the cgroup view (cgroup v2 paths as /proc/PID/cgroup gives them: relative to the v2 mount)
+rel=${CG#"$CGROOT"}
+own2=$(cat "$TMPROOT/w2.count" 2>/dev/null || echo 0)
+row=".phases[0].attach.cgroups[] | select(.path == \"$rel\")"
+cgw=$(jqr "$J" "[$row | .write_bytes] | add // 0")
+echo "  cgroup $rel: write bytes $cgw, the writers' own counts $own + $own2"
+check "the second writer wrote its 16 MiB inside the window" [ "$own2" = $((16 << 20)) ]
+check "the test cgroup has one row" [ "$(jqr "$J" "[$row] | length")" = 1 ]
+check "with both processes in it" [ "$(jqr "$J" "[$row | .processes] | add // 0")" = 2 ]
+check "its write bytes are the two writers' sum within 1%" within "$cgw" $((own + own2)) 1
+check "both writers name it as their cgroup" [ "$(jqr "$J" "[.phases[0].attach.processes[] | select(.pid == $P or .pid == $Q) | select(.cgroup == \"$rel\")] | length")" = 2 ]
+check "its wall view adds up to its time" within \
+	"$(jqr "$J" "[$row | .wall | .user + .kernel + .runq + .iowait + .other + .unattributed] | add")" \
+	"$(jqr "$J" "[$row | .wall_ns] | add")" 1
+check "its tasks' CPU is at least its on-CPU wall" fcmp \
+	"$(jqr "$J" "[$row | .cpu_ns] | add") >= $(jqr "$J" "[$row | .wall.user + .wall.kernel] | add") * 0.99"
+check "the text report has the per-cgroup list" grep -q "== per cgroup" "$TMPROOT/all.txt"
+check "the text row has the path and 2 processes" grep -qE " 2  $rel\$" "$TMPROOT/all.txt"

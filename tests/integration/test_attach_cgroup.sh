@@ -4,12 +4,7 @@ need_root
 source tests/integration/lib_attach.sh
 command -v jq >/dev/null || skip "jq missing"
 build_attach_target
-root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$root" ] || skip "no cgroup v2 mount"
-CG=$root/iowhy-test-attach.$$
-mkdir "$CG" || skip "cannot create $CG"
-on_exit "rmdir '$CG'"
-on_exit "for p in \$(cat '$CG/cgroup.procs'); do echo \$p > '$root/cgroup.procs'; done"
+make_test_cgroup iowhy-test-attach
 
 for n in insidea insideb outsidex joinerx; do cp "$TGT" "$TMPROOT/$n"; done
 start_bg A "$TMPROOT/insidea" sleep

@@ -40,3 +40,49 @@ check "unattributed under 1%" fcmp "$un <= 0.01 * $wall"
 check "on-CPU and I/O wait are both seen" fcmp "$(jqr "$J" '.phases[0].wall.user_ns') > 0 && $(jqr "$J" '.phases[0].wall.iowait_ns') > 0"
 "$IOWHY" attach -p "$P" --lite --slow 10 >/dev/null 2>"$TMPROOT/e2"
 check "--lite with --slow: exit 2, one line" [ "$?" = 2 ] && [ "$(wc -l < "$TMPROOT/e2")" = 1 ]
+
+# The on-CPU time split by CPU samples alone: a running `calib getppid` (a null syscall in a loop)
+# spends most of its CPU in the kernel. The kernel share from the samples agrees with the target's
+# own accounting (/proc/PID/stat utime and stime, read around the window: the same run) within 8
+# points, plus a tick each side; the kernel time is named by syscall (getppid), with its ±, and no
+# syscall count is printed as a number.
+[ -x "$CALIB" ] || fail "no calib helper ($CALIB)"
+start_bg G "$CALIB" getppid 4000000000
+sleep 0.3
+ticks() { awk '{ sub(/.*\) /, ""); print $12, $13 }' "/proc/$G/stat"; }
+read -r u0 s0 < <(ticks)
+J2=$TMPROOT/g.json
+"$IOWHY" attach -p "$G" --lite --duration 3 -j "$J2" -o "$TMPROOT/g.txt" 2>"$TMPROOT/g.err" ||
+	fail "attach --lite -p calib exited $?: $(cat "$TMPROOT/g.err")"
+read -r u1 s1 < <(ticks)
+du=$((u1 - u0)) ds=$((s1 - s0))
+share=$(jqr "$J2" '.phases[0].attach.lite_cpu.kernel.share')
+echo "  /proc ticks: user $du sys $ds; sampled kernel share $share"
+check "the witness saw enough CPU ($((du + ds)) ticks)" [ $((du + ds)) -ge 50 ]
+check "sampled kernel share $share within 0.08 (+ a tick each side) of /proc's $ds/($du+$ds)" \
+	fcmp "$share - $ds / ($du + $ds) <= 0.08 + 2 / ($du + $ds) && $ds / ($du + $ds) - $share <= 0.08 + 2 / ($du + $ds)"
+check "it rests on samples ($(jqr "$J2" '.phases[0].attach.lite_cpu.samples'))" \
+	fcmp "$(jqr "$J2" '.phases[0].attach.lite_cpu.samples') >= 100"
+# a CPU-bound target may not leave its CPU for seconds on a quiet machine: it is sampled all the
+# same (not lost as "unknown task" until its first switch)
+hz=$(jqr "$J2" '.phases[0].cpu_samples.hz')
+check "the samples cover its on-CPU time (>= 80% of hz x on-CPU s)" fcmp \
+	"$(jqr "$J2" '.phases[0].attach.lite_cpu.samples') >= 0.8 * $hz * $(jqr "$J2" '.phases[0].attach.lite_cpu.on_cpu_ns') / 1e9"
+check "user + kernel = the measured on-CPU time (within 1%)" within \
+	"$(jqr "$J2" '.phases[0].attach.lite_cpu | .user.ns + .kernel.ns')" \
+	"$(jqr "$J2" '.phases[0].attach.lite_cpu.on_cpu_ns')" 1
+check "the on-CPU time is the wall view's (lite: all in its user bucket)" [ \
+	"$(jqr "$J2" '.phases[0].attach.lite_cpu.on_cpu_ns')" = \
+	"$(jqr "$J2" '.phases[0].wall.user_ns + .phases[0].wall.kernel_ns')" ]
+check "kernel in syscalls = the sum of its groups" [ \
+	"$(jqr "$J2" '.phases[0].attach.lite_cpu | .syscalls.samples')" = \
+	"$(jqr "$J2" '[.phases[0].attach.lite_cpu.kernel_by_group[].samples] | add')" ]
+top=$(jqr "$J2" '.phases[0].attach.lite_cpu.top_syscalls[0].name')
+check "the syscall with the most kernel samples is getppid ($top)" [ "$top" = getppid ]
+check "its time has an error (err_ns > 0)" \
+	fcmp "$(jqr "$J2" '.phases[0].attach.lite_cpu.top_syscalls[0].err_ns') > 0"
+check "JSON: syscall counts null, not 0" [ "$(jqr "$J2" '.phases[0].attach.lite_cpu.syscall_counts')" = null ]
+check "text: the kernel row with its ±" grep -qE '^ +kernel +[0-9.]+ [mµ]?s ± ' "$TMPROOT/g.txt"
+check "text: getppid named, counts not available" \
+	grep -qE 'syscalls by sampled kernel time .*counts not available.*getppid' "$TMPROOT/g.txt"
+check "text: no 'not split' row any more" bash -c "! grep -q 'not split into user and kernel' '$TMPROOT/g.txt'"

@@ -31,3 +31,18 @@ n=$(jqr "$J" '[.phases[0].slow_calls.calls[] | select(.syscall == "fsync" and .j
 check "fsync calls show the jbd2 commits they waited through ($n)" [ "$n" -ge 1 ]
 other=$(jqr "$J" "[.phases[0].slow_calls.calls[] | select(.journal_commits > 0 and .journal_device != \"$LOOPNAME\")] | length")
 check "only commits of $LOOPNAME's journal are named ($other others)" [ "$other" = 0 ]
+# each call's sleeps by kernel wait stack: the fsync path's (jbd2 commit wait, page writeback wait),
+# timed from switch-out to switch-in (the D sleep and the run-queue wait after it), within the call
+bad=$(jqr "$J" '[.phases[0].slow_calls.calls[] | select(.waits_timed_ns > .duration_ns * 1.001 or ([.waits[].ns] | add // 0) > .waits_timed_ns)] | length')
+check "the timed sleeps fit in each call, the named ones in them ($bad off)" [ "$bad" = 0 ]
+n=$(jqr "$J" '[.phases[0].slow_calls.calls[] | select(.syscall == "fsync" and .waits_timed_ns >= 0.8 * (.iowait_ns + .other_ns))] | length')
+check "fsync calls' sleeps are timed (>= 80% of their I/O and other waits: $n of the kept)" \
+	fcmp "$n >= 0.8 * $(jqr "$J" '[.phases[0].slow_calls.calls[] | select(.syscall == "fsync")] | length')"
+w=$(jqr "$J" '[.phases[0].slow_calls.calls[] | select(.syscall == "fsync") | .waits[] | select(.uninterruptible) | .where] | unique | join("; ")')
+echo "  wait stacks: $w"
+check "they are named by the fsync path's wait stacks" grep -qE 'jbd2_log_wait_commit|folio_wait_writeback|wait_on_page_writeback' <<<"$w"
+check "the text lists them under the calls" grep -qE '^ +waits: .* asleep \(D\) in ' "$TMPROOT/s.txt"
+ino=$(stat -c %i "$MNT/f")
+n=$(jqr "$J" "[.phases[0].slow_calls.calls[] | select(.syscall == \"fsync\" and .writeback_inode.ino == $ino and .writeback_inode.path == \"$MNT/f\" and .writeback_inode.device == \"$LOOPNAME\")] | length")
+check "fsync calls name the inode under writeback (inode $ino, $MNT/f on $LOOPNAME: $n)" [ "$n" -ge 1 ]
+check "the text names it" grep -qE "writeback of inode $ino \($MNT/f\) on $LOOPNAME" "$TMPROOT/s.txt"

@@ -13,18 +13,7 @@
 #include "cpu_samples.h"
 #include "cpu_explain.h"
 #include "result.h"
-
-/* A stack from names, innermost first (NULL-terminated). */
-static uint32_t stack(struct cpu_samples *cs, const char *const *names)
-{
-	uint32_t fn[16], n = 0;
-
-	while (names[n]) {
-		fn[n] = cpu_samples_name(cs, names[n]);
-		n++;
-	}
-	return cpu_samples_add_stack(cs, fn, n, 0);
-}
+#include "cs_stack.h"
 
 static void row(struct cpu_samples *cs, uint64_t count, int kernel, uint16_t nr, uint32_t kstack,
 		uint32_t ustack)
