@@ -18,15 +18,26 @@ static double share(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* The kernel column's cell: its share, "n/a" under --lite (no syscall probes: on CPU is one
+ * bucket, split only by samples for the whole target). */
+static const char *kernel_cell(char *buf, size_t n, uint64_t ns, uint64_t whole, int lite)
+{
+	if (lite)
+		snprintf(buf, n, "%6s", "n/a");
+	else
+		snprintf(buf, n, "%5.1f%%", share(ns, whole));
+	return buf;
+}
+
 /* One process row: pid, comm, its time in the window, each bucket's share, bytes. */
 static void proc_line(FILE *out, const struct proc_row *r, int lite)
 {
 	uint64_t w = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
-	char t[32], rb[32], wb[32];
+	char t[32], k[16], rb[32], wb[32];
 
-	fprintf(out, "  %7u %-16.16s %9s %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%%", r->tgid, r->comm,
+	fprintf(out, "  %7u %-16.16s %9s %5.1f%% %s %5.1f%% %5.1f%% %5.1f%%", r->tgid, r->comm,
 		fmt_ns(t, sizeof(t), w), share(r->bucket_ns[WB_USER], w),
-		share(r->bucket_ns[WB_KERNEL], w), share(r->bucket_ns[WB_RUNQ], w),
+		kernel_cell(k, sizeof(k), r->bucket_ns[WB_KERNEL], w, lite), share(r->bucket_ns[WB_RUNQ], w),
 		share(r->bucket_ns[WB_IOWAIT], w), share(r->bucket_ns[WB_OTHER], w));
 	if (lite)
 		fprintf(out, " %10s %10s", "n/a", "n/a");
@@ -60,11 +71,12 @@ static void print_procs(FILE *out, const struct phase_result *p, int detail)
 static void cgroup_line(FILE *out, const struct cgroup_row *r, int lite)
 {
 	uint64_t w = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
-	char t[32], c[32], rb[32], wb[32];
+	char t[32], k[16], c[32], rb[32], wb[32];
 
-	fprintf(out, "  %9s %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%% %9s %10s %10s %5u  %s\n",
+	fprintf(out, "  %9s %5.1f%% %s %5.1f%% %5.1f%% %5.1f%% %9s %10s %10s %5u  %s\n",
 		fmt_ns(t, sizeof(t), w), share(r->bucket_ns[WB_USER], w),
-		share(r->bucket_ns[WB_KERNEL], w), share(r->bucket_ns[WB_RUNQ], w),
+		kernel_cell(k, sizeof(k), r->bucket_ns[WB_KERNEL], w, lite),
+		share(r->bucket_ns[WB_RUNQ], w),
 		share(r->bucket_ns[WB_IOWAIT], w), share(r->bucket_ns[WB_OTHER], w),
 		fmt_ns(c, sizeof(c), r->cpu_ns), lite ? "n/a" : fmt_bytes(rb, sizeof(rb), r->read_bytes),
 		lite ? "n/a" : fmt_bytes(wb, sizeof(wb), r->write_bytes), r->nprocs, r->path);

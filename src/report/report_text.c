@@ -155,7 +155,8 @@ static void add_row(struct wall_row *rows, int *n, const char *label, phase_valu
 #define WALL_ROWS (WB_COUNT + SG_COUNT + 2)
 
 /* wall, user CPU, kernel CPU, each group (indented), run-queue, I/O wait, other wait, unattributed.
- * lite (attach --lite: no syscall probes): one "on CPU" row, user and kernel are not told apart. */
+ * lite (attach --lite: no syscall probes): one "on CPU" row, measured, with its parts estimated by
+ * CPU samples under it (zero without samples: then the row is not split). */
 static int wall_rows(struct wall_row *rows, int lite)
 {
 	char label[40];
@@ -163,7 +164,13 @@ static int wall_rows(struct wall_row *rows, int lite)
 
 	add_row(rows, &n, "wall", pv_wall, 0);
 	if (lite) {
-		add_row(rows, &n, "on CPU (not split)", pv_bucket, WB_USER);
+		add_row(rows, &n, "on CPU", pv_bucket, WB_USER);
+		add_row(rows, &n, "  ~ user code", pv_lite, PVL_USER);
+		add_row(rows, &n, "  ~ kernel", pv_lite, PVL_KERNEL);
+		add_row(rows, &n, "    ~ in syscalls", pv_lite, PVL_SYSCALLS);
+		add_row(rows, &n, "    ~ page faults", pv_lite, PVL_FAULTS);
+		add_row(rows, &n, "    ~ interrupts", pv_lite, PVL_IRQ);
+		add_row(rows, &n, "    ~ other kernel", pv_lite, PVL_KOTHER);
 		add_row(rows, &n, "run-queue wait", pv_bucket, WB_RUNQ);
 		add_row(rows, &n, "I/O wait", pv_bucket, WB_IOWAIT);
 		add_row(rows, &n, "other wait", pv_bucket, WB_OTHER);
@@ -187,6 +194,7 @@ static int wall_rows(struct wall_row *rows, int lite)
 
 #define NOTE_SPLIT 1   /* user parts shown */
 #define NOTE_FEW 2     /* a part with few samples shown with its error */
+#define NOTE_LITE 4    /* --lite: on-CPU parts estimated from samples shown */
 
 /* The time and %-wall cells (col, col + 1) of one part of the user bucket: "-" when there is no
  * split; "6.98 ms ±2.43 ms*" when its samples are few. Returns NOTE_* flags. */
@@ -294,6 +302,9 @@ static void print_part_notes(FILE *out, int notes)
 	if (notes & NOTE_SPLIT)
 		fprintf(out, "  (user CPU's parts: estimates from CPU samples%s)\n",
 			notes & NOTE_FEW ? "; * few samples (under 20), \u00b1 one standard error" : "");
+	if (notes & NOTE_LITE)
+		fprintf(out, "  (~ parts of on CPU: estimates from CPU samples; their \u00b1 in \"on CPU, "
+			     "split by CPU samples\")\n");
 }
 
 /* ---- Header ---- */
@@ -385,6 +396,13 @@ static int any_flush(const struct column *cols, int ncols)
 static int row_shown(const struct session_result *s, const struct column *cols, int n, int flush,
 		     const struct wall_row *row)
 {
+	if (row->get == pv_lite) { /* a part of on CPU by samples: none without samples */
+		for (int c = 0; c < n; c++)
+			if (phases_mean(s, flush ? cols[c].flush : cols[c].work,
+					flush ? cols[c].nflush : cols[c].nwork, pv_lite, row->arg) > 0)
+				return 1;
+		return 0;
+	}
 	if (row->get != pv_group && row->get != pv_unattributed)
 		return 1;
 	for (int c = 0; c < n; c++) {
@@ -409,8 +427,10 @@ static int side_block(struct table *t, const struct session_result *s, const str
 	char a[32], b[32];
 
 	for (int r = 0; r < nrows; r++) {
-		if (compact && !row_shown(s, cols, n, flush, &rows[r]))
+		if ((compact || rows[r].get == pv_lite) && !row_shown(s, cols, n, flush, &rows[r]))
 			continue;
+		if (rows[r].get == pv_lite)
+			notes |= NOTE_LITE;
 		tbl_row(t);
 		tbl_set(t, 0, "%s", rows[r].label);
 		for (int c = 0; c < n; c++) {
@@ -648,6 +668,11 @@ static void print_wall_view(FILE *out, const struct phase_result *p)
 	for (int r = 0; r < nrows; r++) {
 		double v = rows[r].get(p, rows[r].arg);
 
+		if (rows[r].get == pv_lite) {
+			if (v <= 0)
+				continue;
+			notes |= NOTE_LITE;
+		}
 		tbl_row(t);
 		tbl_set(t, 0, "%s", rows[r].label);
 		tbl_set(t, 1, "%s", ns_str(a, sizeof(a), v));

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lite_split.h"
 #include "columns.h"
 #include "syscalls.h"
 
@@ -64,6 +65,23 @@ double pv_unattributed(const struct phase_result *p, int unused)
 {
 	(void)unused;
 	return (double)p->wall.unattributed_ns;
+}
+
+double pv_lite(const struct phase_result *p, int part)
+{
+	struct lite_split ls;
+
+	if (!p->lite || !p->samples ||
+	    lite_split(p->samples, p->wall.bucket_ns[WB_USER] + p->wall.bucket_ns[WB_KERNEL], &ls))
+		return 0;
+	switch (part) {
+	case PVL_USER: return ls.user.ns;
+	case PVL_KERNEL: return ls.kernel.ns;
+	case PVL_SYSCALLS: return ls.syscalls.ns;
+	case PVL_FAULTS: return ls.outside[LS_FAULT].ns;
+	case PVL_IRQ: return ls.outside[LS_IRQ].ns;
+	default: return ls.outside[LS_KOTHER].ns;
+	}
 }
 
 double pv_sys_count(const struct phase_result *p, int nr)

@@ -33,6 +33,9 @@ double pv_wall(const struct phase_result *p, int unused);
 double pv_bucket(const struct phase_result *p, int bucket);          /* enum wall_bucket */
 double pv_group(const struct phase_result *p, int group);            /* enum sys_group */
 double pv_unattributed(const struct phase_result *p, int unused);
+/* attach --lite: the on-CPU time's parts by CPU samples (an estimate; 0 without samples). */
+enum pv_lite_part { PVL_USER, PVL_KERNEL, PVL_SYSCALLS, PVL_FAULTS, PVL_IRQ, PVL_KOTHER };
+double pv_lite(const struct phase_result *p, int part);              /* enum pv_lite_part */
 double pv_sys_count(const struct phase_result *p, int nr);
 double pv_sys_total(const struct phase_result *p, int nr);
 double pv_sys_oncpu(const struct phase_result *p, int nr);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include "cpu_explain.h"
 #include "cpu_samples.h"
+#include "lite_split.h"
+#include "syscalls.h"
 #include "units.h"
 
 struct out {
@@ -62,6 +64,39 @@ static void say_faults(struct out *o, const struct cpu_samples *cs)
 	}
 }
 
+/* "inside syscalls 88% ± 1" for one part of a --lite split, when it has samples. */
+static void say_part(struct out *o, const char *label, const struct ls_part *x, int *sep)
+{
+	if (x->samples)
+		say(o, "%s%s %.0f%% \u00b1 %.0f", (*sep)++ ? ", " : "", label, 100 * x->share,
+		    fmax(1, 100 * x->share_err));
+}
+
+/* --lite (no syscall probes): the whole on-CPU time is split by the samples alone. */
+static size_t lite_explain(const struct phase_result *p, struct out *o)
+{
+	struct lite_split ls;
+	char t[32];
+	int sep = 0;
+
+	if (!p->samples ||
+	    lite_split(p->samples, p->wall.bucket_ns[WB_USER] + p->wall.bucket_ns[WB_KERNEL], &ls) ||
+	    ls.samples < CPU_EXPLAIN_MIN_SAMPLES)
+		return 0;
+	say(o, "%s: CPU samples put %.0f%% \u00b1 %.0f of the %s on CPU in the kernel (", p->name,
+	    100 * ls.kernel.share, fmax(1, 100 * ls.kernel.share_err),
+	    fmt_ns(t, sizeof(t), ls.on_cpu_ns));
+	say_part(o, "in syscalls", &ls.syscalls, &sep);
+	for (int k = 0; k < LS_OUTSIDE_COUNT; k++)
+		say_part(o, ls_outside_label((enum ls_outside)k), &ls.outside[k], &sep);
+	say(o, ")");
+	if (ls.ntop && ls.top[0].nr != IOWHY_NR_NONE && ls.top[0].p.share >= 0.5 * ls.syscalls.share)
+		say(o, ", most of it in %s", syscall_name(ls.top[0].nr));
+	say(o, "; --lite has no syscall probes, so this is an estimate from %llu samples.\n",
+	    (unsigned long long)ls.samples);
+	return o->len;
+}
+
 size_t cpu_explain(const struct phase_result *p, char *buf, size_t n)
 {
 	const struct cpu_samples *cs = p->samples;
@@ -72,6 +107,8 @@ size_t cpu_explain(const struct phase_result *p, char *buf, size_t n)
 
 	if (n)
 		buf[0] = '\0';
+	if (n && p->lite)
+		return lite_explain(p, &o);
 	if (!cs || !n || cs->outside < CPU_EXPLAIN_MIN_SAMPLES)
 		return 0;
 	kernel_out = 1 - cs->tree_user[CC_USER].share;

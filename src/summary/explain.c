@@ -191,8 +191,11 @@ static double item_value(const struct session_result *s, const struct column *c,
 	return work_mean(s, c, pv_bucket, item_bucket(it));
 }
 
-static const char *bucket_label(int b)
+/* A wall bucket's words; under --lite the user bucket holds all on-CPU time (no syscall probes). */
+static const char *bucket_label(const struct session_result *s, int b)
 {
+	if (s->lite && b == WB_USER)
+		return "on-CPU time";
 	static const char *const labels[WB_COUNT] = {
 		[WB_USER] = "user CPU", [WB_KERNEL] = "kernel CPU", [WB_RUNQ] = "run-queue wait",
 		[WB_IOWAIT] = "I/O wait", [WB_OTHER] = "other wait",
@@ -201,12 +204,12 @@ static const char *bucket_label(int b)
 	return b >= 0 && b < WB_COUNT ? labels[b] : "unattributed time";
 }
 
-static const char *item_label(char *buf, size_t n, int it)
+static const char *item_label(const struct session_result *s, char *buf, size_t n, int it)
 {
 	if (item_group(it) >= 0)
 		snprintf(buf, n, "kernel CPU in %s", sys_group_name((enum sys_group)item_group(it)));
 	else
-		snprintf(buf, n, "%s", bucket_label(item_bucket(it)));
+		snprintf(buf, n, "%s", bucket_label(s, item_bucket(it)));
 	return buf;
 }
 
@@ -390,12 +393,12 @@ static void say_biggest_buckets(struct text *t, const struct session_result *s,
 	num(t, "part_ns", v[order[0]]);
 	say(t, "%s: %s of the %s wall", c->name, pct(a, v[order[0]], wall), ns(b, wall));
 	say_runs(t, c);
-	say(t, " was %s", bucket_label(order[0] < WB_COUNT ? order[0] : -1));
+	say(t, " was %s", bucket_label(s, order[0] < WB_COUNT ? order[0] : -1));
 	if (order[0] < WB_COUNT)
 		say_bucket_detail(t, s, c, order[0]);
 	for (int i = 1; i <= WB_COUNT && v[order[i]] >= NOTABLE * wall; i++)
 		say(t, "%s%s %s", others++ ? ", " : "; then ",
-		    bucket_label(order[i] < WB_COUNT ? order[i] : -1), pct(a, v[order[i]], wall));
+		    bucket_label(s, order[i] < WB_COUNT ? order[i] : -1), pct(a, v[order[i]], wall));
 	say(t, ".");
 	end_line(t);
 }
@@ -558,7 +561,7 @@ static void say_flush(struct text *t, const struct session_result *s, const stru
 	}
 	bv = v[big];
 	if (bv > 0) {
-		say(t, "; %s of it was %s", pct(e, bv, fl), bucket_label(big));
+		say(t, "; %s of it was %s", pct(e, bv, fl), bucket_label(s, big));
 		nr = top_nr(s, c->flush, c->nflush, big, -1, &sv);
 		if (sv >= 0.5 * bv) {
 			say(t, ", mostly ");
@@ -668,8 +671,9 @@ static int largest_item(const double *d)
 /* The other notable differences: items the slower column spent more on, then less (unless the
  * main sentence already named them: `less_said`). When the items listed add up to more than the
  * difference (others went the other way), they are "also more", not "the rest" of it. */
-static void say_other_items(struct text *t, const struct column *fast, const double *d, int main_it,
-			    double diff, int less_said)
+static void say_other_items(struct text *t, const struct session_result *s,
+			    const struct column *fast, const double *d, int main_it, double diff,
+			    int less_said)
 {
 	char a[32], l[64];
 	int more = 0, less = 0;
@@ -686,7 +690,7 @@ static void say_other_items(struct text *t, const struct column *fast, const dou
 				kind(t, "compare_rest");
 			say(t, "%s%s %s", more++ ? ", " : less_said ? "Also more: " :
 			    "The rest of the difference: ",
-			    item_label(l, sizeof(l), it), ns(a, d[it]));
+			    item_label(s, l, sizeof(l), it), ns(a, d[it]));
 		}
 	for (int it = 0; it < IT_COUNT && !(less_said & 1); it++) {
 		if (-d[it] < NOTABLE * diff)
@@ -697,7 +701,7 @@ static void say_other_items(struct text *t, const struct column *fast, const dou
 			say(t, ", ");
 		else
 			say(t, "%s%s spent more on ", more ? "; " : "", fast->name);
-		say(t, "%s (%s)", item_label(l, sizeof(l), it), ns(a, -d[it]));
+		say(t, "%s (%s)", item_label(s, l, sizeof(l), it), ns(a, -d[it]));
 	}
 	if (more || less)
 		say(t, ".\n");
@@ -733,18 +737,18 @@ static int within_noise(struct text *t, const struct session_result *s, const st
 
 /* "; kernel CPU was 894 µs more, and other wait 530 µs less": the largest item is larger than the
  * whole difference (others went the other way), so it is not said to be part of it. */
-static void say_offset(struct text *t, const struct column *fast, const double *d, int it,
-		       double diff)
+static void say_offset(struct text *t, const struct session_result *s, const struct column *fast,
+		       const double *d, int it, double diff)
 {
 	char a[32], l[64];
 	int less = 0;
 
-	say(t, "; %s was %s more", item_label(l, sizeof(l), it), ns(a, d[it]));
+	say(t, "; %s was %s more", item_label(s, l, sizeof(l), it), ns(a, d[it]));
 	num(t, "item_ns", d[it]);
 	for (int i = 0; i < IT_COUNT; i++) {
 		if (-d[i] < NOTABLE * diff)
 			continue;
-		say(t, "%s%s %s less", less++ ? ", " : ", while ", item_label(l, sizeof(l), i),
+		say(t, "%s%s %s less", less++ ? ", " : ", while ", item_label(s, l, sizeof(l), i),
 		    ns(a, -d[i]));
 	}
 	if (less)
@@ -781,14 +785,14 @@ static void compare_columns(struct text *t, const struct session_result *s,
 		say(t, ", trimmed means of %d and %d runs", slow->nwork, fast->nwork);
 	say(t, ")");
 	if (offset) {
-		say_offset(t, fast, d, it, diff);
+		say_offset(t, s, fast, d, it, diff);
 	} else {
-		say(t, "; %s of that is %s", ns(a, d[it]), item_label(l, sizeof(l), it));
+		say(t, "; %s of that is %s", ns(a, d[it]), item_label(s, l, sizeof(l), it));
 		num(t, "part_ns", d[it]);
 	}
 	say_item_detail(t, s, slow, fast, it, d[it]);
 	say(t, ".\n");
-	say_other_items(t, fast, d, it, diff, offset);
+	say_other_items(t, s, fast, d, it, diff, offset);
 }
 
 static int cmp_wall_order(const struct session_result *s, const struct column *x,

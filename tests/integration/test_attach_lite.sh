@@ -28,8 +28,16 @@ check "JSON: the attach object says lite" [ "$(jqr "$J" '.phases[0].attach.lite'
 check "JSON: per-process bytes null, not 0" [ "$(jqr "$J" '.phases[0].attach.processes[0].write_bytes')" = null ]
 check "text: syscalls marked not available" grep -q "syscalls: not available (--lite" "$TMPROOT/l.txt"
 check "text: no syscall table" bash -c "! grep -q 'top .* by total time' '$TMPROOT/l.txt'"
-check "text: one on-CPU row, no zero kernel row" \
-	bash -c "grep -q 'on CPU (not split)' '$TMPROOT/l.txt' && ! grep -q 'kernel CPU' '$TMPROOT/l.txt'"
+check "text: one measured on-CPU row, no kernel CPU row" \
+	bash -c "grep -qE '^  on CPU +[0-9]' '$TMPROOT/l.txt' && ! grep -q 'kernel CPU' '$TMPROOT/l.txt'"
+# its parts by samples under it
+check "text: the on-CPU row's sampled parts (~ user code, ~ kernel) under it" \
+	bash -c "grep -qE '^    ~ user code ' '$TMPROOT/l.txt' && grep -qE '^    ~ kernel ' '$TMPROOT/l.txt'"
+check "text: the explanation calls it on-CPU time (not user CPU) and splits it by samples" \
+	bash -c "sed -n '/^== explanation/,\$p' '$TMPROOT/l.txt' | tr '\\n' ' ' | tr -s ' ' > '$TMPROOT/expl' &&
+		 ! grep -q 'user CPU' '$TMPROOT/expl' && grep -q 'on CPU in the kernel' '$TMPROOT/expl'"
+check "text: the per-process kernel column is n/a, not 0.0%" \
+	bash -c "grep -A2 '^== per process' '$TMPROOT/l.txt' | tail -1 | grep -q ' n/a '"
 check "JSON: the syscall probes left out are not 'missing'" \
 	[ "$(jqr "$J" '[.missing_probes[] | select(startswith("raw_syscalls"))] | length')" = 0 ]
 wall=$(jqr "$J" '.phases[0].wall_ns')
