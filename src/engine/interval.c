@@ -267,7 +267,8 @@ static void on_kernel_event(void *ctx, const struct slow_ev *e)
 }
 
 /* Whether a journal on device kdev (a disk or a partition) is on one of the disks the call waited
- * on; a call that waited on no known disk takes every journal. */
+ * on; a call that waited on no known disk takes every journal here (kernel_context then keeps the
+ * one whose commit woke it: waited_journal). */
 static int on_call_disks(struct interval_out *iv, const struct ct_call *c, uint32_t kdev,
 			 struct sysblock_entry *e)
 {
@@ -281,6 +282,17 @@ static int on_call_disks(struct interval_out *iv, const struct ct_call *c, uint3
 	return 0;
 }
 
+/* The disk the call waited on longest (its journal is the one it waited for); NULL if none. */
+static const char *most_waited_disk(const struct interval_out *iv, const struct ct_call *c)
+{
+	int best = -1;
+
+	for (int i = 0; i < c->ndisks; i++)
+		if (best < 0 || c->disk_ns[i] > c->disk_ns[best])
+			best = i;
+	return best < 0 ? NULL : iv->s->core.disk_names[c->disk[best]];
+}
+
 /* on_call_disks for slow_waits: the device's name into disk (32 bytes). */
 static int disk_of_call(void *ctx, const struct ct_call *c, uint32_t kdev, char *disk)
 {
@@ -291,10 +303,35 @@ static int disk_of_call(void *ctx, const struct ct_call *c, uint32_t kdev, char 
 	return on;
 }
 
-/* Pauses of the call's task inside it, and the commits on its disks that overlapped it. */
+/*
+ * The journal a call that waited on no known disk waited for (an fsync asleep in
+ * jbd2_log_wait_commit): the one whose commit ended last inside the call, since the waiter wakes
+ * when its commit ends. Other file systems' commits overlap it by chance. 0 if none ended in it.
+ */
+static uint32_t waited_journal(const struct interval_out *iv, const struct ct_call *c)
+{
+	size_t first = iv->ncommits > KRING ? iv->ncommits - KRING : 0;
+	uint64_t best = 0;
+	uint32_t dev = 0;
+
+	for (size_t i = first; i < iv->ncommits; i++) {
+		const struct kev *k = &iv->commits[i % KRING];
+
+		if (k->t1 && k->t1 >= c->start_ns && k->t1 <= c->end_ns && k->t1 >= best) {
+			best = k->t1;
+			dev = k->dev;
+		}
+	}
+	return dev;
+}
+
+/* Pauses of the call's task inside it, and the commits that overlapped it of the journal it waited
+ * for: on the disk it waited on longest, else the one whose commit woke it. */
 static void kernel_context(struct interval_out *iv, struct slow_call *sc)
 {
 	const struct ct_call *c = &sc->c;
+	const char *disk = most_waited_disk(iv, c);
+	uint32_t journal;
 	size_t first;
 
 	slow_probes_poll(iv->sp, on_kernel_event, iv);
@@ -308,6 +345,7 @@ static void kernel_context(struct interval_out *iv, struct slow_call *sc)
 		}
 	}
 	first = iv->ncommits > KRING ? iv->ncommits - KRING : 0;
+	journal = c->ndisks ? 0 : waited_journal(iv, c);
 	for (size_t i = first; i < iv->ncommits; i++) {
 		const struct kev *k = &iv->commits[i % KRING];
 		uint64_t end = k->t1 ? k->t1 : c->end_ns;
@@ -315,7 +353,8 @@ static void kernel_context(struct interval_out *iv, struct slow_call *sc)
 		uint64_t to = end < c->end_ns ? end : c->end_ns;
 		struct sysblock_entry e;
 
-		if (to <= from || !on_call_disks(iv, c, k->dev, &e))
+		if (to <= from || !on_call_disks(iv, c, k->dev, &e) || (journal && k->dev != journal) ||
+		    (disk && strcmp(e.disk, disk)))
 			continue;
 		sc->commits++;
 		sc->commit_overlap_ns += to - from;

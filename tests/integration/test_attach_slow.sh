@@ -31,6 +31,7 @@ n=$(jqr "$J" '[.phases[0].slow_calls.calls[] | select(.syscall == "fsync" and .j
 check "fsync calls show the jbd2 commits they waited through ($n)" [ "$n" -ge 1 ]
 other=$(jqr "$J" "[.phases[0].slow_calls.calls[] | select(.journal_commits > 0 and .journal_device != \"$LOOPNAME\")] | length")
 check "only commits of $LOOPNAME's journal are named ($other others)" [ "$other" = 0 ]
+[ "$other" = 0 ] || jqr "$J" ".phases[0].slow_calls.calls[] | [.duration_ns, .journal_commits, .journal_device, (.iowait_by_device | tostring), .iowait_ns, .iowait_no_device_ns] | @tsv" | head -8
 # each call's sleeps by kernel wait stack: the fsync path's (jbd2 commit wait, page writeback wait),
 # timed from switch-out to switch-in (the D sleep and the run-queue wait after it), within the call
 bad=$(jqr "$J" '[.phases[0].slow_calls.calls[] | select(.waits_timed_ns > .duration_ns * 1.001 or ([.waits[].ns] | add // 0) > .waits_timed_ns)] | length')
