@@ -119,7 +119,31 @@ static int load_requests(struct json_object *a, struct io_phase *p)
 			snprintf(di->name, sizeof(di->name), "%s", str(o, "name"));
 			snprintf(di->disk_name, sizeof(di->disk_name), "%s", str(o, "disk"));
 		}
-		if (io_phase_add(p, dev, (uint8_t)op, (uint8_t)cls, &st))
+		if (io_phase_add_upper(p, dev, dev_of(str(o, "upper_dev")), (uint8_t)op,
+				       (uint8_t)cls, &st))
+			return -1;
+	}
+	return 0;
+}
+
+/* The stack lines (io.stacks): head and each level's devices. */
+static int load_stacks(struct json_object *a, struct io_phase *p)
+{
+	for (size_t i = 0; i < alen(a); i++) {
+		struct json_object *o = json_object_array_get_idx(a, i), *lv = member(o, "levels");
+		struct io_stackline sl;
+
+		memset(&sl, 0, sizeof(sl));
+		snprintf(sl.head, sizeof(sl.head), "%s", str(o, "head"));
+		for (size_t l = 0; l < alen(lv) && l < IO_STACK_LEVELS; l++) {
+			struct json_object *devs = json_object_array_get_idx(lv, l);
+
+			for (size_t k = 0; k < alen(devs) && k < IO_STACK_WIDTH; k++)
+				sl.dev[l][sl.ndev[l]++] =
+					dev_of(str(json_object_array_get_idx(devs, k), "dev"));
+			sl.nlevels++;
+		}
+		if (io_phase_add_stack(p, &sl))
 			return -1;
 	}
 	return 0;
@@ -223,7 +247,7 @@ struct io_phase *report_load_io(struct json_object *io, const struct missing_pro
 		return NULL;
 	p->window_ns = u64(io, "window_ns");
 	load_devices(member(io, "devices"), p);
-	if (load_requests(member(io, "requests"), p) ||
+	if (load_requests(member(io, "requests"), p) || load_stacks(member(io, "stacks"), p) ||
 	    load_fs_jbd(member(io, "fsync"), member(io, "journal"), p)) {
 		io_result_free(p);
 		return NULL;

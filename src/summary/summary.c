@@ -116,12 +116,34 @@ static void add_phase_disks(const struct io_phase *io, struct session_summary *s
 		if ((r->op == IO_OP_READ || r->op == IO_OP_WRITE) &&
 		    (r->cls == IO_CL_TREE || r->cls == IO_CL_WB_TREE))
 			dl->workload_bytes += r->st.bytes;
+		else if (r->op == IO_OP_READ || r->op == IO_OP_WRITE)
+			dl->workload_bytes += r->charged; /* below a stacked device, for it */
+	}
+}
+
+/* The stack lines of a phase, each once over the session. */
+static void add_phase_stacks(const struct io_phase *io, struct session_summary *sum)
+{
+	char line[256];
+
+	for (size_t k = 0; k < io->nstacks; k++) {
+		int seen = 0;
+
+		io_stackline_format(io, &io->stacks[k], line, sizeof(line));
+		for (int j = 0; j < sum->nstacks; j++)
+			seen |= !strcmp(sum->stacks[j], line);
+		if (!seen && sum->nstacks < SUMMARY_STACKS)
+			snprintf(sum->stacks[sum->nstacks++], sizeof(sum->stacks[0]), "%s", line);
 	}
 }
 
 static void compute_disks(const struct session_result *s, struct session_summary *sum)
 {
 	sum->ndisks = 0;
+	sum->nstacks = 0;
+	for (int i = 0; i < s->nphases; i++)
+		if (s->phases[i].io)
+			add_phase_stacks(s->phases[i].io, sum);
 	for (int i = 0; i < s->nphases; i++)
 		if (s->phases[i].io)
 			add_phase_disks(s->phases[i].io, sum);
@@ -142,7 +164,19 @@ static void compute_disks(const struct session_result *s, struct session_summary
 
 static void compute_phases(const struct session_result *s, struct session_summary *sum)
 {
-	const struct io_phase *before = NULL;
+	const struct io_phase *before = NULL, *prev[SESSION_MAX_PHASES];
+	int nprev = 0;
+
+	/* I/O below stacked devices, charged by the upper devices' owners (latest phase first) */
+	for (int i = 0; i < s->nphases; i++) {
+		if (!s->phases[i].io)
+			continue;
+		io_stack_charge(s->phases[i].io, prev, nprev);
+		memmove(prev + 1, prev, sizeof(prev[0]) * (size_t)(nprev < SESSION_MAX_PHASES - 1 ?
+								  nprev : SESSION_MAX_PHASES - 1));
+		prev[0] = s->phases[i].io;
+		nprev += nprev < SESSION_MAX_PHASES;
+	}
 
 	for (int i = 0; i < s->nphases; i++) {
 		const struct io_phase *io = s->phases[i].io;

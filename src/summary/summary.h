@@ -19,6 +19,7 @@
 #define LAYER_NOTE_LEN 200
 #define HEADLINES_MAX 6
 #define SUMMARY_DISKS 16
+#define SUMMARY_STACKS 4
 
 /* What the summary knows of one phase. */
 struct phase_summary {
@@ -58,6 +59,8 @@ struct session_summary {
 	int nhead;
 	struct disk_line disks[SUMMARY_DISKS];
 	int ndisks;
+	char stacks[SUMMARY_STACKS][256]; /* the device stacks the workload's I/O went through */
+	int nstacks;
 	struct explanation expl;
 };
 

@@ -1,0 +1,44 @@
+# ext4 on a loop device over a file on the root disk, `run --sync` of a buffered 64 MiB write:
+# the report shows the stack `MNT (ext4) → loopN → DISK`, and the bytes the loop driver wrote to
+# DISK for loopN (its worker's fsync of the backing file at the flush, or the flusher's writeback
+# of it) are charged to the workload (class `stack`, upper loopN), within 2% of the loop device's
+# own write bytes (/sys/block/loopN/stat over the same run), never more than DISK's counter says.
+need_root
+source tests/integration/lib_dev.sh
+make_loop_ext4 256
+J=$TMPROOT/r.json
+OUT=$TMPROOT/out.txt
+# The disk under the backing file (vda for a file on vda1)
+src=$(findmnt -no SOURCE --target "$TMPROOT" | sed 's/\[.*//')
+DISK=$(lsblk -no PKNAME "$src" 2>/dev/null | head -1)
+[ -n "$DISK" ] || DISK=$(basename "$src")
+[ -e "/sys/block/$DISK/stat" ] || skip "backing file not on a block device ($src)"
+sync
+loop0=$(dev_stat "$LOOPNAME" 7)
+disk0=$(dev_stat "$DISK" 7)
+"$IOWHY" run --json "$J" --sync "$MNT" -- dd if=/dev/zero of="$MNT/f" bs=1M count=64 status=none \
+	>"$OUT" 2>&1
+check "iowhy run exits 0" test $? = 0
+loop_w=$(( ($(dev_stat "$LOOPNAME" 7) - loop0) * 512 ))
+disk_w=$(( ($(dev_stat "$DISK" 7) - disk0) * 512 ))
+below="[.phases[].io.requests[] | select(.disk == \"$DISK\" and .op == \"write\" and .class == \"stack\" and .upper == \"$LOOPNAME\")"
+below_b=$(jqr "$J" "$below | .bytes] | add // 0")
+charged=$(jqr "$J" "$below | .workload_bytes] | add // 0")
+echo "  $LOOPNAME wrote $loop_w B (/sys/block); $DISK: $below_b B below $LOOPNAME, $charged B charged to the workload; $DISK counter $disk_w B"
+check "the text report shows the stack" grep -q "^  stack .*(ext4) → $LOOPNAME → $DISK" "$OUT"
+check "the stack line names $LOOPNAME → $DISK" \
+	test "$(jqr "$J" "[.phases[].io.stacks[] | select(.line | endswith(\"(ext4) → $LOOPNAME → $DISK\"))] | length")" -ge 1
+check "$DISK bytes charged to the workload within 2% of $LOOPNAME's write bytes" \
+	within "$charged" "$loop_w" 2
+check "charged bytes no more than $DISK's own counter" fcmp "$charged <= $disk_w"
+check "$DISK's writes for $LOOPNAME are not 'other processes'" fcmp "$below_b >= 0.98 * $loop_w"
+wl_disk=$(jqr "$J" "[.phases[].io.stacks[].levels[1][] | select(.name == \"$DISK\") | .below_workload_bytes] | add // 0")
+# (other loop devices on the same disk may add their own rows to the level on a busy host)
+check "the stack's $DISK level counts it" fcmp "$wl_disk >= $charged"
+f='.phases[] | select(.kind == "flush") | .io.layers'
+check "the layer table has the bytes below, for the workload" \
+	fcmp "$(jqr "$J" "$f.block_write_below_workload_bytes") >= 0.9 * $charged"
+line=$(grep -E "^  $DISK +busy .*requests: read" "$OUT")
+echo "  $line"
+wl_mib=$(echo "$line" | sed -n "s/.*the workload's \([0-9.]*\) MiB.*/\1/p")
+check "the device line charges $DISK's bytes to the workload (>= 63 MiB)" fcmp "${wl_mib:-0} >= 63"
