@@ -308,3 +308,32 @@ void io_report_json(struct json_object *phase_obj, const struct phase_result *pr
 	jput(o, "missing", jprobe_names(&p->missing));
 	jput(phase_obj, "io", o);
 }
+
+struct json_object *io_report_stacks_json(const struct session_summary *sum)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int k = 0; sum && k < sum->nstacks; k++) {
+		const struct stack_line *st = &sum->stacks[k];
+		struct json_object *o = json_object_new_object(), *devs = json_object_new_array();
+
+		jput_str(o, "line", st->line);
+		jput_str(o, "head", st->head);
+		jput_u64(o, "iowait_ns", st->iowait_ns_total);
+		for (int i = 0; i < st->ndevs; i++) {
+			struct json_object *d = json_object_new_object();
+
+			jput_str(d, "name", st->dev[i]);
+			jput_i64(d, "level", st->level[i]);
+			jput_u64(d, "iowait_ns", st->iowait_ns[i]);
+			json_object_array_add(devs, d);
+		}
+		jput(o, "devices", devs);
+		jput(o, "most_waited", st->most >= 0 ? json_object_new_string(st->dev[st->most]) :
+			NULL);
+		jput_u64(o, "most_waited_ns", st->most >= 0 ? st->iowait_ns[st->most] : 0);
+		jput(o, "most_waited_below", st->below[0] ? json_object_new_string(st->below) : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}

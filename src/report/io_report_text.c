@@ -240,6 +240,15 @@ void io_report_disks_text(FILE *out, const struct session_summary *sum)
 			fprintf(out, "; I/O wait %s", fmt_ns(a, sizeof(a), dl->iowait_ns));
 		fputc('\n', out);
 	}
-	for (int i = 0; i < sum->nstacks; i++)
-		fprintf(out, "  stack %s\n", sum->stacks[i]);
+	for (int i = 0; i < sum->nstacks; i++) {
+		const struct stack_line *st = &sum->stacks[i];
+
+		fprintf(out, "  stack %s", st->line);
+		if (st->most >= 0)
+			fprintf(out, ": the workload waited %s on %s; %s of it on %s's requests%s%s",
+				fmt_ns(a, sizeof(a), st->iowait_ns_total), st->head,
+				fmt_ns(b, sizeof(b), st->iowait_ns[st->most]), st->dev[st->most],
+				st->below[0] ? ", which sit on " : "", st->below);
+		fputc('\n', out);
+	}
 }

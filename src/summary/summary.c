@@ -121,19 +121,59 @@ static void add_phase_disks(const struct io_phase *io, struct session_summary *s
 	}
 }
 
-/* The stack lines of a phase, each once over the session. */
+/* The stack lines of a phase, each once over the session, with their devices. */
 static void add_phase_stacks(const struct io_phase *io, struct session_summary *sum)
 {
 	char line[256];
 
 	for (size_t k = 0; k < io->nstacks; k++) {
+		const struct io_stackline *sl = &io->stacks[k];
+		struct stack_line *st;
 		int seen = 0;
 
-		io_stackline_format(io, &io->stacks[k], line, sizeof(line));
+		io_stackline_format(io, sl, line, sizeof(line));
 		for (int j = 0; j < sum->nstacks; j++)
-			seen |= !strcmp(sum->stacks[j], line);
-		if (!seen && sum->nstacks < SUMMARY_STACKS)
-			snprintf(sum->stacks[sum->nstacks++], sizeof(sum->stacks[0]), "%s", line);
+			seen |= !strcmp(sum->stacks[j].line, line);
+		if (seen || sum->nstacks >= SUMMARY_STACKS)
+			continue;
+		st = &sum->stacks[sum->nstacks++];
+		memset(st, 0, sizeof(*st));
+		snprintf(st->line, sizeof(st->line), "%s", line);
+		snprintf(st->head, sizeof(st->head), "%s", sl->head);
+		for (int l = 0; l < sl->nlevels; l++)
+			for (int i = 0; i < sl->ndev[l] && st->ndevs < STACK_LINE_DEVS; i++) {
+				snprintf(st->dev[st->ndevs], sizeof(st->dev[0]), "%s",
+					 io_phase_dev_name(io, sl->dev[l][i]));
+				st->level[st->ndevs++] = l;
+			}
+	}
+}
+
+/* The workload's I/O wait on each stack's devices (from the disk lines), the most waited one
+ * and the device under it. */
+static void stack_waits(struct session_summary *sum)
+{
+	for (int k = 0; k < sum->nstacks; k++) {
+		struct stack_line *st = &sum->stacks[k];
+
+		st->most = -1;
+		st->iowait_ns_total = 0;
+		for (int i = 0; i < st->ndevs; i++) {
+			st->iowait_ns[i] = 0;
+			for (int d = 0; d < sum->ndisks; d++)
+				if (!strcmp(sum->disks[d].name, st->dev[i]))
+					st->iowait_ns[i] = sum->disks[d].iowait_ns;
+			st->iowait_ns_total += st->iowait_ns[i];
+			if (st->iowait_ns[i] && (st->most < 0 ||
+						 st->iowait_ns[i] > st->iowait_ns[st->most]))
+				st->most = i;
+		}
+		st->below[0] = '\0';
+		for (int i = 0; st->most >= 0 && i < st->ndevs; i++)
+			if (st->level[i] == st->level[st->most] + 1) {
+				snprintf(st->below, sizeof(st->below), "%s", st->dev[i]);
+				break;
+			}
 	}
 }
 
@@ -158,6 +198,7 @@ static void compute_disks(const struct session_result *s, struct session_summary
 			if (dl)
 				dl->iowait_ns += s->phases[i].wall.iowait_by_disk[d];
 		}
+	stack_waits(sum);
 }
 
 /* ---- The whole ---- */

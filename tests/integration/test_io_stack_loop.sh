@@ -42,3 +42,15 @@ line=$(grep -E "^  $DISK +busy .*requests: read" "$OUT")
 echo "  $line"
 wl_mib=$(echo "$line" | sed -n "s/.*the workload's \([0-9.]*\) MiB.*/\1/p")
 check "the device line charges $DISK's bytes to the workload (>= 63 MiB)" fcmp "${wl_mib:-0} >= 63"
+# I/O wait down the stack: the flush waits on the loop device's requests (syncfs), which sit on
+# DISK; the stack's wait is the sum of its devices' waits in the disk table.
+st="[.stacks[] | select(.line | endswith(\"(ext4) → $LOOPNAME → $DISK\"))][0]"
+sw=$(jqr "$J" "$st.iowait_ns // 0")
+dw=$(jqr "$J" "[.disks[] | select(.name == \"$LOOPNAME\" or .name == \"$DISK\") | .iowait_ns] | add // 0")
+echo "  stack I/O wait $sw ns (disks: $dw ns), most on $(jqr "$J" "$st.most_waited"), below it $(jqr "$J" "$st.most_waited_below")"
+check "the workload's I/O wait is charged to the stack" fcmp "$sw > 0"
+check "the stack's wait is its devices' wait" test "$sw" = "$dw"
+check "most of it on $LOOPNAME's requests, which sit on $DISK" \
+	test "$(jqr "$J" "$st.most_waited") $(jqr "$J" "$st.most_waited_below")" = "$LOOPNAME $DISK"
+check "the text says where the wait went" \
+	grep -q "the workload waited .* on .*(ext4); .* of it on $LOOPNAME's requests, which sit on $DISK" "$OUT"
