@@ -109,13 +109,13 @@ struct {
 	__type(value, __u64);
 } fsync_start SEC(".maps");
 
-/* blkio (io) cgroups of tree tasks, seen at exec: css address -> phase. A throttled bio is
- * dispatched later by the throttler's worker, not by its submitter; its cgroup names it. */
+/* blkio (io) cgroups of tree tasks, seen at exec: css address -> phase and cgroup id. A throttled
+ * bio is dispatched later by the throttler's worker, not by its submitter; its cgroup names it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u64);
-	__type(value, __u32);
+	__type(value, struct io_css);
 } tree_css SEC(".maps");
 
 struct {
@@ -266,21 +266,24 @@ static __always_inline struct io_inode_totals *inode_tot(void)
 
 #define BIO_BPS_THROTTLED_ 5   /* bio_flags: dispatched by blk-throttle */
 
-static __always_inline __u64 task_io_css(struct task_struct *t)
+static __always_inline __u64 task_io_css(struct task_struct *t, __u64 *cgid)
 {
 	int id = bpf_core_enum_value(enum cgroup_subsys_id, io_cgrp_id);
+	struct cgroup_subsys_state *css;
 
 	if (id < 0 || id >= CGROUP_SUBSYS_COUNT)
 		return 0;
-	return (__u64)BPF_CORE_READ(t, cgroups, subsys[id]);
+	css = BPF_CORE_READ(t, cgroups, subsys[id]);
+	*cgid = css && BPF_CORE_READ(css, parent) ? BPF_CORE_READ(css, cgroup, kn, id) : 0;
+	return (__u64)css;
 }
 
 /* A bio blk-throttle held back and now dispatches from its worker: if its cgroup is one of the
  * tree's (not the root), the tree submitted it. */
 static __always_inline void throttled_tree_bio(struct bio *bio, struct io_bio *b)
 {
+	struct io_css *phase;
 	struct blkcg *cg;
-	__u32 *phase;
 	__u64 css;
 
 	if (!(bio->bi_flags & (1 << BIO_BPS_THROTTLED_)) || !bio->bi_blkg)
@@ -293,7 +296,7 @@ static __always_inline void throttled_tree_bio(struct bio *bio, struct io_bio *b
 	if (!phase)
 		return;
 	b->cls = IO_CL_TREE;
-	b->phase = *phase;
+	b->phase = phase->phase;
 }
 
 /* Classify a bio in its submitter's context and remember it until it becomes a request. */
@@ -421,20 +424,37 @@ static __always_inline void wait_slot_dec(struct io_req *r)
 		__sync_fetch_and_add(&f->count[slot], (__u32)-1); /* XADD: no atomic sub on BPF v1 */
 }
 
-/* Remember, per CPU, which disk completed a workload request (tree, its writeback, the journal)
- * last: the core credits a D-sleeping tree task woken right after it (same CPU, within
- * microseconds) with waiting on that disk. Other work's completions are not remembered: on a busy
- * host they would take the credit from the workload's disk. */
+/* Remember which disk completed a workload request (tree, its writeback, the journal) last: the
+ * core credits a D-sleeping tree task woken right after it (within microseconds) with waiting on
+ * that disk. Written to every CPU's slot, not only this one's: the wakeup often runs elsewhere,
+ * in a file system's completion worker (btrfs ends its direct writes in a workqueue), so the
+ * last workload completion anywhere names the disk the task waited for last. Other work's
+ * completions are not remembered: on a busy host they would take the credit from the workload's
+ * disk. */
+__u32 nr_cpus; /* set by user space; 0: this CPU only */
+
 static __always_inline void note_completion(__u32 disk, __u64 now)
 {
 	struct iowhy_last_complete *l;
-	__u32 zero = 0, *slot = bpf_map_lookup_elem(&disk_slots, &disk);
+	__u32 zero = 0, *slot = bpf_map_lookup_elem(&disk_slots, &disk), slot1;
+	__u32 n = nr_cpus;
 
-	l = bpf_map_lookup_elem(&last_complete, &zero);
-	if (!l)
+	slot1 = slot ? *slot + 1 : 0;
+	if (!n) {
+		l = bpf_map_lookup_elem(&last_complete, &zero);
+		if (l) {
+			l->ts = now;
+			l->slot1 = slot1;
+		}
 		return;
-	l->ts = now;
-	l->slot1 = slot ? *slot + 1 : 0;
+	}
+	for (__u32 cpu = 0; cpu < n && cpu < 256; cpu++) {
+		l = bpf_map_lookup_percpu_elem(&last_complete, &zero, cpu);
+		if (!l)
+			break;
+		l->ts = now;
+		l->slot1 = slot1;
+	}
 }
 
 static __always_inline void on_rq_insert(struct request *rq)
@@ -640,15 +660,15 @@ SEC("tp_btf/sched_process_exec")
 int BPF_PROG(io_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct iowhy_task *c = tree_task();
+	struct io_css v = {};
 	__u64 css;
-	__u32 phase;
 
 	if (!c)
 		return 0;
-	css = task_io_css(bpf_get_current_task_btf());
-	phase = c->phase;
+	css = task_io_css(bpf_get_current_task_btf(), &v.cgid);
+	v.phase = c->phase;
 	if (css)
-		bpf_map_update_elem(&tree_css, &css, &phase, BPF_ANY);
+		bpf_map_update_elem(&tree_css, &css, &v, BPF_ANY);
 	return 0;
 }
 

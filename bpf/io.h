@@ -236,6 +236,14 @@ static __always_inline __u8 io_classify(int tree, int stack, int jbd2, int in_wr
 	return IO_CL_OTHER;
 }
 
+/* An io (blkio) cgroup a tree task exec'd in: the phase, and the cgroup's id (its directory's
+ * inode number in the cgroup file system), so user space can read its blk-throttle limits. */
+struct io_css {
+	__u32 phase;
+	__u32 pad;
+	__u64 cgid;
+};
+
 /* A backing file of a stacking driver (loop): its (dev, ino) -> the upper device (map
  * stack_inodes, filled by user space from /sys/block/loopN/loop/backing_file). */
 struct io_stack_ino {

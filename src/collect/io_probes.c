@@ -12,6 +12,10 @@
 #include "io_probes.h"
 #include "core_probes.h"
 #include "devstack.h"
+#include "blkthrottle.h"
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "clock.h"
 #include "sysblock.h"
 #include "result.h"
@@ -87,6 +91,7 @@ static void *open_io(void *ctx)
 	}
 	s->rodata->use_hash = t->core->use_hash != 0;
 	s->bss->current_phase = IO_NO_PHASE;
+	s->bss->nr_cpus = t->ncpus > 0 ? (__u32)t->ncpus : 0;
 	return s;
 }
 
@@ -523,6 +528,91 @@ static void sys_bytes(const struct phase_result *r, struct io_phase *p)
 	}
 }
 
+#define BLKIO_ROOT "/sys/fs/cgroup/blkio"
+
+/* The directory under BLKIO_ROOT whose inode is ino, as "/a/b" in out (depth-first, fd-relative,
+ * links never followed, at most 6 levels). 0, or -1 when there is none. */
+static int cgroup_path_of(int dfd, const char *rel, uint64_t ino, char *out, size_t len,
+			  int depth)
+{
+	DIR *d;
+	struct dirent *e;
+	int found = -1;
+
+	if (depth > 6 || !(d = fdopendir(dfd))) {
+		close(dfd);
+		return -1;
+	}
+	while (found < 0 && (e = readdir(d))) {
+		char sub[512];
+		struct stat st;
+		int fd;
+
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		if (snprintf(sub, sizeof(sub), "%s/%s", rel, e->d_name) >= (int)sizeof(sub))
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && st.st_ino == ino) {
+			close(fd);
+			found = snprintf(out, len, "%s", sub) < (int)len ? 0 : -1;
+			break;
+		}
+		found = cgroup_path_of(fd, sub, ino, out, len, depth + 1);
+	}
+	closedir(d);
+	return found;
+}
+
+/* The blkio cgroup a tree task of phase `tag` exec'd in (not the root), as "/x"; 0, or -1. */
+static int tree_blkio_cgroup(struct io_probes *t, int tag, char *out, size_t len)
+{
+	struct bpf_map *m = t->skel->maps.tree_css;
+	__u64 key, next;
+	struct io_css v;
+	int have = 0;
+
+	while (!bpf_map__get_next_key(m, have ? &key : NULL, &next, sizeof(next))) {
+		int fd;
+
+		key = next;
+		have = 1;
+		if (bpf_map__lookup_elem(m, &key, sizeof(key), &v, sizeof(v), 0) ||
+		    (int)v.phase != tag || !v.cgid)
+			continue;
+		fd = open(BLKIO_ROOT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && cgroup_path_of(fd, "", v.cgid, out, len, 0) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* The blk-throttle limits of the workload's blkio cgroup on each disk of the phase. */
+static void read_throttles(struct io_probes *t, int tag, struct io_phase *p)
+{
+	char cg[512];
+
+	if (tree_blkio_cgroup(t, tag, cg, sizeof(cg)))
+		return;
+	for (size_t i = 0; i < p->ndevs; i++) {
+		struct io_devinfo *d = &p->devs[i];
+		struct bt_limits *lim = malloc(sizeof(*lim));
+
+		if (lim && !d->is_partition &&
+		    blkthrottle_limits(BLKIO_ROOT, cg, IO_DEV_MAJOR(d->dev), IO_DEV_MINOR(d->dev),
+				       lim) > 0) {
+			d->thr_read_bps = lim->read_bps;
+			d->thr_write_bps = lim->write_bps;
+			d->thr_read_iops = lim->read_iops;
+			d->thr_write_iops = lim->write_iops;
+			snprintf(d->thr_cgroup, sizeof(d->thr_cgroup), "%.63s", lim->cgroup);
+		}
+		free(lim);
+	}
+}
+
 /* The stack line of the file system mounted at mp, added to p unless already there or a single
  * level (a file system straight on a disk). */
 static void add_stackline(struct io_phase *p, const char *mp)
@@ -632,6 +722,7 @@ int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 				if (!io_phase_find_dev(p, dev) && (d = io_phase_dev(p, dev)))
 					name_dev(d);
 			}
+	read_throttles(t, tag, p);
 	probe_set_missing(&t->probes, &p->missing);
 	r->io = p;
 	return 0;

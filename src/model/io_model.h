@@ -52,6 +52,9 @@ struct io_devinfo {
 	uint64_t issued;           /* disks: requests issued during the phase (all submitters) */
 	int has_stat;
 	struct io_sysstat stat;    /* /sys/block delta over the phase */
+	/* blk-throttle limits configured on this device for the workload's blkio cgroup (0: none) */
+	uint64_t thr_read_bps, thr_write_bps, thr_read_iops, thr_write_iops;
+	char thr_cgroup[64];       /* the cgroup that set the first limit found ("/x"), "" none */
 };
 
 struct io_fsrow {

@@ -94,6 +94,18 @@ static struct json_object *devices_arr(const struct io_phase *p)
 		jput_u64(o, "busy_ns", d->busy_ns);
 		jput_dbl(o, "utilization", ratio(d->busy_ns, p->window_ns));
 		jput_u64(o, "issued", d->issued);
+		if (d->thr_read_bps || d->thr_write_bps || d->thr_read_iops || d->thr_write_iops) {
+			struct json_object *t = json_object_new_object();
+
+			jput_u64(t, "read_bps", d->thr_read_bps);
+			jput_u64(t, "write_bps", d->thr_write_bps);
+			jput_u64(t, "read_iops", d->thr_read_iops);
+			jput_u64(t, "write_iops", d->thr_write_iops);
+			jput_str(t, "cgroup", d->thr_cgroup);
+			jput(o, "throttle", t);
+		} else {
+			jput(o, "throttle", NULL);
+		}
 		if (d->has_stat) {
 			st = json_object_new_object();
 			jput_u64(st, "read_ios", d->stat.rd_ios);
@@ -336,4 +348,62 @@ struct json_object *io_report_stacks_json(const struct session_summary *sum)
 		json_object_array_add(a, o);
 	}
 	return a;
+}
+
+struct json_object *io_report_verdicts_json(const struct session_summary *sum)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; sum && i < sum->nverdicts; i++) {
+		const struct verdict *v = &sum->verdicts[i];
+		struct json_object *o = json_object_new_object(), *in = json_object_new_object();
+
+		jput_str(o, "kind", vd_kind_name(v->kind));
+		jput_str(o, "subject", v->subject);
+		jput_str(o, "text", v->text);
+		for (int k = 0; k < v->ninputs; k++)
+			jput_dbl(in, v->inputs[k].key, v->inputs[k].val);
+		jput(o, "inputs", in);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *io_report_verdict_inputs_json(const struct session_summary *sum)
+{
+	const struct vd_input *in = sum ? &sum->vin : NULL;
+	struct json_object *o, *a;
+
+	if (!in || in->nmembers < 2)
+		return NULL;
+	o = json_object_new_object();
+	a = json_object_new_array();
+	for (int i = 0; i < in->nmembers; i++) {
+		const struct vd_member *m = &in->m[i];
+		struct json_object *x = json_object_new_object();
+
+		jput_str(x, "name", m->name);
+		jput_dbl(x, "lat_us", m->lat_us);
+		jput_dbl(x, "qwait_us", m->qwait_us);
+		jput_dbl(x, "busy_pct", m->busy_pct);
+		jput_dbl(x, "mib_s", m->mib_s);
+		jput_dbl(x, "iops", m->iops);
+		jput_dbl(x, "inflight", m->inflight);
+		jput_dbl(x, "iowait_s", m->iowait_s);
+		jput_u64(x, "throttle_read_bps", m->thr_read_bps);
+		jput_u64(x, "throttle_write_bps", m->thr_write_bps);
+		jput_u64(x, "throttle_read_iops", m->thr_read_iops);
+		jput_u64(x, "throttle_write_iops", m->thr_write_iops);
+		jput_str(x, "below", m->bottom);
+		json_object_array_add(a, x);
+	}
+	jput(o, "members", a);
+	jput_str(o, "shared_lower", in->shared_lower);
+	jput_bool(o, "writes", in->writes);
+	jput_str(o, "top_thread", in->top_thread);
+	jput_dbl(o, "top_thread_cpu_pct", in->top_thread_cpu_pct);
+	jput_dbl(o, "wall_s", in->wall_s);
+	jput_dbl(o, "dirty_pause_s", in->dirty_pause_s);
+	jput_dbl(o, "journal_wait_s", in->journal_wait_s);
+	return o;
 }

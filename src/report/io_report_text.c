@@ -251,4 +251,13 @@ void io_report_disks_text(FILE *out, const struct session_summary *sum)
 				st->below[0] ? ", which sit on " : "", st->below);
 		fputc('\n', out);
 	}
+	for (int i = 0; i < sum->nverdicts; i++)
+		fprintf(out, "  verdict (%s): %s\n", vd_kind_name(sum->verdicts[i].kind),
+			sum->verdicts[i].text);
+	if (sum->vin.nmembers >= 2 && !sum->nverdicts) {
+		fprintf(out, "  verdicts: nothing stands out among");
+		for (int i = 0; i < sum->vin.nmembers; i++)
+			fprintf(out, "%s %s", i ? "," : "", sum->vin.m[i].name);
+		fputc('\n', out);
+	}
 }

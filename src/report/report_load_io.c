@@ -58,6 +58,18 @@ static int index_of(const char *name, const char *(*fn)(int), int n)
 	return -1;
 }
 
+/* A device's blk-throttle limits for the workload's cgroup (`throttle`, or null). */
+static void load_throttle(struct json_object *t, struct io_devinfo *d)
+{
+	if (!t || !json_object_is_type(t, json_type_object))
+		return;
+	d->thr_read_bps = u64(t, "read_bps");
+	d->thr_write_bps = u64(t, "write_bps");
+	d->thr_read_iops = u64(t, "read_iops");
+	d->thr_write_iops = u64(t, "write_iops");
+	snprintf(d->thr_cgroup, sizeof(d->thr_cgroup), "%s", str(t, "cgroup"));
+}
+
 static void load_devices(struct json_object *a, struct io_phase *p)
 {
 	for (size_t i = 0; i < alen(a); i++) {
@@ -81,6 +93,7 @@ static void load_devices(struct json_object *a, struct io_phase *p)
 		d->stat.dc_ios = u64(st, "discard_ios");
 		d->stat.fl_ios = u64(st, "flush_ios");
 		d->stat.io_ticks = u64(st, "io_ticks_ns") / 1000000;
+		load_throttle(member(o, "throttle"), d);
 	}
 	/* the disk of each device, by its name */
 	for (size_t i = 0; i < p->ndevs; i++)

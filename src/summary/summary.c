@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "summary.h"
+#include "run_verdicts.h"
 #include "facts.h"
 
 /* ---- Headline figures from the phase facts ---- */
@@ -255,6 +256,9 @@ int summary_compute(struct session_result *s)
 	sum->ncols = session_columns(s, sum->cols, SESSION_MAX_PHASES);
 	compute_headlines(s, sum);
 	compute_disks(s, sum);
+	/* passive verdicts when the run touched several devices */
+	sum->nverdicts = run_verdict_input(s, sum, &sum->vin) >= 2 ?
+			 verdicts_compute(&sum->vin, sum->verdicts, VD_MAX) : 0;
 	explain(s, sum->phases, &sum->expl);
 	s->summary = sum;
 	return 0;

@@ -14,6 +14,7 @@
 #include "io_model.h"
 #include "columns.h"
 #include "explain.h"
+#include "verdicts.h"
 
 #define LAYER_NOTES_MAX 12
 #define LAYER_NOTE_LEN 200
@@ -78,6 +79,9 @@ struct session_summary {
 	int ndisks;
 	struct stack_line stacks[SUMMARY_STACKS]; /* device stacks the workload's I/O went through */
 	int nstacks;
+	struct vd_input vin;        /* the verdicts' inputs (run_verdicts.h): members, nmembers >= 2 */
+	struct verdict verdicts[VD_MAX]; /* what the numbers support; nverdicts 0: nothing stands out */
+	int nverdicts;
 	struct explanation expl;
 };
 
