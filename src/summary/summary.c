@@ -172,7 +172,9 @@ static void stack_waits(struct session_summary *sum)
 		st->below[0] = '\0';
 		for (int i = 0; st->most >= 0 && i < st->ndevs; i++)
 			if (st->level[i] == st->level[st->most] + 1) {
-				snprintf(st->below, sizeof(st->below), "%s", st->dev[i]);
+				/* (same size, both in *sum: a copy, not snprintf) */
+				memcpy(st->below, st->dev[i], sizeof(st->below));
+				st->below[sizeof(st->below) - 1] = '\0';
 				break;
 			}
 	}
