@@ -38,6 +38,10 @@ extern unsigned int CONFIG_HZ __kconfig __weak;
 extern const void loop_workfn __ksym __weak;
 extern const void loop_rootcg_workfn __ksym __weak;
 
+/* Set by user space once workqueue_execute_end is attached: without it a worker would stay
+ * marked after its loop item, so workqueue_execute_start then marks nothing. */
+__u32 wq_end_attached;
+
 /* Set once a stacked device is known (user space filled stack_inodes, or a loop work item ran):
  * until then bio_seen skips the stack lookups. */
 __u32 stack_active;
@@ -712,7 +716,7 @@ int BPF_PROG(io_wq_start, struct work_struct *work)
 	struct io_stack_task st = { .work = (__u64)work, .dev = dev };
 	struct io_stack_ino k = {};
 
-	if (!dev)
+	if (!dev || !wq_end_attached)
 		return 0;
 	tid = cur_tid();
 	stack_active = 1;

@@ -135,6 +135,9 @@ int io_probes_open(struct io_probes **out, struct core_probes *core)
 		return -1;
 	}
 	probe_set_attach(&t->probes); /* all optional: those that fail are listed */
+	/* loop workers are followed only when their items' ends are seen too */
+	t->skel->bss->wq_end_attached =
+		probe_set_attached(&t->probes, "workqueue:workqueue_execute_end") > 0;
 	*out = t;
 	return 0;
 }

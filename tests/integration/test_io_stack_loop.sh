@@ -54,3 +54,16 @@ check "most of it on $LOOPNAME's requests, which sit on $DISK" \
 	test "$(jqr "$J" "$st.most_waited") $(jqr "$J" "$st.most_waited_below")" = "$LOOPNAME $DISK"
 check "the text says where the wait went" \
 	grep -q "the workload waited .* on .*(ext4); .* of it on $LOOPNAME's requests, which sit on $DISK" "$OUT"
+# Without workqueue_execute_end a loop worker would stay marked after its item (and the writeback
+# it later does for the file system on loopN would be "below loopN"): the workers are then not
+# followed at all, and the report lists the probe as missing.
+rm -f "$MNT/f"
+sync
+IOWHY_SKIP_PROBES=workqueue:workqueue_execute_end "$IOWHY" run --json "$J" --sync "$MNT" -- \
+	dd if=/dev/zero of="$MNT/f" bs=1M count=32 status=none >"$OUT" 2>&1
+check "without workqueue_execute_end: iowhy run exits 0" test $? = 0
+check "without workqueue_execute_end: listed as missing" grep -q "workqueue:workqueue_execute_end" "$OUT"
+check "without workqueue_execute_end: nothing on $LOOPNAME itself is 'below' anything" \
+	test "$(jqr "$J" "[.phases[].io.requests[] | select(.name == \"$LOOPNAME\" and .class == \"stack\")] | length")" = 0
+check "without workqueue_execute_end: the workload's writes to $LOOPNAME are writeback for it" \
+	fcmp "$(jqr "$J" "[.phases[].io.requests[] | select(.name == \"$LOOPNAME\" and .class == \"writeback_tree\") | .bytes] | add // 0") >= 32 * 1048576"
