@@ -18,7 +18,10 @@ OUT=$TMPROOT/out.txt
 rc=$?
 sed -n '/== devices/,/== explanation/p' "$OUT"
 check "iowhy run exits 0 (got $rc)" [ "$rc" = 0 ]
-check "the report shows the stack" grep -q "^  stack $BT_MNT (btrfs raid0) → $1, $2, $3" "$OUT"
+# (the members in sysfs order, which need not be the order the loop devices were made in)
+sl=$(grep "^  stack $BT_MNT (btrfs raid0) → " "$OUT")
+check "the report shows the stack, its three members and $BT_LOWER below" \
+	fcmp "$(grep -c -e "[ ,]$1[,] " -e "[ ,]$1 →" <<<"$sl") + $(grep -c -e "[ ,]$2[,] " -e "[ ,]$2 →" <<<"$sl") + $(grep -c -e "[ ,]$3[,] " -e "[ ,]$3 →" <<<"$sl") == 3 && $(grep -c "→ $BT_LOWER:" <<<"$sl") == 1"
 check "the verdict says $slow is throttled, with the configured limit" \
 	grep -qE "^  verdict \(throttled\): $slow is throttled: blkio.throttle.write_bps_device = 2.0 MiB/s" \
 	"$OUT"
