@@ -37,6 +37,19 @@ __u64 rq_events_lost;     /* records rq_events had no room for */
 
 extern unsigned int CONFIG_HZ __kconfig __weak;
 
+/* The loop driver's work functions (typeless ksyms from kallsyms; 0 when the kernel has no loop
+ * driver): a kworker running one of them does I/O for that loop device. */
+extern const void loop_workfn __ksym __weak;
+extern const void loop_rootcg_workfn __ksym __weak;
+
+/* Set by user space once workqueue_execute_end is attached: without it a worker would stay
+ * marked after its loop item, so workqueue_execute_start then marks nothing. */
+__u32 wq_end_attached;
+
+/* Set once a stacked device is known (user space filled stack_inodes, or a loop work item ran):
+ * until then bio_seen skips the stack lookups. */
+__u32 stack_active;
+
 struct {
 	/* shared by the CPUs (io_stat_add adds atomically): rows of 8 KiB with their latency
 	 * histograms, so memory does not grow with the CPU count */
@@ -104,13 +117,13 @@ struct {
 	__type(value, __u64);
 } fsync_start SEC(".maps");
 
-/* blkio (io) cgroups of tree tasks, seen at exec: css address -> phase. A throttled bio is
- * dispatched later by the throttler's worker, not by its submitter; its cgroup names it. */
+/* blkio (io) cgroups of tree tasks, seen at exec: css address -> phase and cgroup id. A throttled
+ * bio is dispatched later by the throttler's worker, not by its submitter; its cgroup names it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u64);
-	__type(value, __u32);
+	__type(value, struct io_css);
 } tree_css SEC(".maps");
 
 struct {
@@ -119,6 +132,29 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } commit_start SEC(".maps");
+
+/* Backing files of loop devices: (dev, ino) -> the loop device (user space fills it at each
+ * phase start from /sys/block/loopN/loop/backing_file). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, struct io_stack_ino);
+	__type(value, __u32);
+} stack_inodes SEC(".maps");
+
+/* Kworkers inside a loop work item: tid -> the loop device they work for, and the item. */
+struct io_stack_task {
+	__u64 work;
+	__u32 dev;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct io_stack_task);
+} stack_tasks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -252,21 +288,24 @@ static __always_inline struct io_inode_totals *inode_tot(void)
 
 #define BIO_BPS_THROTTLED_ 5   /* bio_flags: dispatched by blk-throttle */
 
-static __always_inline __u64 task_io_css(struct task_struct *t)
+static __always_inline __u64 task_io_css(struct task_struct *t, __u64 *cgid)
 {
 	int id = bpf_core_enum_value(enum cgroup_subsys_id, io_cgrp_id);
+	struct cgroup_subsys_state *css;
 
 	if (id < 0 || id >= CGROUP_SUBSYS_COUNT)
 		return 0;
-	return (__u64)BPF_CORE_READ(t, cgroups, subsys[id]);
+	css = BPF_CORE_READ(t, cgroups, subsys[id]);
+	*cgid = css && BPF_CORE_READ(css, parent) ? BPF_CORE_READ(css, cgroup, kn, id) : 0;
+	return (__u64)css;
 }
 
 /* A bio blk-throttle held back and now dispatches from its worker: if its cgroup is one of the
  * tree's (not the root), the tree submitted it. */
 static __always_inline void throttled_tree_bio(struct bio *bio, struct io_bio *b)
 {
+	struct io_css *phase;
 	struct blkcg *cg;
-	__u32 *phase;
 	__u64 css;
 
 	if (!(bio->bi_flags & (1 << BIO_BPS_THROTTLED_)) || !bio->bi_blkg)
@@ -279,7 +318,7 @@ static __always_inline void throttled_tree_bio(struct bio *bio, struct io_bio *b
 	if (!phase)
 		return;
 	b->cls = IO_CL_TREE;
-	b->phase = *phase;
+	b->phase = phase->phase;
 }
 
 /* Classify a bio in its submitter's context and remember it until it becomes a request. */
@@ -295,11 +334,14 @@ static __always_inline void bio_seen(struct bio *bio)
 		b.cls = IO_CL_TREE;
 		b.phase = c->phase;
 	} else {
-		int jbd2 = comm_is_jbd2();
 		__u32 tid = cur_tid();
-		struct io_wb *w = jbd2 ? NULL : bpf_map_lookup_elem(&wb_tasks, &tid);
+		struct io_stack_task *up = stack_active ? bpf_map_lookup_elem(&stack_tasks, &tid) :
+						NULL;
+		int jbd2 = up ? 0 : comm_is_jbd2();
+		struct io_wb *w = jbd2 || up ? NULL : bpf_map_lookup_elem(&wb_tasks, &tid);
 
-		b.cls = io_classify(0, jbd2, w != NULL, w && w->tree);
+		b.upper = up ? up->dev : w ? w->upper : 0;
+		b.cls = io_classify(0, b.upper != 0, jbd2, w != NULL, w && w->tree);
 		b.phase = current_phase;
 		if (b.cls == IO_CL_OTHER)
 			throttled_tree_bio(bio, &b);
@@ -386,6 +428,7 @@ static __always_inline struct io_req *req_get(struct request *rq)
 		n.dev = b->dev;
 		n.phase = b->phase;
 		n.cls = b->cls;
+		n.upper = b->upper;
 		bpf_map_delete_elem(&bios, &bkey);
 	} else {
 		struct block_device *part = rq->part;
@@ -453,20 +496,37 @@ static __always_inline void wait_slot_dec(struct io_req *r)
 		__sync_fetch_and_add(&f->count[slot], (__u32)-1); /* XADD: no atomic sub on BPF v1 */
 }
 
-/* Remember, per CPU, which disk completed a workload request (tree, its writeback, the journal)
- * last: the core credits a D-sleeping tree task woken right after it (same CPU, within
- * microseconds) with waiting on that disk. Other work's completions are not remembered: on a busy
- * host they would take the credit from the workload's disk. */
+/* Remember which disk completed a workload request (tree, its writeback, the journal) last: the
+ * core credits a D-sleeping tree task woken right after it (within microseconds) with waiting on
+ * that disk. Written to every CPU's slot, not only this one's: the wakeup often runs elsewhere,
+ * in a file system's completion worker (btrfs ends its direct writes in a workqueue), so the
+ * last workload completion anywhere names the disk the task waited for last. Other work's
+ * completions are not remembered: on a busy host they would take the credit from the workload's
+ * disk. */
+__u32 nr_cpus; /* set by user space; 0: this CPU only */
+
 static __always_inline void note_completion(__u32 disk, __u64 now)
 {
 	struct iowhy_last_complete *l;
-	__u32 zero = 0, *slot = bpf_map_lookup_elem(&disk_slots, &disk);
+	__u32 zero = 0, *slot = bpf_map_lookup_elem(&disk_slots, &disk), slot1;
+	__u32 n = nr_cpus;
 
-	l = bpf_map_lookup_elem(&last_complete, &zero);
-	if (!l)
+	slot1 = slot ? *slot + 1 : 0;
+	if (!n) {
+		l = bpf_map_lookup_elem(&last_complete, &zero);
+		if (l) {
+			l->ts = now;
+			l->slot1 = slot1;
+		}
 		return;
-	l->ts = now;
-	l->slot1 = slot ? *slot + 1 : 0;
+	}
+	for (__u32 cpu = 0; cpu < n && cpu < 256; cpu++) {
+		l = bpf_map_lookup_percpu_elem(&last_complete, &zero, cpu);
+		if (!l)
+			break;
+		l->ts = now;
+		l->slot1 = slot1;
+	}
 }
 
 static __always_inline void on_rq_insert(struct request *rq)
@@ -553,6 +613,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 		k.phase = r->phase;
 		k.op = r->op;
 		k.cls = r->cls;
+		k.upper = r->upper;
 		s = row(&io_stats, &k);
 		if (s)
 			io_stat_add(s, r, now);
@@ -683,15 +744,86 @@ SEC("tp_btf/sched_process_exec")
 int BPF_PROG(io_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct iowhy_task *c = tree_task();
+	struct io_css v = {};
 	__u64 css;
-	__u32 phase;
 
 	if (!c)
 		return 0;
-	css = task_io_css(bpf_get_current_task_btf());
-	phase = c->phase;
+	css = task_io_css(bpf_get_current_task_btf(), &v.cgid);
+	v.phase = c->phase;
 	if (css)
-		bpf_map_update_elem(&tree_css, &css, &phase, BPF_ANY);
+		bpf_map_update_elem(&tree_css, &css, &v, BPF_ANY);
+	return 0;
+}
+
+/* ---- stacked devices: the loop driver's workers ---- */
+
+/* The loop device a work function of the loop driver serves (its disk's dev_t), 0 for any other
+ * work. The work item is embedded in struct loop_worker (per-cgroup workers) or is the device's
+ * rootcg_work. *backing: its backing file's inode. */
+static __always_inline __u32 loop_work_dev(struct work_struct *work, __u64 fn,
+					   struct inode **backing)
+{
+	struct loop_device *lo;
+	struct gendisk *disk;
+	__u64 w = (__u64)work;
+
+	if (!fn || (fn != (__u64)&loop_workfn && fn != (__u64)&loop_rootcg_workfn))
+		return 0;
+	if (fn == (__u64)&loop_rootcg_workfn) {
+		lo = (struct loop_device *)(w - bpf_core_field_offset(struct loop_device, rootcg_work));
+	} else {
+		struct loop_worker *lw = (struct loop_worker *)
+			(w - bpf_core_field_offset(struct loop_worker, work));
+
+		lo = BPF_CORE_READ(lw, lo);
+	}
+	disk = BPF_CORE_READ(lo, lo_disk);
+	if (!disk)
+		return 0;
+	*backing = BPF_CORE_READ(lo, lo_backing_file, f_inode);
+	return ((__u32)BPF_CORE_READ(disk, major) << 20) | (__u32)BPF_CORE_READ(disk, first_minor);
+}
+
+/* A kworker starts a work item: when it is a loop device's, the bios it submits until the item
+ * ends are that device's I/O to its backing file (direct, or the fsync of a flush). Once per
+ * work item (it runs several commands), not per bio. */
+SEC("tp_btf/workqueue_execute_start")
+int BPF_PROG(io_wq_start, struct work_struct *work)
+{
+	struct inode *backing = NULL;
+	__u32 tid, dev = loop_work_dev(work, (__u64)work->func, &backing);
+	struct io_stack_task st = { .work = (__u64)work, .dev = dev };
+	struct io_stack_ino k = {};
+
+	if (!dev || !wq_end_attached)
+		return 0;
+	tid = cur_tid();
+	stack_active = 1;
+	bpf_map_update_elem(&stack_tasks, &tid, &st, BPF_ANY);
+	/* its backing file, for the flusher's writeback of it (user space adds those it knows) */
+	if (backing) {
+		k.dev = BPF_CORE_READ(backing, i_sb, s_dev);
+		k.ino = BPF_CORE_READ(backing, i_ino);
+		bpf_map_update_elem(&stack_inodes, &k, &dev, BPF_ANY);
+	}
+	return 0;
+}
+
+/* The item ended (it may be freed: only its address is compared; the function argument, a
+ * function pointer, is not readable from tp_btf). Once a loop item has run, one lookup per item. */
+SEC("tp_btf/workqueue_execute_end")
+int BPF_PROG(io_wq_end, struct work_struct *work)
+{
+	struct io_stack_task *st;
+	__u32 tid;
+
+	if (!stack_active)
+		return 0;
+	tid = cur_tid();
+	st = bpf_map_lookup_elem(&stack_tasks, &tid);
+	if (st && st->work == (__u64)work)
+		bpf_map_delete_elem(&stack_tasks, &tid);
 	return 0;
 }
 
@@ -819,6 +951,12 @@ int BPF_PROG(io_wb_start, struct inode *inode, struct writeback_control *wbc,
 	__u32 tid = cur_tid();
 	struct io_wb w = { .tree = tree_dirtied(inode) };
 
+	if (stack_active && inode) {
+		struct io_stack_ino k = { .dev = inode->i_sb->s_dev, .ino = inode->i_ino };
+		__u32 *up = bpf_map_lookup_elem(&stack_inodes, &k);
+
+		w.upper = up ? *up : 0;
+	}
 	if (bpf_map_update_elem(&wb_tasks, &tid, &w, BPF_ANY))
 		LOST(wb_full);
 	return 0;

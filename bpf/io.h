@@ -41,6 +41,8 @@ enum io_class {
 	IO_CL_JOURNAL,   /* jbd2 */
 	IO_CL_OTHER,     /* anything else */
 	IO_CL_UNKNOWN,   /* request whose bios were never seen queued (e.g. flush machinery) */
+	IO_CL_STACK,     /* a stacking driver's I/O for an upper device (loop worker, backing-file
+			  * writeback): charged by the upper device's owners (io_stack_charge) */
 	IO_CL_COUNT,
 };
 
@@ -50,6 +52,7 @@ enum io_class {
 struct io_key {
 	__u32 dev;       /* the bio's device (a partition when the I/O went to one) */
 	__u8 phase, op, cls, pad;
+	__u32 upper;     /* IO_CL_STACK: the upper device it was done for (loopN); else 0 */
 };
 
 struct io_stat {
@@ -70,6 +73,8 @@ struct io_bio {
 	__u64 t_queue;
 	__u32 dev;
 	__u8 phase, cls, pad[2];
+	__u32 upper;        /* IO_CL_STACK: the upper device */
+	__u32 pad2;
 };
 
 /* A request being tracked, keyed by its address, from insert/issue to completion. */
@@ -84,6 +89,8 @@ struct io_req {
 	__u8 wslot;         /* 1 + the disk slot counted in tree_inflight while issued; 0: none */
 	__u8 pad2[3];
 	__u32 tid;          /* the tree task that queued its first bio (--timeline only), else 0 */
+	__u32 upper;        /* IO_CL_STACK: the upper device */
+	__u32 pad3;
 };
 
 /* --timeline only: one finished request, sent on the ring buffer rq_events (io.bpf.c). */
@@ -228,17 +235,37 @@ static __always_inline __u8 io_op_of(__u32 opf)
 	return op < IO_OP_OTHER ? op : IO_OP_OTHER;
 }
 
-/* Class of a bio from what is known about its submitter. */
-static __always_inline __u8 io_classify(int tree, int jbd2, int in_writeback, int wb_tree_inode)
+/* Class of a bio from what is known about its submitter: `stack` when it works for an upper
+ * device (a loop worker inside a work item, or writeback of a loop device's backing file). */
+static __always_inline __u8 io_classify(int tree, int stack, int jbd2, int in_writeback,
+					int wb_tree_inode)
 {
 	if (tree)
 		return IO_CL_TREE;
+	if (stack)
+		return IO_CL_STACK;
 	if (jbd2)
 		return IO_CL_JOURNAL;
 	if (in_writeback)
 		return wb_tree_inode ? IO_CL_WB_TREE : IO_CL_WB;
 	return IO_CL_OTHER;
 }
+
+/* An io (blkio) cgroup a tree task exec'd in: the phase, and the cgroup's id (its directory's
+ * inode number in the cgroup file system), so user space can read its blk-throttle limits. */
+struct io_css {
+	__u32 phase;
+	__u32 pad;
+	__u64 cgid;
+};
+
+/* A backing file of a stacking driver (loop): its (dev, ino) -> the upper device (map
+ * stack_inodes, filled by user space from /sys/block/loopN/loop/backing_file). */
+struct io_stack_ino {
+	__u32 dev;          /* the backing file's s_dev (kernel dev_t) */
+	__u32 pad;
+	__u64 ino;
+};
 
 /* Advance the disk's busy clock to `now`: time since the last event, if anything was in flight,
  * goes to the busy time of `phase` (the window open now), but never time from before that window

@@ -18,10 +18,11 @@ struct {
 	__type(value, struct iowhy_inode_bucket);
 } tree_inodes SEC(".maps");
 
-/* Tasks inside writeback_single_inode: tid -> whether the tree dirtied that inode. */
+/* Tasks inside writeback_single_inode: tid -> whether the tree dirtied that inode, or the upper
+ * device whose backing file it is (a loop device's; 0: none). */
 struct io_wb {
 	__u32 tree;
-	__u32 pad;
+	__u32 upper;
 };
 
 struct {

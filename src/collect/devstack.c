@@ -257,6 +257,39 @@ static int btrfs_dir_of(const struct ds_env *env, const char *devname, char *dir
 	return found;
 }
 
+int devstack_mount_of(const struct ds_env *envp, const char *name, char *mountpoint, size_t len)
+{
+	struct ds_env env = { 0 };
+	char line[PATH_MAX * 3], path[PATH_MAX], mine[PATH_MAX], theirs[PATH_MAX];
+	unsigned int maj = 0, min = 0;
+	int found = -1, btrfs;
+	FILE *f;
+
+	if (envp)
+		env = *envp;
+	if (fmt(path, sizeof(path), "%s/sys/block/%s/dev", root_of(&env), name) ||
+	    read_line(path, line, sizeof(line)) || sscanf(line, "%u:%u", &maj, &min) != 2)
+		return -1;
+	btrfs = btrfs_dir_of(&env, name, mine, sizeof(mine)) == 0;
+	f = fopen(env.mountinfo ? env.mountinfo : "/proc/self/mountinfo", "re");
+	if (!f)
+		return -1;
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		struct mnt_entry m;
+
+		if (parse_mountinfo_line(line, &m))
+			continue;
+		if ((m.major == maj && m.minor == min) ||
+		    (!strncmp(m.source, "/dev/", 5) && !strcmp(m.source + 5, name)) ||
+		    (btrfs && !strcmp(m.fstype, "btrfs") && !strncmp(m.source, "/dev/", 5) &&
+		     btrfs_dir_of(&env, m.source + 5, theirs, sizeof(theirs)) == 0 &&
+		     !strcmp(mine, theirs)))
+			found = fmt(mountpoint, len, "%s", m.mountpoint);
+	}
+	fclose(f);
+	return found;
+}
+
 /* The btrfs data profile named by a directory in allocation/data ("raid0"), or "". */
 static void btrfs_profile(const char *dir, char *out, size_t len)
 {
@@ -562,6 +595,46 @@ char *devstack_format(const struct devstack *ds, char *buf, size_t len)
 		ncur = nnext;
 	}
 	return buf;
+}
+
+/* Node idx, or the disk under it when it is a partition. */
+static int fold_partition(const struct devstack *ds, int idx)
+{
+	const struct ds_node *n = &ds->nodes[idx];
+
+	return !strcmp(n->kind, "part") && n->nkids > 0 ? n->kids[0] : idx;
+}
+
+/* Add node idx (partition folded) to a level unless seen. */
+static void level_add(const struct devstack *ds, int idx, int *lv, int *n, char *seen)
+{
+	idx = fold_partition(ds, idx);
+	if (seen[idx] || *n >= DS_MAX_KIDS)
+		return;
+	seen[idx] = 1;
+	lv[(*n)++] = idx;
+}
+
+int devstack_levels(const struct devstack *ds, int out[][DS_MAX_KIDS], int *counts, int maxlevels)
+{
+	char seen[DS_MAX_NODES] = { 0 };
+	int nl = 0;
+
+	if (maxlevels < 1)
+		return 0;
+	counts[0] = 0;
+	for (int i = 0; i < ds->nmembers; i++)
+		level_add(ds, ds->members[i], out[0], &counts[0], seen);
+	while (counts[nl] > 0 && ++nl < maxlevels) {
+		counts[nl] = 0;
+		for (int i = 0; i < counts[nl - 1]; i++) {
+			const struct ds_node *n = &ds->nodes[out[nl - 1][i]];
+
+			for (int k = 0; k < n->nkids; k++)
+				level_add(ds, n->kids[k], out[nl], &counts[nl], seen);
+		}
+	}
+	return nl;
 }
 
 /* Mark every node below IDX (not IDX itself) in below[]. */

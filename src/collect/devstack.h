@@ -65,6 +65,15 @@ const char *devstack_common_lower(const struct devstack *ds);
  * node's own name when nothing is under it. */
 const char *devstack_bottom(const struct devstack *ds, int idx);
 
+/* The mount point of the file system on block device NAME ("loop0"): a mount of that device, or
+ * a btrfs mount that has it among its devices. 0, or -1 when it is not mounted. */
+int devstack_mount_of(const struct ds_env *env, const char *name, char *mountpoint, size_t len);
+
+/* The stack's devices level by level from the file system's own devices down (level 0), a
+ * partition folded into its disk, each node once: out[l][i] are node indexes, counts[l] their
+ * number. Returns the number of levels (at most maxlevels). */
+int devstack_levels(const struct devstack *ds, int out[][DS_MAX_KIDS], int *counts, int maxlevels);
+
 /* Name of the block device major:minor under env->root ("vda1"); 0, or -1 if there is none. */
 int devstack_name_of(const struct ds_env *env, unsigned int maj, unsigned int min, char *name,
 		     size_t len);

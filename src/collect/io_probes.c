@@ -5,11 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include "io_probes.h"
 #include "core_probes.h"
+#include "devstack.h"
+#include "blkthrottle.h"
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "clock.h"
 #include "meminfo.h"
 #include "sysblock.h"
@@ -47,6 +53,8 @@ const struct probe_spec io_probe_specs[] = {
 	{ "jbd2:jbd2_run_stats", { "io_jbd_run_stats" }, 0 },
 	{ "jbd2:jbd2_start_commit", { "io_jbd_start" }, 0 },
 	{ "jbd2:jbd2_end_commit", { "io_jbd_end" }, 0 },
+	{ "workqueue:workqueue_execute_start", { "io_wq_start" }, 0 },
+	{ "workqueue:workqueue_execute_end", { "io_wq_end" }, 0 },
 };
 const int io_probe_nspecs = sizeof(io_probe_specs) / sizeof(io_probe_specs[0]);
 
@@ -92,6 +100,7 @@ static void *open_io(void *ctx)
 	}
 	s->rodata->use_hash = t->core->use_hash != 0;
 	s->bss->current_phase = IO_NO_PHASE;
+	s->bss->nr_cpus = t->ncpus > 0 ? (__u32)t->ncpus : 0;
 	s->bss->timeline_on = t->timeline != 0;
 	if (t->timeline && (bpf_map__set_max_entries(s->maps.rq_events, TL_RING_BYTES) ||
 			    bpf_map__set_max_entries(s->maps.bio_tids, TL_BIO_TIDS))) {
@@ -148,6 +157,9 @@ int io_probes_open_timeline(struct io_probes **out, struct core_probes *core, in
 		return -1;
 	}
 	probe_set_attach(&t->probes); /* all optional: those that fail are listed */
+	/* loop workers are followed only when their items' ends are seen too */
+	t->skel->bss->wq_end_attached =
+		probe_set_attached(&t->probes, "workqueue:workqueue_execute_end") > 0;
 	*out = t;
 	return 0;
 }
@@ -346,6 +358,42 @@ static void snap_busy(struct io_probes *t, int tag)
 	}
 }
 
+/* The loop devices' backing files into stack_inodes ((dev, ino) -> the loop device), so the
+ * flusher's writeback of them is charged below their loop device. */
+static void fill_stack_inodes(struct io_probes *t)
+{
+	struct sysblock_entry e[MAX_BLK];
+	int n = sysblock_list(e, MAX_BLK), added = 0;
+
+	for (int i = 0; i < n; i++) {
+		char path[96], file[4096];
+		struct io_stack_ino k = { 0 };
+		struct stat st;
+		FILE *f;
+		__u32 up;
+
+		if (strncmp(e[i].name, "loop", 4) || e[i].is_partition)
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%.32s/loop/backing_file", e[i].name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (!fgets(file, sizeof(file), f))
+			file[0] = '\0';
+		fclose(f);
+		file[strcspn(file, "\n")] = '\0';
+		if (!file[0] || stat(file, &st))
+			continue;
+		k.dev = kdev_of(st.st_dev);
+		k.ino = st.st_ino;
+		up = kdev_of(e[i].dev);
+		added += !bpf_map__update_elem(t->skel->maps.stack_inodes, &k, sizeof(k), &up,
+					       sizeof(up), 0);
+	}
+	if (added)
+		t->skel->bss->stack_active = 1;
+}
+
 void io_probes_phase_begin(struct io_probes *t, int tag)
 {
 	struct io_phase_ctr zero[t ? t->ncpus : 1];
@@ -361,6 +409,7 @@ void io_probes_phase_begin(struct io_probes *t, int tag)
 	memset(zero, 0, sizeof(zero));
 	bpf_map__update_elem(t->skel->maps.phase_ctr, &k, sizeof(k), zero, sizeof(zero), 0);
 	sum_lost(t, &t->lost0);
+	fill_stack_inodes(t);
 	snap_busy(t, tag);
 	t->nblk = snap_blk(t->blk, MAX_BLK);
 	t->begin_ns = now_ns();
@@ -384,7 +433,7 @@ static void read_rows(struct io_probes *t, int tag, struct io_phase *p)
 		if (key.phase != tag ||
 		    bpf_map__lookup_elem(m, &key, sizeof(key), v, sizeof(*v), 0))
 			continue;
-		io_phase_add(p, key.dev, key.op, key.cls, v);
+		io_phase_add_upper(p, key.dev, key.upper, key.op, key.cls, v);
 	}
 	free(v);
 }
@@ -567,6 +616,146 @@ static void sys_bytes(const struct phase_result *r, struct io_phase *p)
 	}
 }
 
+#define BLKIO_ROOT "/sys/fs/cgroup/blkio"
+
+/* The directory under BLKIO_ROOT whose inode is ino, as "/a/b" in out (depth-first, fd-relative,
+ * links never followed, at most 6 levels). 0, or -1 when there is none. */
+static int cgroup_path_of(int dfd, const char *rel, uint64_t ino, char *out, size_t len,
+			  int depth)
+{
+	DIR *d;
+	struct dirent *e;
+	int found = -1;
+
+	if (depth > 6 || !(d = fdopendir(dfd))) {
+		close(dfd);
+		return -1;
+	}
+	while (found < 0 && (e = readdir(d))) {
+		char sub[512];
+		struct stat st;
+		int fd;
+
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		if (snprintf(sub, sizeof(sub), "%s/%s", rel, e->d_name) >= (int)sizeof(sub))
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && st.st_ino == ino) {
+			close(fd);
+			found = snprintf(out, len, "%s", sub) < (int)len ? 0 : -1;
+			break;
+		}
+		found = cgroup_path_of(fd, sub, ino, out, len, depth + 1);
+	}
+	closedir(d);
+	return found;
+}
+
+/* The blkio cgroup a tree task of phase `tag` exec'd in (not the root), as "/x"; 0, or -1. */
+static int tree_blkio_cgroup(struct io_probes *t, int tag, char *out, size_t len)
+{
+	struct bpf_map *m = t->skel->maps.tree_css;
+	__u64 key, next;
+	struct io_css v;
+	int have = 0;
+
+	while (!bpf_map__get_next_key(m, have ? &key : NULL, &next, sizeof(next))) {
+		int fd;
+
+		key = next;
+		have = 1;
+		if (bpf_map__lookup_elem(m, &key, sizeof(key), &v, sizeof(v), 0) ||
+		    (int)v.phase != tag || !v.cgid)
+			continue;
+		fd = open(BLKIO_ROOT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && cgroup_path_of(fd, "", v.cgid, out, len, 0) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* The blk-throttle limits of the workload's blkio cgroup on each disk of the phase. */
+static void read_throttles(struct io_probes *t, int tag, struct io_phase *p)
+{
+	char cg[512];
+
+	if (tree_blkio_cgroup(t, tag, cg, sizeof(cg)))
+		return;
+	for (size_t i = 0; i < p->ndevs; i++) {
+		struct io_devinfo *d = &p->devs[i];
+		struct bt_limits *lim = malloc(sizeof(*lim));
+
+		if (lim && !d->is_partition &&
+		    blkthrottle_limits(BLKIO_ROOT, cg, IO_DEV_MAJOR(d->dev), IO_DEV_MINOR(d->dev),
+				       lim) > 0) {
+			d->thr_read_bps = lim->read_bps;
+			d->thr_write_bps = lim->write_bps;
+			d->thr_read_iops = lim->read_iops;
+			d->thr_write_iops = lim->write_iops;
+			snprintf(d->thr_cgroup, sizeof(d->thr_cgroup), "%.63s", lim->cgroup);
+		}
+		free(lim);
+	}
+}
+
+/* The stack line of the file system mounted at mp, added to p unless already there or a single
+ * level (a file system straight on a disk). */
+static void add_stackline(struct io_phase *p, const char *mp)
+{
+	int lv[IO_STACK_LEVELS][DS_MAX_KIDS], counts[IO_STACK_LEVELS], nl;
+	struct devstack *ds = malloc(sizeof(*ds));
+	struct io_stackline sl;
+	char err[256];
+
+	if (!ds || devstack_from_path(NULL, mp, ds, err, sizeof(err))) {
+		free(ds);
+		return;
+	}
+	memset(&sl, 0, sizeof(sl));
+	if (snprintf(sl.head, sizeof(sl.head), "%.60s (%.15s%s%.15s)", ds->mountpoint, ds->fstype,
+		     ds->profile[0] ? " " : "", ds->profile) < 0)
+		sl.head[0] = '\0';
+	for (size_t i = 0; i < p->nstacks; i++) {
+		if (!strcmp(p->stacks[i].head, sl.head)) {
+			free(ds);
+			return;
+		}
+	}
+	nl = devstack_levels(ds, lv, counts, IO_STACK_LEVELS);
+	for (int l = 0; l < nl; l++) {
+		sl.ndev[l] = counts[l] < IO_STACK_WIDTH ? counts[l] : IO_STACK_WIDTH;
+		for (int i = 0; i < sl.ndev[l]; i++) {
+			const struct ds_node *n = &ds->nodes[lv[l][i]];
+
+			sl.dev[l][i] = ((uint32_t)n->major << 20) | n->minor;
+		}
+	}
+	sl.nlevels = nl;
+	if (nl >= 2)
+		io_phase_add_stack(p, &sl);
+	free(ds);
+}
+
+/* The stacks of the file systems on the devices the workload's own I/O (its requests, writeback
+ * of its files) touched: a loop device's file system with its backing disk, btrfs with its
+ * members. */
+static void find_stacks(struct io_phase *p)
+{
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct io_row *r = &p->rows[i];
+		char mp[4096];
+
+		if (r->cls != IO_CL_TREE && r->cls != IO_CL_WB_TREE)
+			continue;
+		if (devstack_mount_of(NULL, io_phase_dev_name(p, io_phase_disk_of(p, r->dev)), mp,
+				      sizeof(mp)) == 0)
+			add_stackline(p, mp);
+	}
+}
+
 int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 {
 	struct io_phase *p;
@@ -597,8 +786,11 @@ int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 	lost_delta(&t->lost0, &now, &p->lost);
 	sys_bytes(r, p);
 	/* Every device a row names, and the disks of partitions, get a name. */
-	for (i = 0; i < p->nrows; i++)
+	for (i = 0; i < p->nrows; i++) {
 		io_phase_dev(p, p->rows[i].dev);
+		if (p->rows[i].upper)
+			io_phase_dev(p, p->rows[i].upper);
+	}
 	for (i = 0; i < p->nfs; i++)
 		io_phase_dev(p, p->fs[i].dev);
 	for (i = 0; i < p->njbd; i++)
@@ -614,6 +806,17 @@ int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 				name_dev(d);
 		}
 	}
+	find_stacks(p);
+	for (i = 0; i < p->nstacks; i++) /* every level's devices get a name */
+		for (int l = 0; l < p->stacks[i].nlevels; l++)
+			for (int k = 0; k < p->stacks[i].ndev[l]; k++) {
+				uint32_t dev = p->stacks[i].dev[l][k];
+				struct io_devinfo *d;
+
+				if (!io_phase_find_dev(p, dev) && (d = io_phase_dev(p, dev)))
+					name_dev(d);
+			}
+	read_throttles(t, tag, p);
 	probe_set_missing(&t->probes, &p->missing);
 	r->io = p;
 	return 0;

@@ -75,6 +75,7 @@ void io_result_free(struct io_phase *p)
 	free(p->devs);
 	free(p->fs);
 	free(p->jbd);
+	free(p->stacks);
 	free(p);
 }
 
@@ -104,12 +105,18 @@ void io_stat_merge(struct io_stat *a, const struct io_stat *b)
 
 int io_phase_add(struct io_phase *p, uint32_t dev, uint8_t op, uint8_t cls, const struct io_stat *st)
 {
+	return io_phase_add_upper(p, dev, 0, op, cls, st);
+}
+
+int io_phase_add_upper(struct io_phase *p, uint32_t dev, uint32_t upper, uint8_t op, uint8_t cls,
+		       const struct io_stat *st)
+{
 	struct io_row *r;
 	size_t i;
 
 	for (i = 0; i < p->nrows; i++) {
 		r = &p->rows[i];
-		if (r->dev == dev && r->op == op && r->cls == cls) {
+		if (r->dev == dev && r->upper == upper && r->op == op && r->cls == cls) {
 			io_stat_merge(&r->st, st);
 			return 0;
 		}
@@ -126,6 +133,7 @@ int io_phase_add(struct io_phase *p, uint32_t dev, uint8_t op, uint8_t cls, cons
 	r = &p->rows[p->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->dev = dev;
+	r->upper = upper;
 	r->op = op;
 	r->cls = cls;
 	r->st = *st;
@@ -200,7 +208,7 @@ const char *io_class_name(int cls)
 {
 	static const char *const n[IO_CL_COUNT] = {
 		"workload", "writeback for the workload", "writeback (other)", "journal (jbd2)",
-		"other processes", "untracked",
+		"other processes", "untracked", "below a stacked device",
 	};
 
 	return cls >= 0 && cls < IO_CL_COUNT ? n[cls] : "?";
@@ -209,10 +217,153 @@ const char *io_class_name(int cls)
 const char *io_class_key(int cls)
 {
 	static const char *const n[IO_CL_COUNT] = {
-		"tree", "writeback_tree", "writeback", "journal", "other", "untracked",
+		"tree", "writeback_tree", "writeback", "journal", "other", "untracked", "stack",
 	};
 
 	return cls >= 0 && cls < IO_CL_COUNT ? n[cls] : "?";
+}
+
+int io_phase_add_stack(struct io_phase *p, const struct io_stackline *sl)
+{
+	struct io_stackline *n = realloc(p->stacks, (p->nstacks + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	p->stacks = n;
+	p->stacks[p->nstacks++] = *sl;
+	return 0;
+}
+
+/* ---- stacked devices ---- */
+
+/* Whether row r is on device dev itself or on one of its partitions. */
+static int row_on(const struct io_phase *p, const struct io_row *r, uint32_t dev)
+{
+	return r->dev == dev || io_phase_disk_of(p, r->dev) == dev;
+}
+
+double io_upper_share(const struct io_phase *p, uint32_t upper, int op)
+{
+	uint64_t mine = 0, all = 0;
+
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct io_row *r = &p->rows[i];
+
+		if (r->op != op || !row_on(p, r, upper) || r->cls == IO_CL_JOURNAL ||
+		    r->cls == IO_CL_UNKNOWN)
+			continue;
+		all += r->st.bytes;
+		if (r->cls == IO_CL_TREE || r->cls == IO_CL_WB_TREE)
+			mine += r->st.bytes;
+		else if (r->cls == IO_CL_STACK)
+			mine += r->charged;
+	}
+	return all ? (double)mine / (double)all : -1.0;
+}
+
+/* How many stacked levels charge their I/O onto device `upper` in p: 0 when none (a top device),
+ * so rows are charged top down (a loop over a loop). */
+static int stack_depth(const struct io_phase *p, uint32_t upper, int guard)
+{
+	int d = 0;
+
+	for (size_t i = 0; guard < 8 && i < p->nrows; i++) {
+		const struct io_row *r = &p->rows[i];
+
+		if (r->cls == IO_CL_STACK && row_on(p, r, upper)) {
+			int k = 1 + stack_depth(p, r->upper, guard + 1);
+
+			d = k > d ? k : d;
+		}
+	}
+	return d;
+}
+
+void io_stack_charge(struct io_phase *p, const struct io_phase *const *prev, int nprev)
+{
+	int maxd = 0;
+
+	for (size_t i = 0; i < p->nrows; i++)
+		if (p->rows[i].cls == IO_CL_STACK) {
+			int d = stack_depth(p, p->rows[i].upper, 0);
+
+			maxd = d > maxd ? d : maxd;
+		}
+	/* rows for a top device first (nothing stacked charged on it): their charge feeds the
+	 * share of the device they sit on, which is charged next */
+	for (int level = 0; level <= maxd; level++) {
+		for (size_t i = 0; i < p->nrows; i++) {
+			struct io_row *r = &p->rows[i];
+			double share;
+
+			if (r->cls != IO_CL_STACK || stack_depth(p, r->upper, 0) != level)
+				continue;
+			share = io_upper_share(p, r->upper, r->op);
+			for (int k = 0; share < 0 && k < nprev; k++)
+				share = prev[k] ? io_upper_share(prev[k], r->upper, r->op) : -1.0;
+			r->charged = share > 0 ? (uint64_t)(share * (double)r->st.bytes + 0.5) : 0;
+		}
+	}
+}
+
+uint64_t io_phase_workload_bytes(const struct io_phase *p, uint32_t disk, int op)
+{
+	uint64_t b = 0;
+
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct io_row *r = &p->rows[i];
+
+		if ((disk && io_phase_disk_of(p, r->dev) != disk) || (op >= 0 && r->op != op))
+			continue;
+		if (r->cls == IO_CL_TREE || r->cls == IO_CL_WB_TREE)
+			b += r->st.bytes;
+		else if (r->cls == IO_CL_STACK)
+			b += r->charged;
+	}
+	return b;
+}
+
+void io_level_stat(const struct io_phase *p, uint32_t dev, struct io_level_stat *o)
+{
+	const struct io_devinfo *d = io_phase_find_dev(p, dev);
+
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct io_row *r = &p->rows[i];
+
+		if (io_phase_disk_of(p, r->dev) != dev ||
+		    (r->op != IO_OP_READ && r->op != IO_OP_WRITE))
+			continue;
+		o->requests += r->st.requests;
+		o->bytes += r->st.bytes;
+		o->queue_ns += r->st.queue_ns;
+		o->dev_ns += r->st.dev_ns;
+		if (r->cls == IO_CL_STACK) {
+			o->below_bytes += r->st.bytes;
+			o->below_workload_bytes += r->charged;
+		}
+	}
+	o->workload_bytes = io_phase_workload_bytes(p, dev, IO_OP_READ) +
+			    io_phase_workload_bytes(p, dev, IO_OP_WRITE);
+	o->busy_ns = d ? d->busy_ns : 0;
+}
+
+char *io_stackline_format(const struct io_phase *p, const struct io_stackline *sl, char *buf,
+			  size_t len)
+{
+	size_t at = 0;
+	int n = snprintf(buf, len, "%s", sl->head);
+
+	at = n > 0 && (size_t)n < len ? (size_t)n : 0;
+	for (int l = 0; l < sl->nlevels && l < IO_STACK_LEVELS; l++)
+		for (int i = 0; i < sl->ndev[l] && i < IO_STACK_WIDTH && at < len; i++) {
+			n = snprintf(buf + at, len - at, "%s%s", i ? ", " : " \u2192 ",
+				     io_phase_dev_name(p, sl->dev[l][i]));
+			if (n < 0 || (size_t)n >= len - at)
+				return buf;
+			at += (size_t)n;
+		}
+	return buf;
 }
 
 /* ---- busy time ---- */
@@ -452,7 +603,8 @@ static int workload_disks(const struct io_phase *p, uint32_t *disks, int max)
 			const struct io_row *r = &p->rows[i];
 			uint32_t d = io_phase_disk_of(p, r->dev);
 
-			if (pass == 0 && r->cls != IO_CL_TREE && r->cls != IO_CL_WB_TREE)
+			if (pass == 0 && r->cls != IO_CL_TREE && r->cls != IO_CL_WB_TREE &&
+			    !(r->cls == IO_CL_STACK && r->charged))
 				continue;
 			if (!disk_in(disks, n, d))
 				disks[n++] = d;
@@ -505,8 +657,10 @@ void io_layers_compute(const struct io_phase *p, const struct io_phase *before,
 			l->blk_read_all += b;
 			if (r->cls == IO_CL_TREE)
 				l->blk_read_tree += b;
-			else
-				l->blk_read_others += b;
+			else if (r->cls == IO_CL_STACK)
+				l->blk_read_stack_tree += r->charged;
+			if (r->cls != IO_CL_TREE)
+				l->blk_read_others += r->cls == IO_CL_STACK ? b - r->charged : b;
 			continue;
 		}
 		if (r->op != IO_OP_WRITE)
@@ -518,6 +672,10 @@ void io_layers_compute(const struct io_phase *p, const struct io_phase *before,
 		case IO_CL_WB: l->blk_write_wb += b; break;
 		case IO_CL_JOURNAL: l->blk_write_journal += b; break;
 		case IO_CL_OTHER: l->blk_write_other += b; break;
+		case IO_CL_STACK:
+			l->blk_write_stack += b;
+			l->blk_write_stack_tree += r->charged;
+			break;
 		default: l->blk_write_unknown += b; break;
 		}
 	}
@@ -550,7 +708,9 @@ static int cmp_rows(const void *a, const void *b, void *arg)
 		return x->dev < y->dev ? -1 : 1;
 	if (x->op != y->op)
 		return x->op - y->op;
-	return x->cls - y->cls;
+	if (x->cls != y->cls)
+		return x->cls - y->cls;
+	return (x->upper > y->upper) - (x->upper < y->upper);
 }
 
 size_t *io_phase_sorted_rows(const struct io_phase *p)

@@ -36,7 +36,9 @@ void io_sysstat_delta(const struct io_sysstat *a, const struct io_sysstat *b, st
 
 struct io_row {
 	uint32_t dev;              /* bio's device (partition or disk) */
+	uint32_t upper;            /* IO_CL_STACK: the upper device it was done for; else 0 */
 	uint8_t op, cls;
+	uint64_t charged;          /* IO_CL_STACK: bytes charged to the workload (io_stack_charge) */
 	struct io_stat st;
 };
 
@@ -50,6 +52,9 @@ struct io_devinfo {
 	uint64_t issued;           /* disks: requests issued during the phase (all submitters) */
 	int has_stat;
 	struct io_sysstat stat;    /* /sys/block delta over the phase */
+	/* blk-throttle limits configured on this device for the workload's blkio cgroup (0: none) */
+	uint64_t thr_read_bps, thr_write_bps, thr_read_iops, thr_write_iops;
+	char thr_cgroup[64];       /* the cgroup that set the first limit found ("/x"), "" none */
 };
 
 struct io_fsrow {
@@ -60,6 +65,18 @@ struct io_fsrow {
 struct io_jbdrow {
 	uint32_t dev;
 	struct io_jbd_stat st;
+};
+
+/* A file system's device stack as seen in a phase: "/mnt (ext4) → loop0 → vda", one level per
+ * depth (partitions folded into their disk), filled by the loader from sysfs. */
+#define IO_STACK_LEVELS 4
+#define IO_STACK_WIDTH 8
+
+struct io_stackline {
+	char head[96];             /* "/mnt (ext4)", "/mnt (btrfs raid0)" */
+	int nlevels;
+	int ndev[IO_STACK_LEVELS];
+	uint32_t dev[IO_STACK_LEVELS][IO_STACK_WIDTH]; /* kernel dev_t of each level's devices */
 };
 
 struct io_phase {
@@ -80,6 +97,8 @@ struct io_phase {
 	uint64_t tree_dirtied_total, tree_wb_total; /* their bytes dirtied / written back so far */
 	uint64_t tree_removed_total; /* ... and dropped by the tree before writeback (truncate, unlink) */
 	struct missing_probes missing; /* probes of this part that are not attached, and why */
+	struct io_stackline *stacks; /* file systems on stacked devices the workload's I/O touched */
+	size_t nstacks;
 };
 
 struct io_phase *io_phase_new(void);
@@ -87,6 +106,27 @@ struct io_phase *io_phase_new(void);
 void io_result_free(struct io_phase *io);
 /* Add st to row (dev, op, cls), creating it. Returns 0 or -1 (out of memory). */
 int io_phase_add(struct io_phase *p, uint32_t dev, uint8_t op, uint8_t cls, const struct io_stat *st);
+/* The same for a row done for upper device `upper` (IO_CL_STACK; 0 otherwise). */
+int io_phase_add_upper(struct io_phase *p, uint32_t dev, uint32_t upper, uint8_t op, uint8_t cls,
+		       const struct io_stat *st);
+/* Append a stack line (copied). Returns 0 or -1 (out of memory). */
+int io_phase_add_stack(struct io_phase *p, const struct io_stackline *s);
+
+/* ---- I/O a stacking driver did for an upper device (IO_CL_STACK) ---- */
+
+/* The workload's share of upper device `upper`'s `op` bytes in p: its own requests, writeback of
+ * its files and what was charged to it below (for a stack of stacks), over every request except
+ * the journal's and the untracked ones (the journal follows the data it commits). -1 when the
+ * upper device had no such bytes in p. */
+double io_upper_share(const struct io_phase *p, uint32_t upper, int op);
+/* Set rows[].charged of every IO_CL_STACK row of p: its bytes times the workload's share of its
+ * upper device (same op) in p, or, when the upper device had no bytes in p, in the nearest
+ * earlier phase that had (prev[0] the previous phase, prev[1] the one before...; nprev may be
+ * 0). The lower I/O of a buffered loop device often lands a phase after the upper writes. */
+void io_stack_charge(struct io_phase *p, const struct io_phase *const *prev, int nprev);
+/* Bytes of p's rows on disk (0 = any) that are the workload's: its own and writeback of its
+ * files (read and write), plus what io_stack_charge charged to it. */
+uint64_t io_phase_workload_bytes(const struct io_phase *p, uint32_t disk, int op);
 /* Device entry for dev, created (zeroed, disk = dev) when missing; NULL when out of memory. */
 struct io_devinfo *io_phase_dev(struct io_phase *p, uint32_t dev);
 const struct io_devinfo *io_phase_find_dev(const struct io_phase *p, uint32_t dev);
@@ -111,6 +151,21 @@ uint64_t io_lat_pct(const uint32_t *h, double pct, uint64_t max);
 const char *io_op_name(int op);      /* "read", "write", "flush", "discard", "other" */
 const char *io_class_name(int cls);  /* "workload", "writeback (workload)", "writeback", ... */
 const char *io_class_key(int cls);   /* "tree", "writeback_tree", "writeback", "journal", ... */
+
+/* One device of a stack line, over the phase: every completed request on it (read, write), what
+ * of it is the workload's (io_phase_workload_bytes), what of it was done below a stacked device
+ * and charged, the latency sums, and the busy time. */
+struct io_level_stat {
+	uint64_t requests, bytes, workload_bytes;
+	uint64_t below_bytes, below_workload_bytes; /* IO_CL_STACK rows on it */
+	uint64_t queue_ns, dev_ns;                  /* sums over the requests */
+	uint64_t busy_ns;
+};
+
+void io_level_stat(const struct io_phase *p, uint32_t dev, struct io_level_stat *out);
+/* "/mnt (ext4) → loop0 → vda". Returns buf. */
+char *io_stackline_format(const struct io_phase *p, const struct io_stackline *sl, char *buf,
+			  size_t len);
 
 /* ---- busy time ---- */
 
@@ -164,7 +219,9 @@ struct io_layers {
 	uint64_t wb_tree, wb_all;               /* written back: the tree's inodes / all inodes */
 	uint64_t blk_write_tree, blk_write_wb_tree, blk_write_wb, blk_write_journal;
 	uint64_t blk_write_other, blk_write_unknown;
+	uint64_t blk_write_stack, blk_write_stack_tree; /* below stacked devices: all, the workload's */
 	uint64_t blk_read_tree, blk_read_others;
+	uint64_t blk_read_stack_tree;          /* reads below stacked devices for the workload */
 	uint64_t blk_write_all, blk_read_all;   /* every class, on the devices below */
 	uint64_t dev_write, dev_read;           /* /sys/block deltas of those disks */
 	uint64_t still_dirty;                   /* of what the tree dirtied in this phase: not written

@@ -20,5 +20,12 @@ void io_report_disks_text(FILE *out, const struct session_summary *sum);
 /* Adds the phase's "io" member to phase_obj (p->io != NULL). */
 void io_report_json(struct json_object *phase_obj, const struct phase_result *p,
 		    const struct phase_summary *ps);
+/* The session's device stacks (`stacks`): each line, the workload's I/O wait on every device of
+ * it, and the device with the most of it. */
+struct json_object *io_report_stacks_json(const struct session_summary *sum);
+/* The passive verdicts (`verdicts`, each with its inputs) and the members' numbers they were
+ * computed from (`verdict_inputs`); NULL inputs when the run touched fewer than two devices. */
+struct json_object *io_report_verdicts_json(const struct session_summary *sum);
+struct json_object *io_report_verdict_inputs_json(const struct session_summary *sum);
 
 #endif

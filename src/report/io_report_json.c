@@ -25,6 +25,15 @@ static struct json_object *lat_obj(const uint32_t *h, uint64_t total, uint64_t m
 	return o;
 }
 
+/* "MAJ:MIN" of a kernel dev_t. */
+static struct json_object *jdev(uint32_t dev)
+{
+	char mm[24];
+
+	snprintf(mm, sizeof(mm), "%u:%u", IO_DEV_MAJOR(dev), IO_DEV_MINOR(dev));
+	return json_object_new_string(mm);
+}
+
 static void put_devref(struct json_object *o, const struct io_phase *p, uint32_t dev)
 {
 	const struct io_devinfo *d = io_phase_find_dev(p, dev);
@@ -50,6 +59,11 @@ static struct json_object *requests_arr(const struct io_phase *p)
 		put_devref(o, p, r->dev);
 		jput(o, "op", json_object_new_string(io_op_name(r->op)));
 		jput(o, "class", json_object_new_string(io_class_key(r->cls)));
+		jput(o, "upper", r->cls == IO_CL_STACK ?
+		     json_object_new_string(io_phase_dev_name(p, r->upper)) : NULL);
+		jput(o, "upper_dev", r->cls == IO_CL_STACK ? jdev(r->upper) : NULL);
+		jput_u64(o, "workload_bytes", r->cls == IO_CL_STACK ? r->charged :
+			 r->cls == IO_CL_TREE || r->cls == IO_CL_WB_TREE ? s->bytes : 0);
 		jput_u64(o, "requests", s->requests);
 		jput_u64(o, "bytes", s->bytes);
 		jput_dbl(o, "iops", ratio(s->requests, secs));
@@ -80,6 +94,18 @@ static struct json_object *devices_arr(const struct io_phase *p)
 		jput_u64(o, "busy_ns", d->busy_ns);
 		jput_dbl(o, "utilization", ratio(d->busy_ns, p->window_ns));
 		jput_u64(o, "issued", d->issued);
+		if (d->thr_read_bps || d->thr_write_bps || d->thr_read_iops || d->thr_write_iops) {
+			struct json_object *t = json_object_new_object();
+
+			jput_u64(t, "read_bps", d->thr_read_bps);
+			jput_u64(t, "write_bps", d->thr_write_bps);
+			jput_u64(t, "read_iops", d->thr_read_iops);
+			jput_u64(t, "write_iops", d->thr_write_iops);
+			jput_str(t, "cgroup", d->thr_cgroup);
+			jput(o, "throttle", t);
+		} else {
+			jput(o, "throttle", NULL);
+		}
 		if (d->has_stat) {
 			st = json_object_new_object();
 			jput_u64(st, "read_ios", d->stat.rd_ios);
@@ -174,6 +200,46 @@ static struct json_object *jbd_arr(const struct io_phase *p)
 	return a;
 }
 
+/* The file systems on stacked devices: the line, and each level's devices with their numbers. */
+static struct json_object *stacks_arr(const struct io_phase *p)
+{
+	struct json_object *a = json_object_new_array();
+	char line[512];
+
+	for (size_t s = 0; s < p->nstacks; s++) {
+		const struct io_stackline *sl = &p->stacks[s];
+		struct json_object *o = json_object_new_object(), *levels = json_object_new_array();
+
+		jput(o, "head", json_object_new_string(sl->head));
+		jput(o, "line", json_object_new_string(io_stackline_format(p, sl, line,
+									     sizeof(line))));
+		for (int l = 0; l < sl->nlevels; l++) {
+			struct json_object *lv = json_object_new_array();
+
+			for (int i = 0; i < sl->ndev[l]; i++) {
+				struct json_object *d = json_object_new_object();
+				struct io_level_stat v;
+
+				io_level_stat(p, sl->dev[l][i], &v);
+				put_devref(d, p, sl->dev[l][i]);
+				jput_u64(d, "requests", v.requests);
+				jput_u64(d, "bytes", v.bytes);
+				jput_u64(d, "workload_bytes", v.workload_bytes);
+				jput_u64(d, "below_bytes", v.below_bytes);
+				jput_u64(d, "below_workload_bytes", v.below_workload_bytes);
+				jput_u64(d, "queue_ns", v.queue_ns);
+				jput_u64(d, "device_ns", v.dev_ns);
+				jput_u64(d, "busy_ns", v.busy_ns);
+				json_object_array_add(lv, d);
+			}
+			json_object_array_add(levels, lv);
+		}
+		jput(o, "levels", levels);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static struct json_object *layers_obj(const struct io_phase *p, const struct phase_summary *ps)
 {
 	struct json_object *o = json_object_new_object(), *notes = json_object_new_array();
@@ -193,6 +259,9 @@ static struct json_object *layers_obj(const struct io_phase *p, const struct pha
 	jput_u64(o, "block_write_journal_bytes", l->blk_write_journal);
 	jput_u64(o, "block_write_other_bytes", l->blk_write_other);
 	jput_u64(o, "block_write_untracked_bytes", l->blk_write_unknown);
+	jput_u64(o, "block_write_below_bytes", l->blk_write_stack);
+	jput_u64(o, "block_write_below_workload_bytes", l->blk_write_stack_tree);
+	jput_u64(o, "block_read_below_workload_bytes", l->blk_read_stack_tree);
 	jput_u64(o, "block_read_workload_bytes", l->blk_read_tree);
 	jput_u64(o, "block_read_others_bytes", l->blk_read_others);
 	jput_u64(o, "block_write_bytes", l->blk_write_all);
@@ -242,6 +311,7 @@ void io_report_json(struct json_object *phase_obj, const struct phase_result *pr
 	jput_u64(o, "window_ns", p->window_ns);
 	jput(o, "requests", requests_arr(p));
 	jput(o, "devices", devices_arr(p));
+	jput(o, "stacks", stacks_arr(p));
 	jput(o, "page_cache", page_cache_obj(p));
 	jput(o, "fsync", fs_arr(p));
 	jput(o, "journal", jbd_arr(p));
@@ -249,4 +319,91 @@ void io_report_json(struct json_object *phase_obj, const struct phase_result *pr
 	jput(o, "lost", lost_obj(&p->lost));
 	jput(o, "missing", jprobe_names(&p->missing));
 	jput(phase_obj, "io", o);
+}
+
+struct json_object *io_report_stacks_json(const struct session_summary *sum)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int k = 0; sum && k < sum->nstacks; k++) {
+		const struct stack_line *st = &sum->stacks[k];
+		struct json_object *o = json_object_new_object(), *devs = json_object_new_array();
+
+		jput_str(o, "line", st->line);
+		jput_str(o, "head", st->head);
+		jput_u64(o, "iowait_ns", st->iowait_ns_total);
+		for (int i = 0; i < st->ndevs; i++) {
+			struct json_object *d = json_object_new_object();
+
+			jput_str(d, "name", st->dev[i]);
+			jput_i64(d, "level", st->level[i]);
+			jput_u64(d, "iowait_ns", st->iowait_ns[i]);
+			json_object_array_add(devs, d);
+		}
+		jput(o, "devices", devs);
+		jput(o, "most_waited", st->most >= 0 ? json_object_new_string(st->dev[st->most]) :
+			NULL);
+		jput_u64(o, "most_waited_ns", st->most >= 0 ? st->iowait_ns[st->most] : 0);
+		jput(o, "most_waited_below", st->below[0] ? json_object_new_string(st->below) : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *io_report_verdicts_json(const struct session_summary *sum)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; sum && i < sum->nverdicts; i++) {
+		const struct verdict *v = &sum->verdicts[i];
+		struct json_object *o = json_object_new_object(), *in = json_object_new_object();
+
+		jput_str(o, "kind", vd_kind_name(v->kind));
+		jput_str(o, "subject", v->subject);
+		jput_str(o, "text", v->text);
+		for (int k = 0; k < v->ninputs; k++)
+			jput_dbl(in, v->inputs[k].key, v->inputs[k].val);
+		jput(o, "inputs", in);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *io_report_verdict_inputs_json(const struct session_summary *sum)
+{
+	const struct vd_input *in = sum ? &sum->vin : NULL;
+	struct json_object *o, *a;
+
+	if (!in || in->nmembers < 2)
+		return NULL;
+	o = json_object_new_object();
+	a = json_object_new_array();
+	for (int i = 0; i < in->nmembers; i++) {
+		const struct vd_member *m = &in->m[i];
+		struct json_object *x = json_object_new_object();
+
+		jput_str(x, "name", m->name);
+		jput_dbl(x, "lat_us", m->lat_us);
+		jput_dbl(x, "qwait_us", m->qwait_us);
+		jput_dbl(x, "busy_pct", m->busy_pct);
+		jput_dbl(x, "mib_s", m->mib_s);
+		jput_dbl(x, "iops", m->iops);
+		jput_dbl(x, "inflight", m->inflight);
+		jput_dbl(x, "iowait_s", m->iowait_s);
+		jput_u64(x, "throttle_read_bps", m->thr_read_bps);
+		jput_u64(x, "throttle_write_bps", m->thr_write_bps);
+		jput_u64(x, "throttle_read_iops", m->thr_read_iops);
+		jput_u64(x, "throttle_write_iops", m->thr_write_iops);
+		jput_str(x, "below", m->bottom);
+		json_object_array_add(a, x);
+	}
+	jput(o, "members", a);
+	jput_str(o, "shared_lower", in->shared_lower);
+	jput_bool(o, "writes", in->writes);
+	jput_str(o, "top_thread", in->top_thread);
+	jput_dbl(o, "top_thread_cpu_pct", in->top_thread_cpu_pct);
+	jput_dbl(o, "wall_s", in->wall_s);
+	jput_dbl(o, "dirty_pause_s", in->dirty_pause_s);
+	jput_dbl(o, "journal_wait_s", in->journal_wait_s);
+	return o;
 }

@@ -29,8 +29,11 @@ static void text_rows(FILE *out, const struct io_phase *p)
 		const struct io_row *r = &p->rows[idx[i]];
 		const struct io_stat *s = &r->st;
 		const struct io_devinfo *d = io_phase_find_dev(p, r->dev);
-		char name[40], q[64], dv[64];
+		char name[40], q[64], dv[64], who[40];
 
+		snprintf(who, sizeof(who), "%s", io_class_name(r->cls));
+		if (r->cls == IO_CL_STACK)
+			snprintf(who, sizeof(who), "below %s", io_phase_dev_name(p, r->upper));
 		snprintf(name, sizeof(name), "%s%s", d && d->is_partition ? " " : "",
 			 io_phase_dev_name(p, r->dev));
 		snprintf(q, sizeof(q), "%s/%s/%s",
@@ -42,12 +45,45 @@ static void text_rows(FILE *out, const struct io_phase *p)
 			 fmt_ns(b[1], 32, io_lat_pct(s->dhist, 99, s->dev_max)),
 			 fmt_ns(b[2], 32, s->dev_max));
 		fprintf(out, "  %-10s %-7s %-27s %8llu %10s %8.0f %10.1f %5.0f %26s %26s %5llu\n", name,
-			io_op_name(r->op), io_class_name(r->cls), (unsigned long long)s->requests,
+			io_op_name(r->op), who, (unsigned long long)s->requests,
 			fmt_bytes(b[3], 32, s->bytes), ratio(s->requests, secs),
 			ratio(s->bytes / 1048576.0, secs), 100.0 * ratio(s->seq, s->requests), q, dv,
 			(unsigned long long)hist_percentile(s->depth_hist, IO_DEPTH_SLOTS, 50, 0));
 	}
 	free(idx);
+}
+
+/* Each file system on stacked devices: its line, then every level's devices with their
+ * requests, bytes (the workload's, and what was done below an upper device and charged to it),
+ * average queue and device time, and busy time. */
+static void text_stacks(FILE *out, const struct io_phase *p)
+{
+	char line[512], a[32], b[32], c[32], d[32], e[32], f[32];
+
+	for (size_t s = 0; s < p->nstacks; s++) {
+		const struct io_stackline *sl = &p->stacks[s];
+
+		fprintf(out, "  stack %s\n", io_stackline_format(p, sl, line, sizeof(line)));
+		for (int l = 0; l < sl->nlevels; l++)
+			for (int i = 0; i < sl->ndev[l]; i++) {
+				struct io_level_stat v;
+				uint64_t n;
+
+				io_level_stat(p, sl->dev[l][i], &v);
+				n = v.requests ? v.requests : 1;
+				fprintf(out, "    %-8s %llu requests %s, the workload's %s",
+					io_phase_dev_name(p, sl->dev[l][i]),
+					(unsigned long long)v.requests, fmt_bytes(a, 32, v.bytes),
+					fmt_bytes(b, 32, v.workload_bytes));
+				if (v.below_bytes)
+					fprintf(out, " (below stacked devices %s, charged %s)",
+						fmt_bytes(c, 32, v.below_bytes),
+						fmt_bytes(d, 32, v.below_workload_bytes));
+				fprintf(out, "; queue avg %s, device avg %s, busy %s\n",
+					fmt_ns(e, 32, v.queue_ns / n), fmt_ns(f, 32, v.dev_ns / n),
+					fmt_ns(a, 32, v.busy_ns));
+			}
+	}
 }
 
 static void text_devices(FILE *out, const struct io_phase *p)
@@ -133,8 +169,9 @@ static void text_layers(FILE *out, const struct io_layers *l, const struct phase
 		{ "block layer: workload", l->blk_write_tree, l->blk_read_tree, 1 },
 		{ "block layer: writeback for it", l->blk_write_wb_tree, 0, 0 },
 		{ "block layer: journal", l->blk_write_journal, 0, 0 },
-		{ "block layer: others", l->blk_write_wb + l->blk_write_other + l->blk_write_unknown,
-		  l->blk_read_others, 1 },
+		{ "block layer: below, for it", l->blk_write_stack_tree, l->blk_read_stack_tree, 1 },
+		{ "block layer: others", l->blk_write_wb + l->blk_write_other + l->blk_write_unknown +
+		  l->blk_write_stack - l->blk_write_stack_tree, l->blk_read_others, 1 },
 		{ "device counters (/sys/block)", l->dev_write, l->dev_read, 1 },
 	};
 	char a[32], b[32];
@@ -161,6 +198,7 @@ void io_report_text(FILE *out, const struct phase_result *pr, const struct phase
 	else
 		fprintf(out, "  no block requests completed in this phase\n");
 	text_devices(out, p);
+	text_stacks(out, p);
 	text_page_cache(out, p, l);
 	text_fs(out, p);
 	text_layers(out, l, ps);
@@ -200,6 +238,26 @@ void io_report_disks_text(FILE *out, const struct session_summary *sum)
 			fmt_bytes(g, sizeof(g), dl->workload_bytes));
 		if (dl->iowait_ns)
 			fprintf(out, "; I/O wait %s", fmt_ns(a, sizeof(a), dl->iowait_ns));
+		fputc('\n', out);
+	}
+	for (int i = 0; i < sum->nstacks; i++) {
+		const struct stack_line *st = &sum->stacks[i];
+
+		fprintf(out, "  stack %s", st->line);
+		if (st->most >= 0)
+			fprintf(out, ": the workload waited %s on %s; %s of it on %s's requests%s%s",
+				fmt_ns(a, sizeof(a), st->iowait_ns_total), st->head,
+				fmt_ns(b, sizeof(b), st->iowait_ns[st->most]), st->dev[st->most],
+				st->below[0] ? ", which sit on " : "", st->below);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < sum->nverdicts; i++)
+		fprintf(out, "  verdict (%s): %s\n", vd_kind_name(sum->verdicts[i].kind),
+			sum->verdicts[i].text);
+	if (sum->vin.nmembers >= 2 && !sum->nverdicts) {
+		fprintf(out, "  verdicts: nothing stands out among");
+		for (int i = 0; i < sum->vin.nmembers; i++)
+			fprintf(out, "%s %s", i ? "," : "", sum->vin.m[i].name);
 		fputc('\n', out);
 	}
 }

@@ -32,6 +32,18 @@ static int index_of(const char *name, const char *(*fn)(int), int n)
 	return -1;
 }
 
+/* A device's blk-throttle limits for the workload's cgroup (`throttle`, or null). */
+static void load_throttle(struct json_object *t, struct io_devinfo *d)
+{
+	if (!t || !json_object_is_type(t, json_type_object))
+		return;
+	d->thr_read_bps = rl_u64(t, "read_bps");
+	d->thr_write_bps = rl_u64(t, "write_bps");
+	d->thr_read_iops = rl_u64(t, "read_iops");
+	d->thr_write_iops = rl_u64(t, "write_iops");
+	snprintf(d->thr_cgroup, sizeof(d->thr_cgroup), "%s", rl_str(t, "cgroup"));
+}
+
 static void load_devices(struct json_object *a, struct io_phase *p)
 {
 	for (size_t i = 0; i < rl_alen(a); i++) {
@@ -55,6 +67,7 @@ static void load_devices(struct json_object *a, struct io_phase *p)
 		d->stat.dc_ios = rl_u64(st, "discard_ios");
 		d->stat.fl_ios = rl_u64(st, "flush_ios");
 		d->stat.io_ticks = rl_u64(st, "io_ticks_ns") / 1000000;
+		load_throttle(rl_member(o, "throttle"), d);
 	}
 	/* the disk of each device, by its name */
 	for (size_t i = 0; i < p->ndevs; i++)
@@ -93,7 +106,31 @@ static int load_requests(struct json_object *a, struct io_phase *p)
 			snprintf(di->name, sizeof(di->name), "%s", rl_str(o, "name"));
 			snprintf(di->disk_name, sizeof(di->disk_name), "%s", rl_str(o, "disk"));
 		}
-		if (io_phase_add(p, dev, (uint8_t)op, (uint8_t)cls, &st))
+		if (io_phase_add_upper(p, dev, dev_of(rl_str(o, "upper_dev")), (uint8_t)op,
+				       (uint8_t)cls, &st))
+			return -1;
+	}
+	return 0;
+}
+
+/* The stack lines (io.stacks): head and each level's devices. */
+static int load_stacks(struct json_object *a, struct io_phase *p)
+{
+	for (size_t i = 0; i < rl_alen(a); i++) {
+		struct json_object *o = json_object_array_get_idx(a, i), *lv = rl_member(o, "levels");
+		struct io_stackline sl;
+
+		memset(&sl, 0, sizeof(sl));
+		snprintf(sl.head, sizeof(sl.head), "%s", rl_str(o, "head"));
+		for (size_t l = 0; l < rl_alen(lv) && l < IO_STACK_LEVELS; l++) {
+			struct json_object *devs = json_object_array_get_idx(lv, l);
+
+			for (size_t k = 0; k < rl_alen(devs) && k < IO_STACK_WIDTH; k++)
+				sl.dev[l][sl.ndev[l]++] =
+					dev_of(rl_str(json_object_array_get_idx(devs, k), "dev"));
+			sl.nlevels++;
+		}
+		if (io_phase_add_stack(p, &sl))
 			return -1;
 	}
 	return 0;
@@ -197,7 +234,7 @@ struct io_phase *report_load_io(struct json_object *io, const struct missing_pro
 		return NULL;
 	p->window_ns = rl_u64(io, "window_ns");
 	load_devices(rl_member(io, "devices"), p);
-	if (load_requests(rl_member(io, "requests"), p) ||
+	if (load_requests(rl_member(io, "requests"), p) || load_stacks(rl_member(io, "stacks"), p) ||
 	    load_fs_jbd(rl_member(io, "fsync"), rl_member(io, "journal"), p)) {
 		io_result_free(p);
 		return NULL;

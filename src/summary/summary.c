@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "summary.h"
+#include "run_verdicts.h"
 #include "facts.h"
 
 /* ---- Headline figures from the phase facts ---- */
@@ -116,12 +117,76 @@ static void add_phase_disks(const struct io_phase *io, struct session_summary *s
 		if ((r->op == IO_OP_READ || r->op == IO_OP_WRITE) &&
 		    (r->cls == IO_CL_TREE || r->cls == IO_CL_WB_TREE))
 			dl->workload_bytes += r->st.bytes;
+		else if (r->op == IO_OP_READ || r->op == IO_OP_WRITE)
+			dl->workload_bytes += r->charged; /* below a stacked device, for it */
+	}
+}
+
+/* The stack lines of a phase, each once over the session, with their devices. */
+static void add_phase_stacks(const struct io_phase *io, struct session_summary *sum)
+{
+	char line[256];
+
+	for (size_t k = 0; k < io->nstacks; k++) {
+		const struct io_stackline *sl = &io->stacks[k];
+		struct stack_line *st;
+		int seen = 0;
+
+		io_stackline_format(io, sl, line, sizeof(line));
+		for (int j = 0; j < sum->nstacks; j++)
+			seen |= !strcmp(sum->stacks[j].line, line);
+		if (seen || sum->nstacks >= SUMMARY_STACKS)
+			continue;
+		st = &sum->stacks[sum->nstacks++];
+		memset(st, 0, sizeof(*st));
+		snprintf(st->line, sizeof(st->line), "%s", line);
+		snprintf(st->head, sizeof(st->head), "%s", sl->head);
+		for (int l = 0; l < sl->nlevels; l++)
+			for (int i = 0; i < sl->ndev[l] && st->ndevs < STACK_LINE_DEVS; i++) {
+				snprintf(st->dev[st->ndevs], sizeof(st->dev[0]), "%s",
+					 io_phase_dev_name(io, sl->dev[l][i]));
+				st->level[st->ndevs++] = l;
+			}
+	}
+}
+
+/* The workload's I/O wait on each stack's devices (from the disk lines), the most waited one
+ * and the device under it. */
+static void stack_waits(struct session_summary *sum)
+{
+	for (int k = 0; k < sum->nstacks; k++) {
+		struct stack_line *st = &sum->stacks[k];
+
+		st->most = -1;
+		st->iowait_ns_total = 0;
+		for (int i = 0; i < st->ndevs; i++) {
+			st->iowait_ns[i] = 0;
+			for (int d = 0; d < sum->ndisks; d++)
+				if (!strcmp(sum->disks[d].name, st->dev[i]))
+					st->iowait_ns[i] = sum->disks[d].iowait_ns;
+			st->iowait_ns_total += st->iowait_ns[i];
+			if (st->iowait_ns[i] && (st->most < 0 ||
+						 st->iowait_ns[i] > st->iowait_ns[st->most]))
+				st->most = i;
+		}
+		st->below[0] = '\0';
+		for (int i = 0; st->most >= 0 && i < st->ndevs; i++)
+			if (st->level[i] == st->level[st->most] + 1) {
+				/* (same size, both in *sum: a copy, not snprintf) */
+				memcpy(st->below, st->dev[i], sizeof(st->below));
+				st->below[sizeof(st->below) - 1] = '\0';
+				break;
+			}
 	}
 }
 
 static void compute_disks(const struct session_result *s, struct session_summary *sum)
 {
 	sum->ndisks = 0;
+	sum->nstacks = 0;
+	for (int i = 0; i < s->nphases; i++)
+		if (s->phases[i].io)
+			add_phase_stacks(s->phases[i].io, sum);
 	for (int i = 0; i < s->nphases; i++)
 		if (s->phases[i].io)
 			add_phase_disks(s->phases[i].io, sum);
@@ -136,13 +201,26 @@ static void compute_disks(const struct session_result *s, struct session_summary
 			if (dl)
 				dl->iowait_ns += s->phases[i].wall.iowait_by_disk[d];
 		}
+	stack_waits(sum);
 }
 
 /* ---- The whole ---- */
 
 static void compute_phases(const struct session_result *s, struct session_summary *sum)
 {
-	const struct io_phase *before = NULL;
+	const struct io_phase *before = NULL, *prev[SESSION_MAX_PHASES];
+	int nprev = 0;
+
+	/* I/O below stacked devices, charged by the upper devices' owners (latest phase first) */
+	for (int i = 0; i < s->nphases; i++) {
+		if (!s->phases[i].io)
+			continue;
+		io_stack_charge(s->phases[i].io, prev, nprev);
+		memmove(prev + 1, prev, sizeof(prev[0]) * (size_t)(nprev < SESSION_MAX_PHASES - 1 ?
+								  nprev : SESSION_MAX_PHASES - 1));
+		prev[0] = s->phases[i].io;
+		nprev += nprev < SESSION_MAX_PHASES;
+	}
 
 	for (int i = 0; i < s->nphases; i++) {
 		const struct io_phase *io = s->phases[i].io;
@@ -180,6 +258,9 @@ int summary_compute(struct session_result *s)
 	sum->ncols = session_columns(s, sum->cols, SESSION_MAX_PHASES);
 	compute_headlines(s, sum);
 	compute_disks(s, sum);
+	/* passive verdicts when the run touched several devices */
+	sum->nverdicts = run_verdict_input(s, sum, &sum->vin) >= 2 ?
+			 verdicts_compute(&sum->vin, sum->verdicts, VD_MAX) : 0;
 	explain(s, sum->phases, &sum->expl);
 	s->summary = sum;
 	return 0;

@@ -101,6 +101,34 @@ static int is_slow(const struct vd_input *in, int i, double *ratio)
 	return rl >= VD_SLOW_RATIO || (rb >= VD_SLOW_RATIO && m->busy_pct >= 20);
 }
 
+/* The workload's I/O wait on member I (a run's report), as a sentence end and as inputs: "; the
+ * workload waited 3.5 s on it (95% of its I/O wait on these devices)". Empty when unknown. */
+static void iowait_note(const struct vd_input *in, int i, struct verdict *v, char *buf, size_t n)
+{
+	double all = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < in->nmembers; k++)
+		all += in->m[k].iowait_s;
+	if (!v || in->m[i].iowait_s <= 0 || all <= 0)
+		return;
+	snprintf(buf, n, "; the workload waited %.2f s on it (%.0f%% of its I/O wait on these "
+		 "devices)", in->m[i].iowait_s, 100.0 * in->m[i].iowait_s / all);
+	input(v, "iowait_s", in->m[i].iowait_s);
+	input(v, "iowait_share", in->m[i].iowait_s / all);
+}
+
+/* Append s to the verdict's sentence. */
+static void append(struct verdict *v, const char *s)
+{
+	size_t l;
+
+	if (!v || !s[0])
+		return;
+	l = strlen(v->text);
+	snprintf(v->text + l, sizeof(v->text) - l, "%s", s);
+}
+
 /* The configured limits that matter for the direction of the work. */
 static void dir_limits(const struct vd_input *in, const struct vd_member *m, uint64_t *bps,
 		       uint64_t *iops)
@@ -117,6 +145,7 @@ static int rule_throttle_config(const struct vd_input *in, int i, struct vd_out 
 	const char *dir = in->writes ? "write" : "read";
 	uint64_t bps, iops;
 	struct verdict *v;
+	char note[160];
 	double ratio;
 	int slow = is_slow(in, i, &ratio);
 
@@ -132,6 +161,8 @@ static int rule_throttle_config(const struct vd_input *in, int i, struct vd_out 
 		input(v, "mib_s", m->mib_s);
 		input(v, "lat_us", m->lat_us);
 		input(v, "others_lat_us", MEDIAN_OTHERS(in, lat_us, i));
+		iowait_note(in, i, v, note, sizeof(note));
+		append(v, note);
 		return 1;
 	}
 	if (iops && (m->iops >= VD_AT_LIMIT * (double)iops || slow)) {
@@ -145,6 +176,8 @@ static int rule_throttle_config(const struct vd_input *in, int i, struct vd_out 
 		input(v, "iops", m->iops);
 		input(v, "lat_us", m->lat_us);
 		input(v, "others_lat_us", MEDIAN_OTHERS(in, lat_us, i));
+		iowait_note(in, i, v, note, sizeof(note));
+		append(v, note);
 		return 1;
 	}
 	return 0;
@@ -175,7 +208,7 @@ static void rule_slow(const struct vd_input *in, int i, struct vd_out *o)
 {
 	const struct vd_member *m = &in->m[i];
 	double ratio, lo, hi, growth;
-	char flat[160] = "", busy[64] = "";
+	char flat[160] = "", busy[64] = "", note[160];
 	struct verdict *v;
 
 	if (!is_slow(in, i, &ratio))
@@ -199,6 +232,8 @@ static void rule_slow(const struct vd_input *in, int i, struct vd_out *o)
 	input(v, "mib_s", m->mib_s);
 	input(v, "others_mib_s", MEDIAN_OTHERS(in, mib_s, i));
 	input(v, "ratio", ratio);
+	iowait_note(in, i, v, note, sizeof(note));
+	append(v, note);
 }
 
 /* Rule: a lone device (or members all alike) with a flat ceiling and no throttle configured. */

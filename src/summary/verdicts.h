@@ -54,6 +54,7 @@ struct vd_member {
 	double depth[VD_MAX_DEPTHS], depth_mib_s[VD_MAX_DEPTHS], depth_lat_us[VD_MAX_DEPTHS];
 	double alone_mib_s;    /* best throughput alone (0: not measured) */
 	double together_mib_s; /* its throughput while all members ran together (0: not measured) */
+	double iowait_s;       /* the workload's I/O wait charged to it (a run; 0: unknown) */
 };
 
 struct vd_input {

@@ -193,6 +193,36 @@ static void test_btrfs_three_loops(void **state)
 	assert_string_equal(devstack_common_lower(&ds), "vda");
 }
 
+/* The levels of a stack (a partition folded into its disk), and the mount of a stacked device
+ * found from the device: by its own number, and a btrfs member that is not the mount's source. */
+static void test_levels_and_mount_of(void **state)
+{
+	int lv[4][DS_MAX_KIDS], counts[4];
+	struct ds_env e = env();
+	struct devstack ds;
+	char err[256], mp[PATH_MAX];
+
+	(void)state;
+	assert_int_equal(devstack_from_path(&e, "/mnt", &ds, err, sizeof(err)), 0);
+	assert_int_equal(devstack_levels(&ds, lv, counts, 4), 2);
+	assert_int_equal(counts[0], 1);
+	assert_string_equal(ds.nodes[lv[0][0]].name, "loop0");
+	assert_int_equal(counts[1], 1);
+	assert_string_equal(ds.nodes[lv[1][0]].name, "vda"); /* vda1 folded into vda */
+	assert_int_equal(devstack_from_path(&e, "/data", &ds, err, sizeof(err)), 0);
+	assert_int_equal(devstack_levels(&ds, lv, counts, 4), 2);
+	assert_int_equal(counts[0], 3);
+	assert_int_equal(counts[1], 1);
+	assert_int_equal(devstack_levels(&ds, lv, counts, 1), 1);
+
+	assert_int_equal(devstack_mount_of(&e, "loop0", mp, sizeof(mp)), 0);
+	assert_string_equal(mp, "/mnt");
+	assert_int_equal(devstack_mount_of(&e, "loop3", mp, sizeof(mp)), 0);
+	assert_string_equal(mp, "/data");
+	assert_int_equal(devstack_mount_of(&e, "loop4", mp, sizeof(mp)), -1); /* not mounted */
+	assert_int_equal(devstack_mount_of(&e, "nosuch", mp, sizeof(mp)), -1);
+}
+
 /* A plain disk, by name and by a path on it; a partition by name. */
 static void test_plain_disk(void **state)
 {
@@ -257,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_loop_over_partition),
 		cmocka_unit_test(test_btrfs_three_loops),
 		cmocka_unit_test(test_plain_disk),
+		cmocka_unit_test(test_levels_and_mount_of),
 		cmocka_unit_test(test_dm_slaves),
 		cmocka_unit_test(test_unmappable),
 	};

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 #include "io_model.h"
@@ -215,6 +216,80 @@ static void add_bytes(struct io_phase *p, uint32_t dev, uint8_t op, uint8_t cls,
 	io_phase_add(p, dev, op, cls, &st);
 }
 
+static void add_below(struct io_phase *p, uint32_t dev, uint32_t upper, uint8_t op,
+		      uint64_t bytes)
+{
+	struct io_stat st;
+
+	memset(&st, 0, sizeof(st));
+	st.requests = bytes / 65536 + 1;
+	st.bytes = bytes;
+	io_phase_add_upper(p, dev, upper, op, IO_CL_STACK, &st);
+}
+
+/* I/O below a loop device is charged by the workload's share of the loop device's bytes (the
+ * journal and untracked requests aside); a phase where the loop device had no bytes takes the
+ * share of the nearest earlier phase that had; a loop over a loop is charged top down. */
+static void test_stack_charge(void **state)
+{
+	const uint32_t vda = 254u << 20, loop0 = 7u << 20, loop1 = (7u << 20) | 1, loop2 =
+		(7u << 20) | 2;
+	struct io_phase *a = io_phase_new(), *b = io_phase_new();
+	const struct io_phase *prev[1] = { a };
+	struct io_level_stat v;
+	struct io_stackline sl = { .head = "/mnt (ext4)", .nlevels = 2, .ndev = { 1, 1 },
+				   .dev = { { loop0 }, { vda } } };
+	struct io_layers l;
+	char line[128];
+
+	(void)state;
+	/* phase a: loop0 written 3/4 by the workload, 1/4 by another process, plus journal */
+	add_bytes(a, loop0, IO_OP_WRITE, IO_CL_WB_TREE, 48 << 20);
+	add_bytes(a, loop0, IO_OP_WRITE, IO_CL_OTHER, 16 << 20);
+	add_bytes(a, loop0, IO_OP_WRITE, IO_CL_JOURNAL, 1 << 20);
+	add_below(a, vda, loop0, IO_OP_WRITE, 64 << 20);
+	add_bytes(a, vda, IO_OP_WRITE, IO_CL_OTHER, 4096);
+	/* a read below loop0 with no read on loop0: no share, nothing charged */
+	add_below(a, vda, loop0, IO_OP_READ, 8192);
+	assert_true(io_upper_share(a, loop0, IO_OP_WRITE) > 0.749);
+	assert_true(io_upper_share(a, loop0, IO_OP_WRITE) < 0.751);
+	assert_true(io_upper_share(a, loop0, IO_OP_READ) < 0);
+	io_stack_charge(a, NULL, 0);
+	assert_int_equal(a->rows[3].charged, 48 << 20);
+	assert_int_equal(a->rows[5].charged, 0);
+	assert_int_equal(io_phase_workload_bytes(a, vda, IO_OP_WRITE), 48 << 20);
+	io_layers_compute(a, NULL, &l);
+	assert_int_equal(l.blk_write_stack, 64 << 20);
+	assert_int_equal(l.blk_write_stack_tree, 48 << 20);
+
+	io_phase_dev(a, loop0);
+	snprintf(io_phase_dev(a, loop0)->name, 32, "loop0");
+	snprintf(io_phase_dev(a, vda)->name, 32, "vda");
+	assert_string_equal(io_stackline_format(a, &sl, line, sizeof(line)),
+			    "/mnt (ext4) \u2192 loop0 \u2192 vda");
+	io_level_stat(a, vda, &v);
+	assert_int_equal(v.bytes, (64 << 20) + 4096 + 8192);
+	assert_int_equal(v.below_bytes, (64 << 20) + 8192);
+	assert_int_equal(v.below_workload_bytes, 48 << 20);
+	assert_int_equal(v.workload_bytes, 48 << 20);
+
+	/* phase b: the loop driver's writeback lands a phase later; loop2 over loop1 over vda:
+	 * loop2 all the workload's, loop1 half loop2's and half another's */
+	add_below(b, vda, loop0, IO_OP_WRITE, 8 << 20);
+	add_bytes(b, loop2, IO_OP_WRITE, IO_CL_TREE, 10 << 20);
+	add_below(b, loop1, loop2, IO_OP_WRITE, 10 << 20);
+	add_bytes(b, loop1, IO_OP_WRITE, IO_CL_OTHER, 10 << 20);
+	add_below(b, vda, loop1, IO_OP_WRITE, 20 << 20);
+	io_stack_charge(b, prev, 1);
+	assert_int_equal(b->rows[0].charged, 6 << 20);   /* 3/4 of 8 MiB, a's share */
+	assert_int_equal(b->rows[2].charged, 10 << 20);  /* all of loop2's */
+	assert_int_equal(b->rows[4].charged, 10 << 20);  /* half of loop1's 20 MiB below */
+	io_stack_charge(b, NULL, 0);
+	assert_int_equal(b->rows[0].charged, 0);         /* no earlier phase: nothing known */
+	io_result_free(a);
+	io_result_free(b);
+}
+
 static void test_layers_buffered(void **state)
 {
 	struct io_phase *p = io_phase_new();
@@ -336,11 +411,14 @@ static void test_log2_slots(void **state)
 	assert_int_equal(io_log2(~0ull, IO_DEPTH_SLOTS), IO_DEPTH_SLOTS - 1);
 	assert_int_equal(io_op_of(1 | (1u << 11)), IO_OP_WRITE);
 	assert_int_equal(io_op_of(35), IO_OP_OTHER);
-	assert_int_equal(io_classify(1, 1, 1, 1), IO_CL_TREE);
-	assert_int_equal(io_classify(0, 0, 1, 1), IO_CL_WB_TREE);
-	assert_int_equal(io_classify(0, 0, 1, 0), IO_CL_WB);
-	assert_int_equal(io_classify(0, 1, 0, 0), IO_CL_JOURNAL);
-	assert_int_equal(io_classify(0, 0, 0, 0), IO_CL_OTHER);
+	assert_int_equal(io_classify(1, 1, 1, 1, 1), IO_CL_TREE);
+	assert_int_equal(io_classify(0, 0, 0, 1, 1), IO_CL_WB_TREE);
+	assert_int_equal(io_classify(0, 0, 0, 1, 0), IO_CL_WB);
+	assert_int_equal(io_classify(0, 0, 1, 0, 0), IO_CL_JOURNAL);
+	assert_int_equal(io_classify(0, 0, 0, 0, 0), IO_CL_OTHER);
+	/* a loop worker, or writeback of a backing file: below an upper device */
+	assert_int_equal(io_classify(0, 1, 0, 1, 0), IO_CL_STACK);
+	assert_int_equal(io_classify(0, 1, 1, 0, 0), IO_CL_STACK);
 }
 
 int main(void)
@@ -355,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_lifecycle_requeue),
 		cmocka_unit_test(test_lifecycle_untracked),
 		cmocka_unit_test(test_layers_buffered),
+		cmocka_unit_test(test_stack_charge),
 		cmocka_unit_test(test_layers_direct_and_readahead),
 		cmocka_unit_test(test_still_dirty_per_phase),
 		cmocka_unit_test(test_sysstat),

@@ -9,11 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "knee.h"
 #include "verdicts.h"
+#include "run_verdicts.h"
+#include "summary.h"
 
 /* Three loop members that look alike: 150 us, 30% busy, 300 MiB/s, 2 in flight. */
 static struct vd_input three_alike(void)
@@ -338,6 +341,119 @@ static void test_knee(void **state)
 	assert_int_equal(knee_find(depth, iops_dip, lat_dip, 4), -1);
 }
 
+/* ---- passive verdicts of a run (run_verdicts.c) ---- */
+
+/* A run: one phase of 4 s on btrfs over loop0..loop2 (on vda); each member got 8 MiB of the
+ * workload's writes in `reqs` requests of `lat_ns`; member `thr` (-1: none) has a 2 MiB/s
+ * write limit for the workload's cgroup; the I/O wait charged per member in iowait[]. */
+struct run_fixture {
+	struct session_result s;
+	struct phase_result ph;
+	struct session_summary sum;
+};
+
+static struct run_fixture *run_fixture(int thr, const uint64_t *iowait)
+{
+	struct run_fixture *f = calloc(1, sizeof(*f));
+	struct io_phase *p = io_phase_new();
+	struct stack_line *st = &f->sum.stacks[0];
+
+	assert_non_null(f);
+	f->s.phases = &f->ph;
+	f->s.nphases = 1;
+	f->ph.io = p;
+	f->ph.wall.start_ns = 1000;
+	f->ph.wall.end_ns = 1000 + 4000000000ull;
+	p->window_ns = 4000000000ull;
+	for (int i = 0; i < 3; i++) {
+		uint32_t dev = (7u << 20) | (uint32_t)i;
+		struct io_devinfo *d = io_phase_dev(p, dev);
+		struct io_stat sta;
+
+		snprintf(d->name, sizeof(d->name), "loop%d", i);
+		d->busy_ns = 100000000ull;
+		if (i == thr) {
+			d->thr_write_bps = 2u << 20;
+			snprintf(d->thr_cgroup, sizeof(d->thr_cgroup), "/slow");
+		}
+		memset(&sta, 0, sizeof(sta));
+		sta.requests = 100;
+		sta.bytes = 8u << 20;
+		sta.dev_ns = 100 * 500000ull;
+		sta.queue_ns = 100 * 10000ull;
+		io_phase_add(p, dev, IO_OP_WRITE, IO_CL_TREE, &sta);
+		snprintf(st->dev[i], sizeof(st->dev[0]), "loop%d", i);
+		st->level[i] = 0;
+		snprintf(f->sum.disks[i].name, sizeof(f->sum.disks[0].name), "loop%d", i);
+		f->sum.disks[i].workload_bytes = 8u << 20;
+		f->sum.disks[i].iowait_ns = iowait[i];
+	}
+	snprintf(st->dev[3], sizeof(st->dev[0]), "vda");
+	st->level[3] = 1;
+	st->ndevs = 4;
+	f->sum.nstacks = 1;
+	snprintf(f->sum.disks[3].name, sizeof(f->sum.disks[0].name), "vda");
+	f->sum.disks[3].workload_bytes = 24u << 20;
+	f->sum.ndisks = 4;
+	return f;
+}
+
+static void run_fixture_free(struct run_fixture *f)
+{
+	io_result_free(f->ph.io);
+	free(f);
+}
+
+/* The members are the stack's own devices (not vda below them), with the run's numbers; the
+ * throttled one gets the verdict with its limit and its share of the I/O wait; without the
+ * throttle nothing stands out. */
+static void test_run_verdicts(void **state)
+{
+	static const uint64_t wait_thr[] = { 200000000ull, 3600000000ull, 200000000ull };
+	struct run_fixture *f = run_fixture(1, wait_thr);
+	struct vd_input *in = &f->sum.vin;
+	struct verdict v[VD_MAX];
+	const struct verdict *t;
+	int n;
+
+	(void)state;
+	assert_int_equal(run_verdict_input(&f->s, &f->sum, in), 3);
+	assert_string_equal(in->m[1].name, "loop1");
+	assert_string_equal(in->shared_lower, "vda");
+	assert_true(in->writes);
+	assert_int_equal(in->m[1].thr_write_bps, 2u << 20);
+	assert_int_equal(in->m[1].major, 7);
+	assert_true(in->m[0].lat_us > 499 && in->m[0].lat_us < 501);
+	assert_true(in->m[0].qwait_us > 9.9 && in->m[0].qwait_us < 10.1);
+	assert_true(in->m[0].busy_pct > 2.4 && in->m[0].busy_pct < 2.6);
+	assert_true(in->m[1].mib_s > 1.99 && in->m[1].mib_s < 2.01);
+	assert_true(in->m[1].iowait_s > 3.59 && in->m[1].iowait_s < 3.61);
+	assert_true(in->m[0].inflight > 0.49 && in->m[0].inflight < 0.51);
+	n = verdicts_compute(in, v, VD_MAX);
+	t = find(v, n, VD_THROTTLED);
+	assert_non_null(t);
+	assert_string_equal(t->subject, "loop1");
+	assert_non_null(strstr(t->text, "write_bps_device = 2.0 MiB/s for 7:1 in cgroup /slow"));
+	assert_non_null(strstr(t->text, "waited 3.60 s on it (90% of its I/O wait"));
+	assert_true(input_of(t, "iowait_share") > 0.89 && input_of(t, "iowait_share") < 0.91);
+	assert_null(find(v, n, VD_SLOW_MEMBER));
+	run_fixture_free(f);
+
+	/* the same run without the throttle, waits alike: no verdict */
+	{
+		static const uint64_t wait_even[] = { 1000000000ull, 1000000000ull, 1000000000ull };
+
+		f = run_fixture(-1, wait_even);
+		assert_int_equal(run_verdict_input(&f->s, &f->sum, &f->sum.vin), 3);
+		assert_int_equal(verdicts_compute(&f->sum.vin, v, VD_MAX), 0);
+		/* one member only (no stack; vda below a stack is not a peer): nothing to compare */
+		f->sum.nstacks = 0;
+		f->sum.ndisks = 1;
+		assert_int_equal(run_verdict_input(&f->s, &f->sum, &f->sum.vin), 1);
+		run_fixture_free(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_queue_depth),
 		cmocka_unit_test(test_writeback_journal),
 		cmocka_unit_test(test_knee),
+		cmocka_unit_test(test_run_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,37 @@
+# A run on btrfs (-d raid0 -m raid1) over three loop devices, one of which has its backing file in
+# a FUSE file system that waits 100 ms before every read (tests/fuse_delay.c): O_DIRECT reads of
+# 8 MiB in 64 KiB blocks (the raid0 stripe: each read goes to one member, one at a time, so one
+# member's slowness does not hold the others' requests; on a loaded host the others' loop requests
+# took 5 ms, so the delay is large). No throttle is configured: the run report's verdict names that
+# member as the slow one by device latency, and at least 80% of the workload's I/O wait is charged
+# to it.
+need_root
+source tests/integration/lib_dev.sh
+source tests/integration/lib_btrfs.sh
+
+make_fuse_delay 256 100000
+BT_BACKING_FILE_1=$FUSE_IMG make_btrfs_loops 3 256
+set -- $BT_LOOPS
+slow=$2
+dd if=/dev/urandom of="$BT_MNT/f" bs=1M count=24 oflag=direct status=none || skip "cannot write"
+sync
+J=$TMPROOT/r.json
+OUT=$TMPROOT/out.txt
+"$IOWHY" run --json "$J" -- dd if="$BT_MNT/f" of=/dev/null bs=64k count=128 iflag=direct status=none \
+	>"$OUT" 2>&1
+rc=$?
+sed -n '/== devices/,/== explanation/p' "$OUT"
+check "iowhy run exits 0 (got $rc)" [ "$rc" = 0 ]
+check "the verdict names $slow as the slow member by device latency" \
+	grep -qE "^  verdict \(slow-member\): $slow is the slow member: device latency" "$OUT"
+check "JSON: the only slow-member verdict is $slow" \
+	[ "$(jqr "$J" '[.verdicts[] | select(.kind == "slow-member") | .subject] | join(",")')" = "$slow" ]
+check "JSON: no throttled verdict (none is configured)" \
+	[ "$(jqr "$J" '[.verdicts[] | select(.kind == "throttled")] | length')" = 0 ]
+ratio=$(jqr "$J" '[.verdicts[] | select(.kind == "slow-member") | .inputs.ratio][0] // 0')
+check "its latency is several times the others' (${ratio}x)" fcmp "$ratio >= 3"
+total=$(jqr "$J" '[.disks[].iowait_ns] | add // 0')
+on=$(jqr "$J" "[.disks[] | select(.name == \"$slow\") | .iowait_ns] | add // 0")
+echo "  I/O wait: $on of $total ns on $slow"
+check "the workload waited on I/O" fcmp "$total > 0"
+check ">= 80% of the workload's I/O wait charged to $slow" fcmp "$on >= 0.8 * $total"
