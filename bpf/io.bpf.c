@@ -464,23 +464,43 @@ static __always_inline struct io_dev *dev_get(__u32 disk)
 	return d;
 }
 
+/* Mark disk dev (a disk or a partition: its disk's slot) as one the workload uses. */
+static __always_inline void mark_disk_used(__u32 dev)
+{
+	__u32 zero = 0, *slot = bpf_map_lookup_elem(&disk_slots, &dev), s;
+	struct iowhy_inflight *f = bpf_map_lookup_elem(&tree_inflight, &zero);
+
+	if (!slot || !f)
+		return;
+	s = *slot; /* read once: the bound below must hold for the index */
+	if (s < IOWHY_DISK_SLOTS && !f->used[s])
+		f->used[s] = 1;
+}
+
 /*
- * The workload's requests in flight per disk (its own, writeback of its files, the journal), for
- * the core's I/O wait by device. Counted from issue to completion or requeue.
+ * The workload's requests in flight per disk (its own, writeback of its files, the journal of a
+ * disk it uses), for the core's I/O wait by device. Counted from issue to completion or requeue.
  */
 static __always_inline void wait_slot_inc(struct io_req *r)
 {
 	struct iowhy_inflight *f;
-	__u32 zero = 0, *slot;
+	__u32 zero = 0, *slot, s;
 
 	if (r->cls != IO_CL_TREE && r->cls != IO_CL_WB_TREE && r->cls != IO_CL_JOURNAL)
 		return;
 	slot = bpf_map_lookup_elem(&disk_slots, &r->disk);
 	f = bpf_map_lookup_elem(&tree_inflight, &zero);
-	if (!slot || !f || *slot >= IOWHY_DISK_SLOTS)
+	if (!slot || !f)
 		return;
-	__sync_fetch_and_add(&f->count[*slot], 1);
-	r->wslot = *slot + 1;
+	s = *slot; /* read once: the bound below must hold for every index */
+	if (s >= IOWHY_DISK_SLOTS)
+		return;
+	if (r->cls != IO_CL_JOURNAL)
+		f->used[s] = 1;
+	else if (!f->used[s])
+		return; /* another file system's commit: not the workload's to wait on */
+	__sync_fetch_and_add(&f->count[s], 1);
+	r->wslot = s + 1;
 }
 
 static __always_inline void wait_slot_dec(struct io_req *r)
@@ -849,6 +869,7 @@ int BPF_PROG(io_dirty_folio, struct folio *folio, struct address_space *mapping)
 	b = host ? inode_slot(host, &tag) : NULL;
 	if (!b)
 		return 0;
+	mark_disk_used(BPF_CORE_READ(host, i_sb, s_dev));
 	switch (inode_set_add(b, tag)) {
 	case INODE_SET_FULL:
 		LOST(inodes_full);

@@ -115,6 +115,9 @@ struct iowhy_sys_stat {
  */
 struct iowhy_inflight {
 	__u32 count[IOWHY_DISK_SLOTS];
+	/* the workload dirtied a file on the disk or queued a request to it: only then are the
+	 * disk's journal requests the workload's (another file system's commits are not) */
+	__u8 used[IOWHY_DISK_SLOTS];
 };
 
 /* Per CPU: the disk slot (+1) of the last request completion and when, for wakeup attribution. */
