@@ -520,6 +520,18 @@ int core_probes_flush(struct core_probes *c)
 	return (int)(c->received - before);
 }
 
+int core_probes_flush_until(struct core_probes *c, uint64_t end)
+{
+	unsigned long long before = c->received;
+	int n = ring_buffer__consume(c->rb);
+
+	if (n < 0)
+		return n;
+	reorder_release(c->order, end, deliver, c);
+	reorder_release(c->order, UINT64_MAX, discard, c);
+	return (int)(c->received - before);
+}
+
 /* Add the per-CPU latency histogram of syscall nr (map sys_hist: the phase being traced) to h. */
 static void sum_sys_hist(struct core_probes *c, __u32 nr, int ncpu, struct iowhy_sys_hist *percpu,
 			 __u32 *h)

@@ -80,6 +80,8 @@ int core_probes_poll_ms(struct core_probes *c);
 __u32 core_ringbuf_bytes(long ncpus, const char *env_mb);
 /* The same, delivering everything held (end of a phase: the tree is gone). */
 int core_probes_flush(struct core_probes *c);
+/* The same up to `end` (an attach window's end: the targets live on); later events are dropped. */
+int core_probes_flush_until(struct core_probes *c, uint64_t end);
 /* Syscall statistics of `phase`, summed over CPUs. */
 int core_probes_sys_stats(struct core_probes *c, int phase,
 			  struct iowhy_sys_stat *out /* [IOWHY_NR_SLOTS] */);

@@ -616,6 +616,7 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	pc->tap = tap_event;
 	pc->tap_ctx = &a;
 	rc = seed_targets(&a);
+	r->seeded_ns = now_ns(); /* each task's syscalls count from its seeding: all by now */
 	core_probes_forget_running(&s->core);
 	if (rc) {
 		model_free(&pc->model);
@@ -646,7 +647,15 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 			usleep(10000);
 		}
 	}
-	core_probes_flush(&s->core);
+	/* the syscall table at the window's end: the targets go on calling, and what follows
+	 * (draining, the model, the process rows) takes long enough on a busy host to count more */
+	core_probes_sys_stats(&s->core, pc->tag, r->sys);
+	core_probes_reset_sys_stats(&s->core, pc->tag);
+	/* the window's events; living targets' later ones are not the window's */
+	if (r->end_note[0])
+		core_probes_flush(&s->core);
+	else
+		core_probes_flush_until(&s->core, end);
 	if (r->end_note[0] && !pc->model.live && pc->model.last_dead_ns)
 		end = pc->model.last_dead_ns;
 	r->tasks_left = 0; /* attached tasks go on living: that is the point */
@@ -684,8 +693,6 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 			r->rusage_sys_ns = (st - a.stime0) * (1000000000ull / hz);
 		}
 	}
-	core_probes_sys_stats(&s->core, pc->tag, r->sys);
-	core_probes_reset_sys_stats(&s->core, pc->tag);
 	if (s->io)
 		io_probes_phase_end(s->io, pc->tag, r);
 	if (sampler_active(s->smp) && (r->samples = sampler_phase_end(s->smp, pc->tag, NULL)))

@@ -104,6 +104,7 @@ struct phase_result {
 	uint64_t cgroups_untracked; /* processes whose cgroup did not fit the table (in the totals) */
 	char target[160];         /* attach: what was traced ("pid 123", "cgroup /x", "all") */
 	char end_note[160];       /* attach: why the window ended early ("pid 123 exited"), or "" */
+	uint64_t seeded_ns;       /* attach: every target task at attach traced from here (CLOCK_MONOTONIC) */
 	int lite;                 /* --lite: no syscall probes (syscall counts not available) */
 	struct slow_call *slow;   /* --slow: the slowest calls, slowest first (owned) */
 	size_t nslow;

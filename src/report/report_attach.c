@@ -489,6 +489,7 @@ void report_attach_json(struct json_object *phase, const struct phase_result *p,
 	jput_str(o, "target", p->target);
 	jput_str(o, "ended", p->end_note);
 	jput_u64(o, "window_start_ns", p->wall.start_ns); /* CLOCK_MONOTONIC */
+	jput_u64(o, "seeded_ns", p->seeded_ns);
 	jput_u64(o, "window_end_ns", p->wall.end_ns);
 	jput_bool(o, "lite", p->lite);
 	if (p->lite)

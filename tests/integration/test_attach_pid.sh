@@ -18,9 +18,10 @@ check "attach -p exits 0 (got $rc)" [ "$rc" = 0 ]
 
 kill -USR1 "$P"
 for _ in $(seq 50); do [ -s "$TMPROOT/calls" ] && break; sleep 0.1; done
-start=$(jqr "$J" '.phases[0].attach.window_start_ns')
+# the calls that ended between the target's seeding (its syscalls count from there) and the end
+start=$(jqr "$J" '.phases[0].attach.seeded_ns')
 end=$(jqr "$J" '.phases[0].attach.window_end_ns')
-own=$(awk -v s="$start" -v e="$end" '$1 >= s && $2 <= e { n++ } END { print n + 0 }' "$TMPROOT/calls")
+own=$(awk -v s="$start" -v e="$end" '$2 >= s && $2 <= e { n++ } END { print n + 0 }' "$TMPROOT/calls")
 traced=$(sys_count "$J" 0 fsync)
 echo "  fsync: traced $traced, the program's own count in the window $own"
 check "fsync count equals the program's own within ±1 ($traced vs $own)" \
@@ -63,9 +64,9 @@ IOWHY_PROBE_MODE=raw_tp "$IOWHY" attach -p "$P" --duration 2 -j "$J2" -o "$TMPRO
 check "raw_tp: attach -p exits 0" [ "$?" = 0 ]
 kill -USR1 "$P"
 sleep 1
-start=$(jqr "$J2" '.phases[0].attach.window_start_ns')
+start=$(jqr "$J2" '.phases[0].attach.seeded_ns')
 end=$(jqr "$J2" '.phases[0].attach.window_end_ns')
-own=$(awk -v s="$start" -v e="$end" '$1 >= s && $2 <= e { n++ } END { print n + 0 }' "$TMPROOT/calls")
+own=$(awk -v s="$start" -v e="$end" '$2 >= s && $2 <= e { n++ } END { print n + 0 }' "$TMPROOT/calls")
 traced=$(sys_count "$J2" 0 fsync)
 check "raw_tp: probe mode raw_tp" [ "$(jqr "$J2" .probe_mode)" = raw_tp ]
 check "raw_tp: fsync count equals the program's own within ±1 ($traced vs $own)" \
