@@ -57,6 +57,21 @@ static int errno_of(const char *text)
 	return 0;
 }
 
+/* probes.programs back into t (absent in older reports: none). */
+static void load_programs(struct json_object *a, struct probe_times *t)
+{
+	for (size_t i = 0; i < alen(a) && t->nprogs < LOADED_PROGRAMS_MAX; i++) {
+		struct json_object *m = json_object_array_get_idx(a, i);
+		struct loaded_program *p = &t->progs[t->nprogs++];
+
+		snprintf(p->probe, sizeof(p->probe), "%s", str(m, "probe"));
+		snprintf(p->prog, sizeof(p->prog), "%s", str(m, "program"));
+		snprintf(p->set, sizeof(p->set), "%s", str(m, "set"));
+		p->verified_insns = (uint32_t)u64(m, "verified_insns");
+		p->verify_ns = u64(m, "verify_ns");
+	}
+}
+
 static void load_header(struct json_object *r, struct session_result *s)
 {
 	struct json_object *ev = member(r, "events"), *probes = member(r, "probes");
@@ -75,6 +90,8 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->probe_times.load_ns = u64(probes, "load_ns");
 	s->probe_times.attach_ns = u64(probes, "attach_ns");
 	s->probe_times.detach_ns = u64(probes, "detach_ns");
+	s->probe_times.load_cpu_ns = u64(probes, "load_cpu_ns");
+	load_programs(member(probes, "programs"), &s->probe_times);
 	for (size_t i = 0; i < alen(miss); i++) {
 		struct json_object *m = json_object_array_get_idx(miss, i);
 
