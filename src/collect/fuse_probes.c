@@ -167,15 +167,16 @@ static void check_nfs(struct fuse_probes *t)
 		"nfs:nfs_initiate_read", "nfs:nfs_readpage_done", "nfs:nfs_initiate_commit",
 		"nfs:nfs_commit_done", "sunrpc:rpc_task_begin", "sunrpc:rpc_task_end",
 		"sunrpc:rpc_stats_latency", "sunrpc:xprt_transmit" };
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	int found = 0;
+	/* tracefs answers without parsing the kernel's BTF (~20 ms of CPU) when it is mounted */
+	int tracefs = !access("/sys/kernel/tracing/events", X_OK), found = 0;
+	struct btf *vmlinux = tracefs ? NULL : btf__load_vmlinux_btf();
 
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
 		char dir[160];
 
 		snprintf(dir, sizeof(dir), "/sys/kernel/tracing/events/%.*s",
 			 (int)(strchr(tps[i], ':') - tps[i]), tps[i]);
-		if (has_tp(vmlinux, strchr(tps[i], ':') + 1) || !access(dir, F_OK))
+		if ((!tracefs && has_tp(vmlinux, strchr(tps[i], ':') + 1)) || !access(dir, F_OK))
 			found++;
 		else
 			missing_probes_add(&t->nfs_missing, tps[i], PROBE_ABSENT, 0);
