@@ -172,11 +172,8 @@ static void check_nfs(struct fuse_probes *t)
 	struct btf *vmlinux = tracefs ? NULL : btf__load_vmlinux_btf();
 
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
-		char dir[160];
-
-		snprintf(dir, sizeof(dir), "/sys/kernel/tracing/events/%.*s",
-			 (int)(strchr(tps[i], ':') - tps[i]), tps[i]);
-		if ((!tracefs && has_tp(vmlinux, strchr(tps[i], ':') + 1)) || !access(dir, F_OK))
+		if (tracefs ? probe_tracefs_event_exists("/sys/kernel/tracing/events", tps[i]) :
+			      has_tp(vmlinux, strchr(tps[i], ':') + 1))
 			found++;
 		else
 			missing_probes_add(&t->nfs_missing, tps[i], PROBE_ABSENT, 0);
