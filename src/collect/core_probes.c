@@ -48,7 +48,7 @@
 #define CALIB_TAG 0
 #define MAX_BLOCK_DEVS 256
 
-static char libbpf_last[512];
+static __thread char libbpf_last[512]; /* per thread: the I/O probes load in one of their own */
 static int want_per_proc; /* core_probes_configure: per-process byte counts (iowhy attach) */
 static int want_lite;     /* core_probes_configure: no raw_syscalls probes (--lite) */
 

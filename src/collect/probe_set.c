@@ -180,7 +180,7 @@ int probe_set_prepare_kernel(struct probe_set *s)
 	 * ~20 ms and ~10 MB, and libbpf parses it again for every object it loads */
 	if (!k.events_dir) {
 		vmlinux = btf__load_vmlinux_btf();
-		probe_btf_parses++;
+		__atomic_add_fetch(&probe_btf_parses, 1, __ATOMIC_RELAXED);
 		k.vmlinux = vmlinux;
 	}
 	rc = prepare_with(s, getenv("IOWHY_SKIP_PROBES"), &k);

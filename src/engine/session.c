@@ -39,6 +39,7 @@
 #include "workload_group.h"
 #include "sampler.h"
 #include "fuse_probes.h"
+#include "bg_call.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
@@ -711,12 +712,21 @@ static int session_unwind(struct session *s, struct report_files *rf, struct pha
 	return rc;
 }
 
+/* bg_call's function: load and attach the I/O probes of session arg. */
+static int open_io(void *arg)
+{
+	struct session *s = arg;
+
+	return io_probes_open(&s->io, &s->core);
+}
+
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
 		 const struct common_opts *o)
 {
 	struct session s = { 0 };
 	struct session_result res = { 0 };
 	struct report_files rf;
+	struct bg_call io_load = { 0 };
 	uint64_t detach0;
 	int failed = 0, rc;
 	uint64_t t0;
@@ -745,8 +755,11 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (core_probes_open(&s.core, on_event, &s.pc, nphases))
 		return session_unwind(&s, &rf, NULL, 0, 1);
-	if ((!o->no_io && io_probes_open(&s.io, &s.core)) ||
-	    (!o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz)))
+	/* the I/O probes load in a thread of their own while the sampler loads here */
+	if (!o->no_io)
+		bg_call_start(&io_load, open_io, &s);
+	rc = !o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz);
+	if (bg_call_wait(&io_load) || rc)
 		return session_unwind(&s, &rf, NULL, 1, 1);
 	if (!o->no_io)
 		fuse_probes_open(&s.fuse, &s.core, s.io);
