@@ -16,7 +16,8 @@
 # Usage: bench/prog_load.sh [N] [BINARY...] [-- RUN-OPTIONS...]   (N default 10; BINARY default
 #        ./iowhy; give two to compare, e.g. a copy of an older build and ./iowhy)
 #   e.g. bench/prog_load.sh 10 /tmp/iowhy.old ./iowhy        bench/prog_load.sh 10 -- --no-io
-# Needs root and jq.
+# An iowhy from before probes.programs (2026-11-30) shows 0 programs and 0 load CPU; its other
+# columns are comparable. Needs root and jq.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-10}
@@ -48,17 +49,18 @@ for B in "${BINS[@]}"; do
 	: >"$W/progs"
 	for ((i = 0; i < N; i++)); do
 		t0=$EPOCHREALTIME
+		# shellcheck disable=SC2016 # $EPOCHREALTIME is the workload's, not ours
 		/usr/bin/time -f '%U %S' -o "$W/time" "$B" run "${OPTS[@]}" --json "$W/j.json" \
 			-o "$W/o.txt" -- bash -c 'echo $EPOCHREALTIME >"$0"' "$W/t1"
 		t1=$(cat "$W/t1")
 		read -r u s <"$W/time"
 		jq -r --arg e "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) * 1000 }')" \
 			--arg c "$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.0f", (u + s) * 1000 }')" \
-			'.probes | "\(.programs | length) \([.programs[].verified_insns] | add // 0)
-			\(.load_cpu_ns / 1e5 | round / 10) \($c) \(.load_ns / 1e5 | round / 10)
+			'.probes | "\(.programs // [] | length) \([.programs[]?.verified_insns] | add // 0)
+			\((.load_cpu_ns // 0) / 1e5 | round / 10) \($c) \(.load_ns / 1e5 | round / 10)
 			\(.attach_ns / 1e5 | round / 10) \($e)"' "$W/j.json" | tr -s ' \n\t' ' ' >>"$W/runs"
 		echo >>"$W/runs"
-		jq -r '.probes.programs[] | [.set, .program, .probe, .verified_insns, .verify_ns / 1e6]
+		jq -r '.probes.programs[]? | [.set, .program, .probe, .verified_insns, .verify_ns / 1e6]
 			| @tsv' "$W/j.json" >>"$W/progs"
 	done
 	echo
