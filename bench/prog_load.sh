@@ -16,6 +16,9 @@
 # Usage: bench/prog_load.sh [N] [BINARY...] [-- RUN-OPTIONS...]   (N default 10; BINARY default
 #        ./iowhy; give two to compare, e.g. a copy of an older build and ./iowhy)
 #   e.g. bench/prog_load.sh 10 /tmp/iowhy.old ./iowhy        bench/prog_load.sh 10 -- --no-io
+# FUSE mounts of other users of the machine would make iowhy load the FUSE daemon programs (the
+# largest): with HIDE_FUSE=1 (the default) every run is in a mount namespace of its own where they
+# are unmounted (the machine's mounts stay); HIDE_FUSE=0 measures the machine as it is.
 # An iowhy from before probes.programs (2026-11-30) shows 0 programs and 0 load CPU; its other
 # columns are comparable. Needs root and jq.
 set -euo pipefail
@@ -31,6 +34,7 @@ OPTS=("$@")
 for t in jq /usr/bin/time; do
 	command -v $t >/dev/null || { echo "bench/prog_load.sh: needs $t" >&2; exit 1; }
 done
+HIDE_FUSE=${HIDE_FUSE:-1}
 W=$(mktemp -d /tmp/iowhy-progload.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 
@@ -39,9 +43,20 @@ stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	printf "%s / %s / %s", v[1], m, v[NR] }'; }
 col() { awk -v c="$1" '{ print $c }' "$W/runs"; }
+# run CMD...: CMD, with HIDE_FUSE=1 in a mount namespace without FUSE mounts
+run() {
+	if [ "$HIDE_FUSE" = 1 ]; then
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		unshare -m --propagation private sh -c 'findmnt -rn -t fuse,fuseblk -o TARGET |
+			while read -r t; do umount -l "$(printf "%b" "$t")"; done; exec "$@"' sh "$@"
+	else
+		"$@"
+	fi
+}
 
 echo "# iowhy start-up cost by program, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(uname -r)," \
-	"$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); iowhy run ${OPTS[*]:-} -- bash, $N runs"
+	"$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); iowhy run ${OPTS[*]:-} -- bash, $N runs;" \
+	"FUSE mounts: $(findmnt -rn -t fuse,fuseblk | grep -c . || true)$([ "$HIDE_FUSE" = 1 ] && echo ", hidden")"
 for B in "${BINS[@]}"; do
 	echo
 	echo "== $B (sha256 $(sha256sum "$B" | cut -c1-12))"
@@ -50,7 +65,7 @@ for B in "${BINS[@]}"; do
 	for ((i = 0; i < N; i++)); do
 		t0=$EPOCHREALTIME
 		# shellcheck disable=SC2016 # $EPOCHREALTIME is the workload's, not ours
-		/usr/bin/time -f '%U %S' -o "$W/time" "$B" run "${OPTS[@]}" --json "$W/j.json" \
+		run /usr/bin/time -f '%U %S' -o "$W/time" "$B" run "${OPTS[@]}" --json "$W/j.json" \
 			-o "$W/o.txt" -- bash -c 'echo $EPOCHREALTIME >"$0"' "$W/t1"
 		t1=$(cat "$W/t1")
 		read -r u s <"$W/time"
