@@ -23,6 +23,7 @@
 # columns are comparable. Needs root and jq.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 N=${1:-10}
 shift || true
 BINS=()
@@ -38,21 +39,8 @@ HIDE_FUSE=${HIDE_FUSE:-1}
 W=$(mktemp -d /tmp/iowhy-progload.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 
-# stats: "min median max" of the numbers on stdin
-stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
-	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	printf "%s / %s / %s", v[1], m, v[NR] }'; }
+stats() { min_med_max; }
 col() { awk -v c="$1" '{ print $c }' "$W/runs"; }
-# run CMD...: CMD, with HIDE_FUSE=1 in a mount namespace without FUSE mounts
-run() {
-	if [ "$HIDE_FUSE" = 1 ]; then
-		# shellcheck disable=SC2016 # expanded by the inner shell
-		unshare -m --propagation private sh -c 'findmnt -rn -t fuse,fuseblk -o TARGET |
-			while read -r t; do umount -l "$(printf "%b" "$t")"; done; exec "$@"' sh "$@"
-	else
-		"$@"
-	fi
-}
 
 echo "# iowhy start-up cost by program, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(uname -r)," \
 	"$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); iowhy run ${OPTS[*]:-} -- bash, $N runs;" \
@@ -65,7 +53,7 @@ for B in "${BINS[@]}"; do
 	for ((i = 0; i < N; i++)); do
 		t0=$EPOCHREALTIME
 		# shellcheck disable=SC2016 # $EPOCHREALTIME is the workload's, not ours
-		run /usr/bin/time -f '%U %S' -o "$W/time" "$B" run "${OPTS[@]}" --json "$W/j.json" \
+		hide_fuse /usr/bin/time -f '%U %S' -o "$W/time" "$B" run "${OPTS[@]}" --json "$W/j.json" \
 			-o "$W/o.txt" -- bash -c 'echo $EPOCHREALTIME >"$0"' "$W/t1"
 		t1=$(cat "$W/t1")
 		read -r u s <"$W/time"

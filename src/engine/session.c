@@ -768,7 +768,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io),
 								 sampler_probe_set(s.smp),
 								 fuse_probes_set(s.fuse) }, 4);
-	core_probes_dontfork_mappings();
+	if (core_probes_dontfork_mappings(&s.core))
+		return session_unwind(&s, &rf, NULL, 1, 1);
 	if (!phases[0].attach) /* attach starts nothing: no workload group, no guard */
 		wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
