@@ -197,6 +197,9 @@ static void *open_core(void *ctx)
 	/* the tid hash is the raw_tp fallback's task state: one (unused) entry with task storage */
 	if (!c->use_hash)
 		bpf_map__set_max_entries(s->maps.task_hash, 1);
+	/* per-process bytes are iowhy attach's: one (unused) entry otherwise, not 16,384 per CPU */
+	if (!want_per_proc)
+		bpf_map__set_max_entries(s->maps.proc_io, 1);
 	return s;
 }
 
