@@ -242,8 +242,11 @@ static void attach_daemon_probes(struct fuse_probes *t)
 	const struct probe_loader loader = { open_fuse, fuse_object, load_fuse, destroy_fuse,
 					     &t->ctx };
 	uint64_t t0;
+	int waiting = 0;
 
-	if (t->probes.p[FP_SWITCH].later) {
+	for (int i = FP_SWITCH; i < FP_N; i++)
+		waiting += t->probes.p[i].later && t->probes.p[i].state == PROBE_WANTED;
+	if (waiting) {
 		t->ctx.first = t->skel;
 		t->daemon_skel = probe_set_load_later(&t->probes, &loader);
 	}
