@@ -6,7 +6,13 @@ need_root
 J=$TMPROOT/r.json
 progs() { jqr "$1" "[.probes.programs[] | select(.set == \"$2\")] | length"; }
 has_prog() { jqr "$1" "[.probes.programs[] | select(.program == \"$2\")] | length"; }
-fuse_mounts() { findmnt -rn -t fuse,fuseblk 2>/dev/null | grep -c . || true; }
+# no_fuse CMD...: CMD in a mount namespace of its own without FUSE mounts (other users of the
+# machine mount and unmount theirs at any time; mounts made later do not reach a private one)
+no_fuse() {
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare -m --propagation private sh -c 'findmnt -rn -t fuse,fuseblk -o TARGET |
+		while read -r t; do umount -l "$(printf "%b" "$t")"; done; exec "$@"' sh "$@"
+}
 # The names of the BPF programs the workload's parent (iowhy) holds, into file $1.
 cat >"$TMPROOT/held.sh" <<'EOF'
 for f in /proc/$PPID/fdinfo/*; do sed -n 's/^prog_id:[[:space:]]*//p' "$f"; done | sort -un |
@@ -51,36 +57,37 @@ fi
 
 # The FUSE daemon programs: not loaded without a FUSE mount; loaded at the first phase with one.
 command -v bindfs >/dev/null || skip "bindfs not installed (tests/install-deps.sh)"
-source tests/integration/lib_fuse.sh
-if [ "$(fuse_mounts)" != 0 ]; then
-	echo "  (another FUSE mount exists on this machine: the not-loaded checks are left out)"
-	before=
-else
-	"$IOWHY" run --json "$J" -o "$TMPROOT/out.txt" -- true
-	before=$(has_prog "$J" fuse_switch)
-	check "no FUSE mount: the daemon program is not loaded" test "$before" = 0
-	check "no FUSE mount: the request programs are" test "$(has_prog "$J" fuse_send)" = 1
-	check "no FUSE mount: the daemon probes are not listed as missing" \
-		test "$(jqr "$J" '.missing_probes | index("fusedaemon:sched_switch") == null')" = true
-fi
-# Two runs of one command: the first asks for a mount (made outside the traced tree) and waits
-# for it; the second reads through it. The daemon programs load at the second run's begin.
+no_fuse "$IOWHY" run --json "$J" -o "$TMPROOT/out.txt" -- true
+check "no FUSE mount: exit 0" test $? = 0
+check "no FUSE mount: the daemon program is not loaded" test "$(has_prog "$J" fuse_switch)" = 0
+check "no FUSE mount: the request programs are" test "$(has_prog "$J" fuse_send)" = 1
+check "no FUSE mount: the daemon probes are not listed as missing" \
+	test "$(jqr "$J" '.missing_probes | index("fusedaemon:sched_switch") == null')" = true
+# Two runs of one command, in a namespace without other FUSE mounts: the first asks for a mount
+# (made by a helper outside the traced tree, in iowhy's namespace) and waits for it; the second
+# reads through it. The daemon programs load at the second run's begin.
 mkdir -p "$TMPROOT/src" "$TMPROOT/mnt"
 head -c 1048576 /dev/urandom >"$TMPROOT/src/f"
 cat >"$TMPROOT/work.sh" <<EOF
-if [ -e "$TMPROOT/asked" ]; then cat "$TMPROOT/mnt/f" >/dev/null; exit; fi
-touch "$TMPROOT/asked"
+if [ -s "$TMPROOT/asked" ]; then cat "$TMPROOT/mnt/f" >/dev/null; exit; fi
+echo \$PPID >"$TMPROOT/asked"
 for _ in \$(seq 100); do [ -e "$TMPROOT/mounted" ] && exit 0; sleep 0.1; done
 exit 1
 EOF
 (
-	for _ in $(seq 300); do [ -e "$TMPROOT/asked" ] && break; sleep 0.1; done
-	bindfs -f "$TMPROOT/src" "$TMPROOT/mnt" & echo $! >"$TMPROOT/dpid"
-	fuse_mount_wait "$TMPROOT/mnt" "$!" && touch "$TMPROOT/mounted"
+	for _ in $(seq 300); do [ -s "$TMPROOT/asked" ] && break; sleep 0.1; done
+	ns=$(cat "$TMPROOT/asked" 2>/dev/null)
+	[ -n "$ns" ] || exit 1
+	nsenter -t "$ns" -m bindfs -f "$TMPROOT/src" "$TMPROOT/mnt" & echo $! >"$TMPROOT/dpid"
+	for _ in $(seq 100); do
+		nsenter -t "$ns" -m findmnt -rn -o FSTYPE --mountpoint "$TMPROOT/mnt" |
+			grep -q '^fuse' && { touch "$TMPROOT/mounted"; break; }
+		sleep 0.1
+	done
 	wait
 ) &
-on_exit "fuse_teardown $TMPROOT/mnt; [ -s $TMPROOT/dpid ] && kill \$(cat $TMPROOT/dpid) 2>/dev/null"
-"$IOWHY" run --repeat 2 --json "$J" -o "$TMPROOT/out.txt" -- sh "$TMPROOT/work.sh"
+on_exit "[ -s $TMPROOT/dpid ] && kill \$(cat $TMPROOT/dpid) 2>/dev/null"
+no_fuse "$IOWHY" run --repeat 2 --json "$J" -o "$TMPROOT/out.txt" -- sh "$TMPROOT/work.sh"
 check "mount between runs: exit 0" test $? = 0
 DPID=$(cat "$TMPROOT/dpid" 2>/dev/null)
 check "the daemon program is loaded once, at the second run" test "$(has_prog "$J" fuse_switch)" = 1
