@@ -27,7 +27,8 @@ min_med_max() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
 hide_fuse() {
 	if [ "${HIDE_FUSE:-1}" = 1 ]; then
 		# shellcheck disable=SC2016 # expanded by the inner shell
-		unshare -m --propagation private sh -c 'findmnt -rn -t fuse,fuseblk -o TARGET |
+		unshare -m --propagation private bash -c 'findmnt -rn -o FSTYPE,TARGET |
+			awk "\$1 ~ /^fuse(blk)?([.]|\$)/ { print \$2 }" |
 			while read -r t; do umount -l "$(printf "%b" "$t")"; done; exec "$@"' sh "$@"
 	else
 		"$@"

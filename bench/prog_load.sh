@@ -44,7 +44,7 @@ col() { awk -v c="$1" '{ print $c }' "$W/runs"; }
 
 echo "# iowhy start-up cost by program, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(uname -r)," \
 	"$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); iowhy run ${OPTS[*]:-} -- bash, $N runs;" \
-	"FUSE mounts: $(findmnt -rn -t fuse,fuseblk | grep -c . || true)$([ "$HIDE_FUSE" = 1 ] && echo ", hidden")"
+	"FUSE mounts: $(findmnt -rn -o FSTYPE | grep -cE '^fuse(blk)?([.]|$)' || true)$([ "$HIDE_FUSE" = 1 ] && echo ", hidden")"
 for B in "${BINS[@]}"; do
 	echo
 	echo "== $B (sha256 $(sha256sum "$B" | cut -c1-12))"

@@ -10,7 +10,8 @@ has_prog() { jqr "$1" "[.probes.programs[] | select(.program == \"$2\")] | lengt
 # machine mount and unmount theirs at any time; mounts made later do not reach a private one)
 no_fuse() {
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare -m --propagation private sh -c 'findmnt -rn -t fuse,fuseblk -o TARGET |
+	unshare -m --propagation private bash -c 'findmnt -rn -o FSTYPE,TARGET |
+		awk "\$1 ~ /^fuse(blk)?([.]|\$)/ { print \$2 }" |
 		while read -r t; do umount -l "$(printf "%b" "$t")"; done; exec "$@"' sh "$@"
 }
 # The names of the BPF programs the workload's parent (iowhy) holds, into file $1.
