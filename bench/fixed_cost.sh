@@ -7,10 +7,11 @@
 #
 # Usage: bench/fixed_cost.sh [N] [BINARY...]   (N runs each, default 10; binaries default ./iowhy;
 #        give two to compare, e.g. a copy of an older build and ./iowhy)
-# Knobs: DENSE=1000000 (getppid calls of the dense run; 0 = skip), FILES=100000 (files of the gen
+# Knobs: HIDE_FUSE=1 (the machine's FUSE mounts hidden from iowhy, bench/lib.sh), DENSE=1000000 (getppid calls of the dense run; 0 = skip), FILES=100000 (files of the gen
 #        run; 0 = skip), COUNTS=1 (the strace counts; 0 = skip). Needs root, jq; strace for COUNTS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 N=${1:-10}
 shift || true
 BINS=("$@")
@@ -28,27 +29,27 @@ done
 W=$(mktemp -d /tmp/iowhy-fixed.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 
-# stats: min median max of numbers on stdin
-stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
-	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	printf "%s %s %s", v[1], m, v[NR] }'; }
+stats() { min_med_max; }
 # peak RSS in KiB of one command (its own /usr/bin/time -v line)
-rss_of() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk '/Maximum resident/ { print $6 }'; }
+rss_of() { hide_fuse /usr/bin/time -v "$@" 2>&1 >/dev/null | awk '/Maximum resident/ { print $6 }'; }
 
 echo "# iowhy fixed cost, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(uname -r), $(nproc) CPUs," \
 	"load $(cut -d' ' -f1-3 /proc/loadavg)"
 for B in "${BINS[@]}"; do
 	echo "== $B (sha256 $(sha256sum "$B" | cut -c1-12))"
-	: >"$W/rss" ; : >"$W/load"; : >"$W/attach"; : >"$W/detach"
+	: >"$W/rss" ; : >"$W/load"; : >"$W/attach"; : >"$W/detach"; : >"$W/cpu"
 	for ((i = 0; i < N; i++)); do
 		rss_of "$B" run --json "$W/j.json" -o "$W/o.txt" -- /bin/true >>"$W/rss"
 		jq -r '.probes | "\(.load_ns / 1e5 | round / 10) \(.attach_ns / 1e5 | round / 10) \(.detach_ns / 1e5 | round / 10)"' "$W/j.json" |
 			while read -r l a d; do echo "$l" >>"$W/load"; echo "$a" >>"$W/attach"; echo "$d" >>"$W/detach"; done
+		jq -r '(.probes.load_cpu_ns // 0) / 1e5 | round / 10' "$W/j.json" >>"$W/cpu"
 	done
 	printf '  run -- /bin/true, %d runs (min median max): peak RSS %s MiB\n' "$N" \
 		"$(awk '{ printf "%.1f\n", $1 / 1024 }' "$W/rss" | stats)"
 	printf '  load %s ms, attach %s ms, detach %s ms (JSON probes; times need a quiet machine)\n' \
 		"$(stats <"$W/load")" "$(stats <"$W/attach")" "$(stats <"$W/detach")"
+	printf '  load CPU %s ms (JSON probes.load_cpu_ns; 0 before it existed), %s programs\n' \
+		"$(stats <"$W/cpu")" "$(jq '.probes.programs // [] | length' "$W/j.json")"
 	if [ "$DENSE" != 0 ]; then
 		r=$(rss_of "$B" run --no-io --json "$W/d.json" -o "$W/o.txt" -- build/calib getppid "$DENSE")
 		printf '  run --no-io -- calib getppid %s: peak RSS %.1f MiB, events %s, lost %s\n' "$DENSE" \
@@ -63,7 +64,7 @@ for B in "${BINS[@]}"; do
 			"$(jq .events.lost "$W/g.json")"
 	fi
 	if [ "$COUNTS" != 0 ]; then
-		strace -f -qq -e trace=bpf,openat -o "$W/st" "$B" run -o "$W/o.txt" -- /bin/true
+		hide_fuse strace -f -qq -e trace=bpf,openat -o "$W/st" "$B" run -o "$W/o.txt" -- /bin/true
 		printf '  start-up work: %s BPF programs loaded, %s maps created, %s BTF loads into the' \
 			"$(grep -c 'BPF_PROG_LOAD' "$W/st")" "$(grep -c 'BPF_MAP_CREATE' "$W/st")" \
 			"$(grep -c 'BPF_BTF_LOAD' "$W/st")"

@@ -12,11 +12,28 @@
 #                       FS_DEV and FS_MNT
 #   fs_release          unmount, detach, remove the mount point (safe to call twice)
 #   fs_cleanup          fs_release + remove the image (for traps)
+#   min_med_max         numbers on stdin, one a line -> "min / median / max" ("-" for none)
+#   hide_fuse CMD...    CMD; with HIDE_FUSE=1 in a mount namespace of its own where the machine's
+#                       FUSE mounts are unmounted (other users' mounts would make iowhy load its
+#                       FUSE daemon programs; the machine's mounts stay)
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0) ? a / b : 0 }'; }
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 now_us() { local t=${EPOCHREALTIME/[.,]/}; echo "$t"; }
+min_med_max() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
+	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	printf "%s / %s / %s", v[1], m, v[NR] }'; }
+hide_fuse() {
+	if [ "${HIDE_FUSE:-1}" = 1 ]; then
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		unshare -m --propagation private bash -c 'findmnt -rn -o FSTYPE,TARGET |
+			awk "\$1 ~ /^fuse(blk)?([.]|\$)/ { print \$2 }" |
+			while read -r t; do umount -l "$(printf "%b" "$t")"; done; exec "$@"' sh "$@"
+	else
+		"$@"
+	fi
+}
 
 FS_IMG='' FS_DEV='' FS_MNT=''
 

@@ -48,7 +48,7 @@
 #define CALIB_TAG 0
 #define MAX_BLOCK_DEVS 256
 
-static char libbpf_last[512];
+static __thread char libbpf_last[512]; /* per thread: the I/O probes load in one of their own */
 static int want_per_proc; /* core_probes_configure: per-process byte counts (iowhy attach) */
 static int want_lite;     /* core_probes_configure: no raw_syscalls probes (--lite) */
 
@@ -197,6 +197,9 @@ static void *open_core(void *ctx)
 	/* the tid hash is the raw_tp fallback's task state: one (unused) entry with task storage */
 	if (!c->use_hash)
 		bpf_map__set_max_entries(s->maps.task_hash, 1);
+	/* per-process bytes are iowhy attach's: one (unused) entry otherwise, not 16,384 per CPU */
+	if (!want_per_proc)
+		bpf_map__set_max_entries(s->maps.proc_io, 1);
 	return s;
 }
 
@@ -320,6 +323,35 @@ static void calibrate_traced(struct core_probes *c)
 		reorder_release(c->order, UINT64_MAX, discard, c);
 }
 
+/* Map the ring buffer for the consumer, and its position pages. Returns 0, or -1 after one line
+ * on stderr. */
+static int map_ring(struct core_probes *c)
+{
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_event, c, NULL);
+	if (!c->rb) {
+		fprintf(stderr, "iowhy: cannot open the event ring buffer: %s\n", strerror(errno));
+		return -1;
+	}
+	/* the consumer and producer positions (first two pages), to see how full the buffer is */
+	c->ring_pos = mmap(NULL, 2 * (size_t)getpagesize(), PROT_READ, MAP_SHARED,
+			   bpf_map__fd(c->skel->maps.events), 0);
+	if (c->ring_pos == MAP_FAILED)
+		c->ring_pos = NULL;
+	return 0;
+}
+
+/* Unmap them (the ring itself stays, with whatever the programs write; the consumer's position
+ * lives in the kernel's pages). */
+static void unmap_ring(struct core_probes *c)
+{
+	if (c->rb)
+		ring_buffer__free(c->rb);
+	c->rb = NULL;
+	if (c->ring_pos)
+		munmap(c->ring_pos, 2 * (size_t)getpagesize());
+	c->ring_pos = NULL;
+}
+
 int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
 {
 	memset(c, 0, sizeof(*c));
@@ -361,18 +393,14 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int pha
 		return -1;
 	}
 	reorder_init(c->order);
-	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_event, c, NULL);
-	/* the consumer and producer positions (first two pages), to see how full the buffer is */
-	c->ring_pos = mmap(NULL, 2 * (size_t)getpagesize(), PROT_READ, MAP_SHARED,
-			   bpf_map__fd(c->skel->maps.events), 0);
-	if (c->ring_pos == MAP_FAILED)
-		c->ring_pos = NULL;
-	if (!c->rb) {
-		fprintf(stderr, "iowhy: cannot open the event ring buffer: %s\n", strerror(errno));
+	if (map_ring(c)) {
 		core_probes_close(c);
 		return -1;
 	}
 	calibrate_traced(c);
+	/* mapped again once the other probe sets are loaded (core_probes_dontfork_mappings): their
+	 * loading's transient memory would add to the ring's twice-mapped pages in the peak RSS */
+	unmap_ring(c);
 	return 0;
 }
 
@@ -406,14 +434,17 @@ int core_probes_share_tree_maps(const struct core_probes *c, struct bpf_object *
 	return 0;
 }
 
-void core_probes_dontfork_mappings(void)
+int core_probes_dontfork_mappings(struct core_probes *c)
 {
 	char line[512];
-	FILE *maps = fopen("/proc/self/maps", "re");
+	FILE *maps;
 	int at_line_start = 1;
 
+	if (!c->rb && map_ring(c))
+		return -1;
+	maps = fopen("/proc/self/maps", "re");
 	if (!maps)
-		return;
+		return 0;
 	while (fgets(line, sizeof(line), maps)) {
 		int whole_line_start = at_line_start;
 		unsigned long start, end;
@@ -424,6 +455,7 @@ void core_probes_dontfork_mappings(void)
 			madvise((void *)start, end - start, MADV_DONTFORK);
 	}
 	fclose(maps);
+	return 0;
 }
 
 /* A task's page faults so far (minflt + majflt of /proc/PID/task/TID/stat), 0 if unreadable. */
@@ -637,12 +669,7 @@ void core_probes_close(struct core_probes *c)
 	uint64_t t0 = now_ns(), detach0 = c->probes.detach_ns;
 
 	probe_set_detach(&c->probes);
-	if (c->rb)
-		ring_buffer__free(c->rb);
-	c->rb = NULL;
-	if (c->ring_pos)
-		munmap(c->ring_pos, 2 * (size_t)getpagesize());
-	c->ring_pos = NULL;
+	unmap_ring(c);
 	if (c->order)
 		reorder_free(c->order);
 	free(c->order);

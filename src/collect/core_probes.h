@@ -60,11 +60,14 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int pha
 /* Append the probes that are not attached, with why. Returns 0, or -1 if out is full. */
 int core_probes_missing(const struct core_probes *c, struct missing_probes *out);
 /*
- * Mark every BPF map mapping of this process (ring buffer: twice its size, inserted page by page;
- * skeleton data) MADV_DONTFORK, so that the workload's forks, execs and exits do not copy or tear
- * down page tables a shell would not have. Call after all probes are loaded, before any phase.
+ * Map the event ring buffer for the consumer (core_probes_open leaves it unmapped, so that the
+ * other probe sets' loading does not add to its pages in the peak RSS) and mark every BPF map
+ * mapping of this process (ring buffer: twice its size, inserted page by page; skeleton data)
+ * MADV_DONTFORK, so that the workload's forks, execs and exits do not copy or tear down page tables
+ * a shell would not have. Call after all probes are loaded, before any phase and any drain.
+ * Returns 0, or -1 after one line on stderr (the ring buffer cannot be mapped).
  */
-void core_probes_dontfork_mappings(void);
+int core_probes_dontfork_mappings(struct core_probes *c);
 /* Make `pid` (blocked in read(2) on the gate) a tree root of `phase`. */
 int core_probes_add_root(struct core_probes *c, pid_t pid, int phase, int read_nr);
 /* Take what the ring buffer holds (non-blocking) and deliver, in time order, the events older than

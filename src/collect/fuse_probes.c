@@ -32,8 +32,17 @@
 #define MAX_MOUNTS 64
 #define MAX_DAEMONS 256
 
+/* The loader's context: whose maps the programs share. */
+struct fuse_load_ctx {
+	struct core_probes *core;
+	struct io_probes *io;
+	struct fuse_bpf *first;   /* when set: a later load reuses every map of this one */
+};
+
 struct fuse_probes {
 	struct fuse_bpf *skel;
+	struct fuse_bpf *daemon_skel; /* the daemon programs, when loaded after the first object */
+	struct fuse_load_ctx ctx;
 	struct probe_set probes;  /* the request and daemon probes: attached, or why not */
 	int daemons_attached;     /* daemon programs: from the first phase with a FUSE mount */
 	int ncpus;
@@ -90,11 +99,21 @@ static void set_nr_flags(__u8 *flags)
 		flags[nr] |= 64;
 }
 
-/* The loader's context: whose maps the programs share. */
-struct fuse_load_ctx {
-	struct core_probes *core;
-	struct io_probes *io;
-};
+static int scan_mounts(struct fuse_mount_info *out, int max);
+
+/* Make every map of obj (opened, not loaded) the same map of `from` (loaded). */
+static int reuse_maps(struct bpf_object *obj, const struct bpf_object *from)
+{
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, obj) {
+		const struct bpf_map *f = bpf_object__find_map_by_name(from, bpf_map__name(m));
+
+		if (!f || bpf_map__reuse_fd(m, bpf_map__fd(f)))
+			return -1;
+	}
+	return 0;
+}
 
 /* The probe set's loader: a fresh skeleton sharing the core's tree maps (and the I/O probes'
  * writeback and inode maps). */
@@ -106,6 +125,10 @@ static void *open_fuse(void *ctx)
 
 	if (!s)
 		return NULL;
+	if (c->first && reuse_maps(s->obj, c->first->obj)) {
+		fuse_bpf__destroy(s);
+		return NULL;
+	}
 	if (core_probes_share_tree_maps(c->core, s->obj) ||
 	    (wb >= 0 && bpf_map__reuse_fd(s->maps.wb_tasks, wb)) ||
 	    (ti >= 0 && bpf_map__reuse_fd(s->maps.tree_inodes, ti)) ||
@@ -149,15 +172,13 @@ static void check_nfs(struct fuse_probes *t)
 		"nfs:nfs_initiate_read", "nfs:nfs_readpage_done", "nfs:nfs_initiate_commit",
 		"nfs:nfs_commit_done", "sunrpc:rpc_task_begin", "sunrpc:rpc_task_end",
 		"sunrpc:rpc_stats_latency", "sunrpc:xprt_transmit" };
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	int found = 0;
+	/* tracefs answers without parsing the kernel's BTF (~20 ms of CPU) when it is mounted */
+	int tracefs = !access("/sys/kernel/tracing/events", X_OK), found = 0;
+	struct btf *vmlinux = tracefs ? NULL : btf__load_vmlinux_btf();
 
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
-		char dir[160];
-
-		snprintf(dir, sizeof(dir), "/sys/kernel/tracing/events/%.*s",
-			 (int)(strchr(tps[i], ':') - tps[i]), tps[i]);
-		if (has_tp(vmlinux, strchr(tps[i], ':') + 1) || !access(dir, F_OK))
+		if (tracefs ? probe_tracefs_event_exists("/sys/kernel/tracing/events", tps[i]) :
+			      has_tp(vmlinux, strchr(tps[i], ':') + 1))
 			found++;
 		else
 			missing_probes_add(&t->nfs_missing, tps[i], PROBE_ABSENT, 0);
@@ -183,19 +204,28 @@ static void attach_range(struct fuse_probes *t, int from, int to)
 int fuse_probes_open(struct fuse_probes **out, struct core_probes *core, struct io_probes *io)
 {
 	struct fuse_probes *t = calloc(1, sizeof(*t));
-	struct fuse_load_ctx ctx = { core, io };
-	const struct probe_loader loader = { open_fuse, fuse_object, load_fuse, destroy_fuse, &ctx };
+	const struct probe_loader loader = { open_fuse, fuse_object, load_fuse, destroy_fuse,
+					     t ? &t->ctx : NULL };
+	struct fuse_mount_info *now = calloc(MAX_MOUNTS, sizeof(*now));
 	uint64_t t0;
+	int later;
 
 	*out = NULL;
-	if (!t || probe_set_init(&t->probes, "FUSE", fuse_specs, FP_N)) {
+	if (!t || !now || probe_set_init(&t->probes, "FUSE", fuse_specs, FP_N)) {
 		free(t);
+		free(now);
 		fprintf(stderr, "iowhy: out of memory\n");
 		return -1;
 	}
+	t->ctx = (struct fuse_load_ctx){ core, io, NULL };
 	t->ncpus = libbpf_num_possible_cpus();
 	check_nfs(t);
 	probe_set_prepare_kernel(&t->probes); /* all optional: never fails */
+	/* no FUSE mount yet: the daemon programs (the verifier's largest work) wait for one */
+	later = scan_mounts(now, MAX_MOUNTS) == 0;
+	for (int i = FP_SWITCH; i < FP_N; i++)
+		t->probes.p[i].later = later;
+	free(now);
 	/* without both request probes there is nothing to charge the daemons' work to */
 	if (t->ncpus > 0 && t->probes.p[FP_SEND].state == PROBE_WANTED &&
 	    t->probes.p[FP_END].state == PROBE_WANTED) {
@@ -210,11 +240,22 @@ int fuse_probes_open(struct fuse_probes **out, struct core_probes *core, struct 
 	return 0;
 }
 
-/* The daemon programs, attached at the first phase with a FUSE mount. */
+/* The daemon programs, loaded (when they were left out at first) and attached at the first phase
+ * with a FUSE mount. */
 static void attach_daemon_probes(struct fuse_probes *t)
 {
-	uint64_t t0 = now_ns();
+	const struct probe_loader loader = { open_fuse, fuse_object, load_fuse, destroy_fuse,
+					     &t->ctx };
+	uint64_t t0;
+	int waiting = 0;
 
+	for (int i = FP_SWITCH; i < FP_N; i++)
+		waiting += t->probes.p[i].later && t->probes.p[i].state == PROBE_WANTED;
+	if (waiting) {
+		t->ctx.first = t->skel;
+		t->daemon_skel = probe_set_load_later(&t->probes, &loader);
+	}
+	t0 = now_ns();
 	attach_range(t, FP_SWITCH, FP_N);
 	t->probes.attach_ns += now_ns() - t0;
 }
@@ -251,6 +292,7 @@ void fuse_probes_close(struct fuse_probes *t)
 	if (!t)
 		return;
 	probe_set_detach(&t->probes);
+	fuse_bpf__destroy(t->daemon_skel);
 	fuse_bpf__destroy(t->skel);
 	free(t);
 }

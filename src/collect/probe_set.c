@@ -5,11 +5,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
 #include "probe_set.h"
 #include "clock.h"
+
+/* CPU time of the calling thread (user + system), ns. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 int probe_set_init(struct probe_set *s, const char *what, const struct probe_spec *specs, int n)
 {
@@ -159,7 +171,7 @@ unsigned probe_btf_parses;
 
 int probe_set_prepare_kernel(struct probe_set *s)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), c0 = thread_cpu_ns();
 	struct tp_check k = { .events_dir = tracefs_events_dir() };
 	struct btf *vmlinux = NULL;
 	int rc;
@@ -168,12 +180,13 @@ int probe_set_prepare_kernel(struct probe_set *s)
 	 * ~20 ms and ~10 MB, and libbpf parses it again for every object it loads */
 	if (!k.events_dir) {
 		vmlinux = btf__load_vmlinux_btf();
-		probe_btf_parses++;
+		__atomic_add_fetch(&probe_btf_parses, 1, __ATOMIC_RELAXED);
 		k.vmlinux = vmlinux;
 	}
 	rc = prepare_with(s, getenv("IOWHY_SKIP_PROBES"), &k);
 	btf__free(vmlinux);
 	s->load_ns += now_ns() - t0;
+	s->load_cpu_ns += thread_cpu_ns() - c0;
 	return rc;
 }
 
@@ -186,35 +199,90 @@ static struct bpf_program *prog_of(const struct probe_set *s, const struct probe
 	return name ? bpf_object__find_program_by_name(obj, name) : NULL;
 }
 
-/* Open a fresh object and load the wanted probes (only probe `only` if >= 0), nothing else.
- * Returns the skeleton, or NULL with errno set. */
-static void *load_with(struct probe_set *s, const struct probe_loader *l, int only)
+/* Room for the verifier's statistics of one program (BPF_LOG_STATS: its time, stack depth and
+ * "processed N insns ..." line, ~200 bytes). A log that does not fit fails the load (ENOSPC):
+ * the load is then retried without statistics. */
+#define STATS_LOG_LEN 2048
+#define BPF_LOG_STATS_ 4
+
+/* Read the verifier's cost of p's program from its statistics log (NULL: none) or, for the count
+ * alone, from the kernel's bpf_prog_info. */
+static void read_verifier_cost(struct probe *p, const char *log, struct bpf_program *prog)
+{
+	const char *t = log ? strstr(log, "verification time ") : NULL;
+	const char *n = log ? strstr(log, "processed ") : NULL;
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	unsigned long long v;
+
+	p->verify_ns = t && sscanf(t, "verification time %llu usec", &v) == 1 ? v * 1000 : 0;
+	if (n && sscanf(n, "processed %llu insns", &v) == 1) {
+		p->verified_insns = (uint32_t)v;
+		return;
+	}
+	memset(&info, 0, sizeof(info));
+	if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		p->verified_insns = info.verified_insns;
+}
+
+/* Open a fresh object and load the wanted probes whose `later` is `later` (only probe `only` if
+ * >= 0), nothing else; with `stats`, ask the verifier for its statistics of each. Returns the
+ * skeleton, or NULL with errno set. */
+static void *load_once(struct probe_set *s, const struct probe_loader *l, int only, int later,
+		       int stats)
 {
 	void *skel = l->open(l->ctx);
+	char *logs = stats ? calloc(s->n, STATS_LOG_LEN) : NULL;
 	struct bpf_object *obj;
 	struct bpf_program *prog;
 	int err;
 
-	if (!skel)
+	if (!skel) {
+		free(logs);
 		return NULL;
+	}
 	obj = l->object(skel);
 	bpf_object__for_each_program(prog, obj)
 		bpf_program__set_autoload(prog, false);
 	for (int i = 0; i < s->n; i++) {
 		struct probe *p = &s->p[i];
 
-		if (p->state != PROBE_WANTED || (only >= 0 && only != i))
+		if (p->state != PROBE_WANTED || (only >= 0 && only != i) || p->later != later)
 			continue;
 		prog = prog_of(s, p, obj);
-		if (prog)
-			bpf_program__set_autoload(prog, true);
+		if (!prog)
+			continue;
+		bpf_program__set_autoload(prog, true);
+		if (logs) {
+			bpf_program__set_log_buf(prog, logs + (size_t)i * STATS_LOG_LEN,
+						 STATS_LOG_LEN);
+			bpf_program__set_log_level(prog, BPF_LOG_STATS_);
+		}
 	}
 	err = l->load(skel);
+	for (int i = 0; !err && i < s->n; i++) {
+		struct probe *p = &s->p[i];
+
+		prog = prog_of(s, p, obj);
+		if (prog && bpf_program__autoload(prog))
+			read_verifier_cost(p, logs ? logs + (size_t)i * STATS_LOG_LEN : NULL, prog);
+	}
+	free(logs);
 	if (err) {
 		l->destroy(skel);
 		errno = err < 0 ? -err : err;
 		return NULL;
 	}
+	return skel;
+}
+
+/* load_once with the verifier's statistics, without them when they did not fit their log. */
+static void *load_with(struct probe_set *s, const struct probe_loader *l, int only, int later)
+{
+	void *skel = load_once(s, l, only, later, 1);
+
+	if (!skel && errno == ENOSPC)
+		skel = load_once(s, l, only, later, 0);
 	return skel;
 }
 
@@ -228,7 +296,7 @@ static int find_load_failures(struct probe_set *s, const struct probe_loader *l)
 
 		if (p->state != PROBE_WANTED)
 			continue;
-		trial = p->spec->prog[s->flavour] ? load_with(s, l, i) : NULL;
+		trial = p->spec->prog[s->flavour] ? load_with(s, l, i, p->later) : NULL;
 		if (trial) {
 			l->destroy(trial);
 			continue;
@@ -243,7 +311,7 @@ static int find_load_failures(struct probe_set *s, const struct probe_loader *l)
 
 void *probe_set_load(struct probe_set *s, enum probe_flavour flavour, const struct probe_loader *l)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), c0 = thread_cpu_ns();
 	void *skel;
 	int err = 0;
 
@@ -254,16 +322,42 @@ void *probe_set_load(struct probe_set *s, enum probe_flavour flavour, const stru
 			s->p[i].err = 0;
 		}
 	}
-	skel = load_with(s, l, -1);
+	skel = load_with(s, l, -1, 0);
 	if (!skel) {
 		if (!find_load_failures(s, l))
-			skel = load_with(s, l, -1);
+			skel = load_with(s, l, -1, 0);
 		err = errno;
 	}
 	for (int i = 0; skel && i < s->n; i++)
-		if (s->p[i].state == PROBE_WANTED)
+		if (s->p[i].state == PROBE_WANTED && !s->p[i].later)
 			s->p[i].prog = prog_of(s, &s->p[i], l->object(skel));
 	s->load_ns += now_ns() - t0;
+	s->load_cpu_ns += thread_cpu_ns() - c0;
+	errno = err;
+	return skel;
+}
+
+void *probe_set_load_later(struct probe_set *s, const struct probe_loader *l)
+{
+	uint64_t t0 = now_ns(), c0 = thread_cpu_ns();
+	void *skel = load_with(s, l, -1, 1);
+	int err = skel ? 0 : errno;
+
+	for (int i = 0; i < s->n; i++) {
+		struct probe *p = &s->p[i];
+
+		if (p->state != PROBE_WANTED || !p->later)
+			continue;
+		p->later = 0;
+		if (skel) {
+			p->prog = prog_of(s, p, l->object(skel));
+		} else {
+			p->state = PROBE_LOAD_FAILED;
+			p->err = err;
+		}
+	}
+	s->load_ns += now_ns() - t0;
+	s->load_cpu_ns += thread_cpu_ns() - c0;
 	errno = err;
 	return skel;
 }
@@ -356,4 +450,19 @@ void probe_set_add_times(const struct probe_set *s, struct probe_times *add)
 	add->load_ns += s->load_ns;
 	add->attach_ns += s->attach_ns;
 	add->detach_ns += s->detach_ns;
+	add->load_cpu_ns += s->load_cpu_ns;
+	for (int i = 0; i < s->n && add->nprogs < LOADED_PROGRAMS_MAX; i++) {
+		const struct probe *p = &s->p[i];
+		struct loaded_program *o;
+
+		if (!p->prog || (p->state != PROBE_ATTACHED && p->state != PROBE_WANTED &&
+				 p->state != PROBE_ATTACH_FAILED))
+			continue;
+		o = &add->progs[add->nprogs++];
+		snprintf(o->probe, sizeof(o->probe), "%s", p->spec->name);
+		snprintf(o->prog, sizeof(o->prog), "%s", bpf_program__name(p->prog));
+		snprintf(o->set, sizeof(o->set), "%s", s->what);
+		o->verified_insns = p->verified_insns;
+		o->verify_ns = p->verify_ns;
+	}
 }

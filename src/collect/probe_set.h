@@ -72,6 +72,9 @@ struct probe {
 	int err;                     /* errno of a failed load or attach */
 	struct bpf_program *prog;    /* its program in the loaded object (NULL until loaded) */
 	struct bpf_link *link;       /* while attached by probe_set_attach */
+	int later;                   /* loaded by probe_set_load_later, not by probe_set_load */
+	uint32_t verified_insns;     /* what the verifier processed for its program (once loaded) */
+	uint64_t verify_ns;          /* the verifier's own time for it (0: unknown) */
 };
 
 /* How to make a fresh BPF object (a probe set may load several times to find what loads). */
@@ -89,6 +92,7 @@ struct probe_set {
 	int n;
 	struct probe p[PROBE_SET_MAX];
 	uint64_t load_ns, attach_ns, detach_ns; /* CLOCK_MONOTONIC time spent, all attempts */
+	uint64_t load_cpu_ns;        /* CPU time of the loading thread (user + system), all attempts */
 };
 
 /* Declare the probes (specs must outlive the set). Returns 0, or -1 if there are too many. */
@@ -120,6 +124,13 @@ extern unsigned probe_btf_parses;
  * load or nothing does; probe states from an earlier flavour's failure are reset first.
  */
 void *probe_set_load(struct probe_set *s, enum probe_flavour flavour, const struct probe_loader *l);
+/*
+ * Load, in a second object of the same kind (its loader's open reuses the first object's maps),
+ * the wanted probes marked `later` that probe_set_load left out, e.g. programs needed only once
+ * something appears. Returns that skeleton (the probes' `prog` point into it, `later` is cleared),
+ * or NULL (errno set; those probes are marked load_failed). Timed into load_ns.
+ */
+void *probe_set_load_later(struct probe_set *s, const struct probe_loader *l);
 /* Attach every loaded probe. Returns 0, or -1 after one line on stderr if a required one fails
  * (the others stay attached: probe_set_detach). */
 int probe_set_attach(struct probe_set *s);
@@ -128,7 +139,8 @@ int probe_set_attach(struct probe_set *s);
 void probe_set_mark(struct probe_set *s, int i, enum probe_state state, int err);
 /* Destroy the links probe_set_attach made (timed into detach_ns). Safe to call twice. */
 void probe_set_detach(struct probe_set *s);
-/* Add the set's load/attach/detach times to *add (nothing for a NULL set). */
+/* Add the set's load/attach/detach times and CPU time to *add, and append its loaded programs
+ * with their verifier cost (nothing for a NULL set). */
 void probe_set_add_times(const struct probe_set *s, struct probe_times *add);
 /* Index of the probe called name, or -1. */
 int probe_set_find(const struct probe_set *s, const char *name);

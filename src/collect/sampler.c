@@ -32,7 +32,8 @@ struct sampler {
 	struct bpf_link *exec_link; /* exec'd files probe (NULL: not attached) */
 	char cwd[4096];             /* relative exec paths are tried from here */
 	unsigned hz;
-	struct ksyms *ksyms;
+	struct ksyms *ksyms;        /* /proc/kallsyms, read at the first kernel stack (kernel_syms) */
+	int ksyms_tried;
 	struct usyms *usyms;
 	uint64_t unknown0;         /* unknown_task at phase begin */
 };
@@ -189,7 +190,6 @@ int sampler_open(struct sampler **out, struct core_probes *core, unsigned hz)
 	s->probes.attach_ns += now_ns() - t0;
 	if (!getcwd(s->cwd, sizeof(s->cwd)))
 		s->cwd[0] = 0;
-	s->ksyms = ksyms_load("/proc/kallsyms");
 	*out = s;
 	return 0;
 }
@@ -309,6 +309,17 @@ struct id_cache {
 	uint32_t k[IOWHY_STACKS], u[IOWHY_STACKS];
 };
 
+/* The kernel's symbols, read once when the first kernel stack is symbolised (after the phase: not
+ * on the way to the workload's start, where reading /proc/kallsyms cost ~15% of the set-up's CPU). */
+static const struct ksyms *kernel_syms(struct sampler *s)
+{
+	if (!s->ksyms_tried) {
+		s->ksyms = ksyms_load("/proc/kallsyms");
+		s->ksyms_tried = 1;
+	}
+	return s->ksyms;
+}
+
 /* Symbolise kernel stack `id` (innermost first). */
 static uint32_t kernel_stack(struct sampler *s, struct cpu_samples *cs, struct id_cache *c,
 			     int32_t id)
@@ -324,7 +335,7 @@ static uint32_t kernel_stack(struct sampler *s, struct cpu_samples *cs, struct i
 	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.kstacks), &key, ips))
 		return CS_NONE;
 	for (int i = 0; i < IOWHY_KSTACK_DEPTH && ips[i]; i++) {
-		const char *name = ksyms_name(s->ksyms, ips[i]);
+		const char *name = ksyms_name(kernel_syms(s), ips[i]);
 
 		bad += !name;
 		fn[n++] = cpu_samples_name(cs, name ? name : "[unknown]");
@@ -462,7 +473,7 @@ static uint32_t off_stack(struct sampler *s, struct cpu_samples *cs, int32_t id)
 	if (id < 0 || bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.offstacks), &key, ips))
 		return CS_NONE;
 	for (int i = 0; i < IOWHY_KSTACK_DEPTH && ips[i]; i++) {
-		names[n] = ksyms_name(s->ksyms, ips[i]);
+		names[n] = ksyms_name(kernel_syms(s), ips[i]);
 		bad += !names[n];
 		if (!names[n])
 			names[n] = "[unknown]";

@@ -40,6 +40,7 @@
 #include "workload_group.h"
 #include "sampler.h"
 #include "fuse_probes.h"
+#include "bg_call.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
@@ -717,12 +718,28 @@ static int session_unwind(struct session *s, struct report_files *rf, struct pha
 	return rc;
 }
 
+/* bg_call's function: load and attach the I/O probes of session arg. */
+/* The I/O probes' loading, run in a thread of its own (bg_call). */
+struct io_open_arg {
+	struct session *s;
+	int timeline;              /* --timeline: keep each request's record */
+};
+
+static int open_io(void *arg)
+{
+	struct io_open_arg *a = arg;
+
+	return io_probes_open_timeline(&a->s->io, &a->s->core, a->timeline);
+}
+
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
 		 const struct common_opts *o)
 {
 	struct session s = { 0 };
 	struct session_result res = { 0 };
 	struct report_files rf;
+	struct bg_call io_load = { 0 };
+	struct io_open_arg io_arg = { &s, o->timeline_path != NULL };
 	uint64_t detach0;
 	int failed = 0, rc;
 	uint64_t t0;
@@ -752,8 +769,11 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (core_probes_open(&s.core, on_event, &s.pc, nphases))
 		return session_unwind(&s, &rf, NULL, 0, 1);
-	if ((!o->no_io && io_probes_open_timeline(&s.io, &s.core, o->timeline_path != NULL)) ||
-	    (!o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz)))
+	/* the I/O probes load in a thread of their own while the sampler loads here */
+	if (!o->no_io)
+		bg_call_start(&io_load, open_io, &io_arg);
+	rc = !o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz);
+	if (bg_call_wait(&io_load) || rc)
 		return session_unwind(&s, &rf, NULL, 1, 1);
 	if (!o->no_io)
 		fuse_probes_open(&s.fuse, &s.core, s.io);
@@ -762,7 +782,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io),
 								 sampler_probe_set(s.smp),
 								 fuse_probes_set(s.fuse) }, 4);
-	core_probes_dontfork_mappings();
+	if (core_probes_dontfork_mappings(&s.core))
+		return session_unwind(&s, &rf, NULL, 1, 1);
 	if (!phases[0].attach) /* attach starts nothing: no workload group, no guard */
 		wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,

@@ -34,11 +34,26 @@ struct missing_probes {
 	struct missing_probe v[MISSING_PROBES_MAX];
 };
 
-/* Time the probes of a session cost (CLOCK_MONOTONIC ns), summed over the probe sets. */
+#define LOADED_PROGRAMS_MAX 96
+
+/* One BPF program a session loaded, and what the kernel's verifier spent on it. */
+struct loaded_program {
+	char probe[PROBE_NAME_LEN];  /* the probe it stands on, "category:event" */
+	char prog[32];               /* its C name in the BPF object */
+	char set[16];                /* its probe set: "core", "I/O", "sampler", "FUSE", ... */
+	uint32_t verified_insns;     /* instructions the verifier processed (bpf_prog_info) */
+	uint64_t verify_ns;          /* the verifier's own time for it (its stats log; 0: unknown) */
+};
+
+/* Time the probes of a session cost (CLOCK_MONOTONIC ns), summed over the probe sets, and the
+ * programs they loaded. */
 struct probe_times {
 	uint64_t load_ns;    /* checking the kernel, opening and loading the BPF objects */
 	uint64_t attach_ns;  /* attaching the programs */
 	uint64_t detach_ns;  /* detaching them and unloading the objects */
+	uint64_t load_cpu_ns; /* CPU time (user + system) iowhy spent loading, all its threads */
+	unsigned nprogs;
+	struct loaded_program progs[LOADED_PROGRAMS_MAX]; /* in load order */
 };
 
 /* Short machine name of a state: "wanted", "attached", "absent", "skipped", "load_failed",

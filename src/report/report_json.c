@@ -30,6 +30,25 @@ static struct json_object *events_obj(const struct session_result *s)
 	return o;
 }
 
+/* The BPF programs loaded, in load order, with what the verifier spent on each. */
+static struct json_object *programs_arr(const struct probe_times *t)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < t->nprogs && i < LOADED_PROGRAMS_MAX; i++) {
+		const struct loaded_program *p = &t->progs[i];
+		struct json_object *m = json_object_new_object();
+
+		jput_str(m, "probe", p->probe);
+		jput_str(m, "program", p->prog);
+		jput_str(m, "set", p->set);
+		jput_u64(m, "verified_insns", p->verified_insns);
+		jput_u64(m, "verify_ns", p->verify_ns);
+		json_object_array_add(a, m);
+	}
+	return a;
+}
+
 /* The probes: what setting them up and tearing them down cost, and why each missing one is. */
 static struct json_object *probes_obj(const struct session_result *s)
 {
@@ -38,6 +57,8 @@ static struct json_object *probes_obj(const struct session_result *s)
 	jput_u64(o, "load_ns", s->probe_times.load_ns);
 	jput_u64(o, "attach_ns", s->probe_times.attach_ns);
 	jput_u64(o, "detach_ns", s->probe_times.detach_ns);
+	jput_u64(o, "load_cpu_ns", s->probe_times.load_cpu_ns);
+	jput(o, "programs", programs_arr(&s->probe_times));
 	for (unsigned i = 0; i < s->missing.n; i++) {
 		const struct missing_probe *p = &s->missing.v[i];
 		struct json_object *m = json_object_new_object();

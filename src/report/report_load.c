@@ -60,6 +60,21 @@ static int errno_of(const char *text)
 	return 0;
 }
 
+/* probes.programs back into t (absent in older reports: none). */
+static void load_programs(struct json_object *a, struct probe_times *t)
+{
+	for (size_t i = 0; i < rl_alen(a) && t->nprogs < LOADED_PROGRAMS_MAX; i++) {
+		struct json_object *m = json_object_array_get_idx(a, i);
+		struct loaded_program *p = &t->progs[t->nprogs++];
+
+		snprintf(p->probe, sizeof(p->probe), "%s", rl_str(m, "probe"));
+		snprintf(p->prog, sizeof(p->prog), "%s", rl_str(m, "program"));
+		snprintf(p->set, sizeof(p->set), "%s", rl_str(m, "set"));
+		p->verified_insns = (uint32_t)rl_u64(m, "verified_insns");
+		p->verify_ns = rl_u64(m, "verify_ns");
+	}
+}
+
 static void load_header(struct json_object *r, struct session_result *s)
 {
 	struct json_object *ev = rl_member(r, "events"), *probes = rl_member(r, "probes");
@@ -78,6 +93,8 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->probe_times.load_ns = rl_u64(probes, "load_ns");
 	s->probe_times.attach_ns = rl_u64(probes, "attach_ns");
 	s->probe_times.detach_ns = rl_u64(probes, "detach_ns");
+	s->probe_times.load_cpu_ns = rl_u64(probes, "load_cpu_ns");
+	load_programs(rl_member(probes, "programs"), &s->probe_times);
 	for (size_t i = 0; i < rl_alen(miss); i++) {
 		struct json_object *m = json_object_array_get_idx(miss, i);
 

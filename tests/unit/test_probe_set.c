@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
 #include "probe_set.h"
+#include "bg_call.h"
 #include "core_probes.h"
 #include "calibrate.h"
 #include "io_probes.h"
@@ -432,6 +435,90 @@ static void test_load_required_failure(void **state)
 	iowhy_bpf__destroy(skel);
 }
 
+/* Probes marked `later` wait for probe_set_load_later, which loads them alone; the programs of
+ * both loads are what probe_set_add_times lists. */
+static void test_load_later(void **state)
+{
+	struct fake f = { .bad = { NULL } };
+	struct probe_times t;
+	struct probe_set s;
+	void *skel, *more;
+	int tick, wake;
+
+	(void)state;
+	the_fake = &f;
+	assert_int_equal(probe_set_init(&s, "core", core_probe_specs, core_probe_nspecs), 0);
+	assert_int_equal(probe_set_prepare(&s, NULL, NULL), 0);
+	tick = probe_set_find(&s, "timer:hrtimer_expire_entry");
+	wake = probe_set_find(&s, "sched:sched_wakeup");
+	s.p[tick].later = s.p[wake].later = 1;
+	skel = probe_set_load(&s, PROBE_TP_BTF, &fake_loader);
+	assert_non_null(skel);
+	assert_int_equal(f.nloaded, core_probe_nspecs - 2);
+	assert_false(loaded(&f, "btf_tick"));
+	assert_null(s.p[tick].prog);
+	assert_int_equal(s.p[tick].state, PROBE_WANTED);
+	memset(&t, 0, sizeof(t));
+	probe_set_add_times(&s, &t);
+	assert_int_equal(t.nprogs, core_probe_nspecs - 2);
+	assert_string_equal(t.progs[0].set, "core");
+	assert_string_equal(t.progs[0].probe, core_probe_specs[0].name);
+	assert_string_equal(t.progs[0].prog, core_probe_specs[0].prog[PROBE_TP_BTF]);
+
+	more = probe_set_load_later(&s, &fake_loader);
+	assert_non_null(more);
+	assert_int_equal(f.nloaded, 2);
+	assert_true(loaded(&f, "btf_tick"));
+	assert_true(loaded(&f, "btf_sched_wakeup"));
+	assert_non_null(s.p[tick].prog);
+	assert_int_equal(s.p[tick].later, 0);
+	assert_int_equal(s.p[tick].state, PROBE_WANTED);
+	memset(&t, 0, sizeof(t));
+	probe_set_add_times(&s, &t);
+	assert_int_equal(t.nprogs, core_probe_nspecs);
+	iowhy_bpf__destroy(more);
+
+	/* a later load that fails marks its probes, not the others */
+	f.bad[0] = "btf_tick";
+	s.p[tick].later = 1;
+	s.p[tick].prog = NULL;
+	assert_null(probe_set_load_later(&s, &fake_loader));
+	assert_int_equal(s.p[tick].state, PROBE_LOAD_FAILED);
+	assert_int_equal(s.p[tick].err, EINVAL);
+	assert_int_equal(s.p[wake].state, PROBE_WANTED);
+	iowhy_bpf__destroy(skel);
+}
+
+static pid_t caller_tid;
+
+/* bg_call's function for the test: 7 when it runs in a thread other than the caller's with every
+ * signal blocked. */
+static int in_thread(void *arg)
+{
+	sigset_t now;
+
+	(void)arg;
+	pthread_sigmask(SIG_BLOCK, NULL, &now);
+	return gettid() != caller_tid && sigismember(&now, SIGINT) && sigismember(&now, SIGTERM) ?
+	       7 : 1;
+}
+
+static void test_bg_call(void **state)
+{
+	struct bg_call c, never = { 0 };
+	sigset_t now;
+
+	(void)state;
+	caller_tid = gettid();
+	bg_call_start(&c, in_thread, NULL);
+	assert_int_equal(bg_call_wait(&c), 7);
+	assert_int_equal(bg_call_wait(&c), 7); /* twice is fine */
+	assert_int_equal(bg_call_wait(&never), 0);
+	/* the caller's own mask is as it was */
+	pthread_sigmask(SIG_BLOCK, NULL, &now);
+	assert_false(sigismember(&now, SIGINT));
+}
+
 /* ---- the loaders' tables match the BPF objects ---- */
 
 /* Every program of obj is claimed by exactly one spec in the flavour its section names, on the
@@ -549,6 +636,13 @@ static void test_json_probes(void **state)
 	r.probe_times.load_ns = 300000000;
 	r.probe_times.attach_ns = 7000000;
 	r.probe_times.detach_ns = 13000000;
+	r.probe_times.load_cpu_ns = 90000000;
+	r.probe_times.nprogs = 1;
+	snprintf(r.probe_times.progs[0].probe, PROBE_NAME_LEN, "block:block_rq_issue");
+	snprintf(r.probe_times.progs[0].prog, 32, "io_rq_issue");
+	snprintf(r.probe_times.progs[0].set, 16, "I/O");
+	r.probe_times.progs[0].verified_insns = 538;
+	r.probe_times.progs[0].verify_ns = 1500000;
 	snprintf(path, sizeof(path), "/tmp/iowhy-test-probes-%d.json", (int)getpid());
 	assert_int_equal(report_json(path, &r), 0);
 	root = json_object_from_file(path);
@@ -565,6 +659,21 @@ static void test_json_probes(void **state)
 	assert_int_equal(json_object_get_uint64(v), 7000000);
 	assert_true(json_object_object_get_ex(probes, "detach_ns", &v));
 	assert_int_equal(json_object_get_uint64(v), 13000000);
+	assert_true(json_object_object_get_ex(probes, "load_cpu_ns", &v));
+	assert_int_equal(json_object_get_uint64(v), 90000000);
+	assert_true(json_object_object_get_ex(probes, "programs", &list));
+	assert_int_equal(json_object_array_length(list), 1);
+	m = json_object_array_get_idx(list, 0);
+	assert_true(json_object_object_get_ex(m, "probe", &v));
+	assert_string_equal(json_object_get_string(v), "block:block_rq_issue");
+	assert_true(json_object_object_get_ex(m, "program", &v));
+	assert_string_equal(json_object_get_string(v), "io_rq_issue");
+	assert_true(json_object_object_get_ex(m, "set", &v));
+	assert_string_equal(json_object_get_string(v), "I/O");
+	assert_true(json_object_object_get_ex(m, "verified_insns", &v));
+	assert_int_equal(json_object_get_uint64(v), 538);
+	assert_true(json_object_object_get_ex(m, "verify_ns", &v));
+	assert_int_equal(json_object_get_uint64(v), 1500000);
 	assert_true(json_object_object_get_ex(probes, "missing", &list));
 	assert_int_equal(json_object_array_length(list), 2);
 	m = json_object_array_get_idx(list, 0);
@@ -597,6 +706,8 @@ int main(void)
 		cmocka_unit_test(test_load_autoloads_only_wanted),
 		cmocka_unit_test(test_load_isolates_optional_failure),
 		cmocka_unit_test(test_load_required_failure),
+		cmocka_unit_test(test_load_later),
+		cmocka_unit_test(test_bg_call),
 		cmocka_unit_test(test_tables_match_objects),
 		cmocka_unit_test(test_missing_list),
 		cmocka_unit_test(test_json_probes),

@@ -1,0 +1,101 @@
+# A session loads only the BPF programs it uses, and lists each in the JSON (probes.programs) with
+# the verifier's cost: --no-io loads no I/O or FUSE program, --no-sample no sampler program; the
+# FUSE daemon programs wait for a FUSE mount and are loaded at the first phase that has one. The
+# witness: the BPF programs the iowhy process holds during the run (its /proc fdinfo, bpftool).
+need_root
+J=$TMPROOT/r.json
+progs() { jqr "$1" "[.probes.programs[] | select(.set == \"$2\")] | length"; }
+has_prog() { jqr "$1" "[.probes.programs[] | select(.program == \"$2\")] | length"; }
+# no_fuse CMD...: CMD in a mount namespace of its own without FUSE mounts (other users of the
+# machine mount and unmount theirs at any time; mounts made later do not reach a private one)
+no_fuse() {
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare -m --propagation private bash -c 'findmnt -rn -o FSTYPE,TARGET |
+		awk "\$1 ~ /^fuse(blk)?([.]|\$)/ { print \$2 }" |
+		while read -r t; do umount -l "$(printf "%b" "$t")"; done; exec "$@"' sh "$@"
+}
+# The names of the BPF programs the workload's parent (iowhy) holds, into file $1.
+cat >"$TMPROOT/held.sh" <<'EOF'
+for f in /proc/$PPID/fdinfo/*; do sed -n 's/^prog_id:[[:space:]]*//p' "$f"; done | sort -un |
+	while read -r id; do bpftool prog show id "$id" 2>/dev/null | sed -n 's/^[0-9]*: [a-z_]*  name \([^ ]*\) .*/\1/p'; done |
+	sort >"$1"
+EOF
+
+# Every probe: the programs are listed with the verifier's cost; what the process holds is what
+# the list says (nothing loaded that is not listed).
+"$IOWHY" run --json "$J" -o "$TMPROOT/out.txt" -- bash "$TMPROOT/held.sh" "$TMPROOT/held.all"
+check "iowhy run exits 0" test $? = 0
+n=$(jqr "$J" '.probes.programs | length')
+check "core programs are listed ($(progs "$J" core))" fcmp "$(progs "$J" core) >= 3"
+check "I/O programs are listed ($(progs "$J" I/O))" fcmp "$(progs "$J" I/O) >= 1"
+check "every program has its verified instruction count" \
+	test "$(jqr "$J" '[.probes.programs[] | select(.verified_insns < 2)] | length')" = 0
+check "the verifier's time is known for most programs" \
+	fcmp "$(jqr "$J" '[.probes.programs[] | select(.verify_ns > 0)] | length') * 2 >= $n"
+check "the load's CPU time is recorded" fcmp "$(jqr "$J" .probes.load_cpu_ns) > 0"
+if command -v bpftool >/dev/null; then
+	jqr "$J" '.probes.programs[].program' | sort >"$TMPROOT/listed.all"
+	check "the programs held during the run are the listed ones ($(wc -l <"$TMPROOT/held.all") held, $n listed)" \
+		cmp -s "$TMPROOT/held.all" "$TMPROOT/listed.all"
+else
+	echo "  (bpftool not installed: the held programs are not compared)"
+fi
+
+# --no-io --no-sample: the core programs only, also in what the process holds.
+"$IOWHY" run --no-io --no-sample --json "$J" -o "$TMPROOT/out.txt" -- \
+	bash "$TMPROOT/held.sh" "$TMPROOT/held.core"
+check "--no-io --no-sample: exit 0" test $? = 0
+check "--no-io: no I/O program loaded" test "$(progs "$J" I/O)" = 0
+check "--no-io: no FUSE program loaded" test "$(progs "$J" FUSE)" = 0
+check "--no-sample: no sampler program loaded" test "$(progs "$J" sampler)" = 0
+check "--no-io --no-sample: only core programs" \
+	test "$(jqr "$J" '[.probes.programs[] | select(.set != "core")] | length')" = 0
+if command -v bpftool >/dev/null; then
+	check "--no-io: the process holds no io_ program" \
+		test "$(grep -c '^io_' "$TMPROOT/held.core")" = 0
+	check "--no-io: it holds the core's sys_enter program" grep -q 'sys_enter' "$TMPROOT/held.core"
+fi
+
+# The FUSE daemon programs: not loaded without a FUSE mount; loaded at the first phase with one.
+command -v bindfs >/dev/null || skip "bindfs not installed (tests/install-deps.sh)"
+no_fuse "$IOWHY" run --json "$J" -o "$TMPROOT/out.txt" -- true
+check "no FUSE mount: exit 0" test $? = 0
+check "no FUSE mount: the daemon program is not loaded" test "$(has_prog "$J" fuse_switch)" = 0
+check "no FUSE mount: the request programs are" test "$(has_prog "$J" fuse_send)" = 1
+check "no FUSE mount: the daemon probes are not listed as missing" \
+	test "$(jqr "$J" '.missing_probes | index("fusedaemon:sched_switch") == null')" = true
+# Two runs of one command, in a namespace without other FUSE mounts: the first asks for a mount
+# (made by a helper outside the traced tree, in iowhy's namespace) and waits for it; the second
+# reads through it. The daemon programs load at the second run's begin.
+mkdir -p "$TMPROOT/src" "$TMPROOT/mnt"
+head -c 1048576 /dev/urandom >"$TMPROOT/src/f"
+cat >"$TMPROOT/work.sh" <<EOF
+if [ -s "$TMPROOT/asked" ]; then cat "$TMPROOT/mnt/f" >/dev/null; exit; fi
+echo \$PPID >"$TMPROOT/asked"
+for _ in \$(seq 100); do [ -e "$TMPROOT/mounted" ] && exit 0; sleep 0.1; done
+exit 1
+EOF
+(
+	for _ in $(seq 300); do [ -s "$TMPROOT/asked" ] && break; sleep 0.1; done
+	ns=$(cat "$TMPROOT/asked" 2>/dev/null)
+	[ -n "$ns" ] || exit 1
+	nsenter -t "$ns" -m bindfs -f "$TMPROOT/src" "$TMPROOT/mnt" & echo $! >"$TMPROOT/dpid"
+	for _ in $(seq 100); do
+		nsenter -t "$ns" -m findmnt -rn -o FSTYPE --mountpoint "$TMPROOT/mnt" |
+			grep -q '^fuse' && { touch "$TMPROOT/mounted"; break; }
+		sleep 0.1
+	done
+	wait
+) &
+on_exit "[ -s $TMPROOT/dpid ] && kill \$(cat $TMPROOT/dpid) 2>/dev/null"
+no_fuse "$IOWHY" run --repeat 2 --json "$J" -o "$TMPROOT/out.txt" -- sh "$TMPROOT/work.sh"
+check "mount between runs: exit 0" test $? = 0
+DPID=$(cat "$TMPROOT/dpid" 2>/dev/null)
+check "the daemon program is loaded once, at the second run" test "$(has_prog "$J" fuse_switch)" = 1
+check "the daemon programs are attached (not missing)" \
+	test "$(jqr "$J" '[.missing_probes[] | select(startswith("fusedaemon:"))] | length')" = 0
+check "the second run's READ requests are seen" \
+	fcmp "$(jqr "$J" '[.phases[1].fuse.requests[] | select(.opcode == "READ") | .requests] | add // 0') > 0"
+check "the second run identifies the daemon (pid ${DPID:-?})" \
+	test -n "$(jqr "$J" "[.phases[1].fuse.daemons[] | select(.pid == ${DPID:-0}) | .pid] | first // empty")"
+finish
