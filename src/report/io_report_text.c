@@ -218,16 +218,29 @@ void io_report_text(FILE *out, const struct phase_result *pr, const struct phase
 }
 
 /* "  vda  busy 1.20 s of 4.00 s (30.0%); 1,234 requests: read 10.0 MiB, written 117 MiB, the
- * workload's 110 MiB; I/O wait 800 ms" */
+ * workload's 110 MiB; I/O wait 800 ms". Disks with none of the workload's bytes and none of its
+ * I/O wait (other processes' work on the same host) are named on one line at the end. */
 void io_report_disks_text(FILE *out, const struct session_summary *sum)
 {
-	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], others[160] = "";
+	int nothers = 0;
 
 	if (!sum || !sum->ndisks)
 		return;
 	fprintf(out, "\n== devices (traced phases) ==\n");
 	for (int i = 0; i < sum->ndisks; i++) {
 		const struct disk_line *dl = &sum->disks[i];
+		size_t used = strlen(others);
+
+		if (!dl->workload_bytes && !dl->iowait_ns) {
+			if (used + strlen(dl->name) + 8 < sizeof(others))
+				snprintf(others + used, sizeof(others) - used, "%s%s",
+					 nothers ? ", " : "", dl->name);
+			else if (!strstr(others, ", ..."))
+				snprintf(others + used, sizeof(others) - used, ", ...");
+			nothers++;
+			continue;
+		}
 
 		fprintf(out, "  %-6s busy %s of %s (%s); %s requests: read %s, written %s, the "
 			"workload's %s", dl->name, fmt_ns(a, sizeof(a), dl->busy_ns),
@@ -240,6 +253,9 @@ void io_report_disks_text(FILE *out, const struct session_summary *sum)
 			fprintf(out, "; I/O wait %s", fmt_ns(a, sizeof(a), dl->iowait_ns));
 		fputc('\n', out);
 	}
+	if (nothers)
+		fprintf(out, "  busy with other processes' work only: %s (-v: every phase's devices)\n",
+			others);
 	for (int i = 0; i < sum->nstacks; i++) {
 		const struct stack_line *st = &sum->stacks[i];
 

@@ -14,6 +14,25 @@ check "default: the devices, one line each" grep -q "^== devices" "$TMPROOT/defa
 check "default: the explanation" grep -q "^== explanation ==" "$TMPROOT/default"
 check "default: no per-phase detail" test "$(grep -c "^work view (task time\|^== loop (work phase)" "$TMPROOT/default")" = 0
 
+# another process's I/O on a device of its own during the run: named on one line, not a line each
+# (a busy host's devices must not push the workload's off the screen)
+img=$TMPROOT/other.img
+truncate -s 16M "$img" && other=$(losetup --find --show "$img") && on_exit "losetup -d '$other'"
+if [ -n "$other" ]; then
+	sh -c "while :; do dd if='$other' of=/dev/null bs=4k iflag=direct status=none; done" &
+	reader=$!
+	on_exit "kill $reader"
+	gen >"$TMPROOT/busy" 2>/dev/null || fail "gen exited $?"
+	kill "$reader"; wait "$reader" 2>/dev/null
+	o=$(basename "$other")
+	check "default: another process's device is not a device line ($o)" \
+		bash -c "! grep -qE '^  $o +busy' '$TMPROOT/busy'"
+	check "default: ... it is named on the other-work line" \
+		grep -qE "^  busy with other processes' work only: .*\\b$o\\b" "$TMPROOT/busy"
+	check "default: the workload's disk keeps its line" grep -qE "^  [a-z0-9]+ +busy .*workload's [1-9]" \
+		"$TMPROOT/busy"
+fi
+
 gen -q --json "$TMPROOT/q.json" >"$TMPROOT/brief" 2>/dev/null || fail "gen -q exited $?"
 check "-q: the table and the explanation" grep -q "^== explanation ==" "$TMPROOT/brief"
 check "-q: no header, no devices" test "$(grep -c "^iowhy gen:\|^== devices" "$TMPROOT/brief")" = 0
