@@ -26,6 +26,7 @@
 #define RESIDUAL_WARN 0.02      /* unattributed share of wall that earns a "!" */
 #define SHOWN_SHARE 0.01       /* compact table: a kernel group row needs 1% of some wall */
 #define SPLIT_SHOWN_SHARE 0.25 /* compact table: user CPU gets its parts at 25% of some wall */
+#define PART_SHOWN_SHARE 0.05  /* ... and of those, the parts of 5% of such a column's wall */
 #define EXPLAIN_WIDTH 100      /* wrap explanation lines here */
 
 /* ---- Aligned tables: column 0 left-aligned, the others right-aligned, 2 spaces apart. ---- */
@@ -195,6 +196,7 @@ static int wall_rows(struct wall_row *rows, int lite)
 #define NOTE_SPLIT 1   /* user parts shown */
 #define NOTE_FEW 2     /* a part with few samples shown with its error */
 #define NOTE_LITE 4    /* --lite: on-CPU parts estimated from samples shown */
+#define NOTE_SOME 8    /* compact: only the larger parts shown */
 
 /* The time and %-wall cells (col, col + 1) of one part of the user bucket: "-" when there is no
  * split; "6.98 ms ±2.43 ms*" when its samples are few. Returns NOTE_* flags. */
@@ -223,38 +225,42 @@ static int user_part_cells(struct table *t, int col, const struct user_part *u, 
 static int side_user_parts(struct table *t, const struct session_result *s,
 			   const struct column *cols, int n, int flush, int compact)
 {
-	int notes = 0, big = !compact;
+	int notes = 0, big = !compact, col_big[SIDE_COLS_PER_TABLE];
+	double wall[SIDE_COLS_PER_TABLE];
 
-	for (int c = 0; c < n && !big; c++) {
+	for (int c = 0; c < n; c++) {
 		const int *idx = flush ? cols[c].flush : cols[c].work;
 		int m = flush ? cols[c].nflush : cols[c].nwork;
 
-		double wall = phases_mean(s, idx, m, pv_wall, 0);
-
-		big = wall > 0 && phases_mean(s, idx, m, pv_bucket, WB_USER) >= SPLIT_SHOWN_SHARE * wall;
+		wall[c] = phases_mean(s, idx, m, pv_wall, 0);
+		col_big[c] = !compact || (wall[c] > 0 && phases_mean(s, idx, m, pv_bucket, WB_USER) >=
+					  SPLIT_SHOWN_SHARE * wall[c]);
+		big |= col_big[c];
 	}
 	if (!big)
 		return 0;
 	for (int k = 0; k < CC_OUTSIDE; k++) {
 		struct user_part u[SIDE_COLS_PER_TABLE];
-		int any = 0;
+		int any = 0, large = !compact;
 
 		for (int c = 0; c < n; c++) {
 			wall_user_part(s, flush ? cols[c].flush : cols[c].work,
 				       flush ? cols[c].nflush : cols[c].nwork, k, &u[c]);
+			if (!col_big[c])
+				u[c].known = 0; /* compact: a column whose user CPU is small shows "-" */
 			any |= u[c].known && (u[c].samples || k == CC_USER);
+			large |= u[c].known && u[c].ns >= PART_SHOWN_SHARE * wall[c];
 		}
 		if (!any)
 			continue;
+		if (!large) { /* compact: a small part is left to -v */
+			notes |= NOTE_SOME;
+			continue;
+		}
 		tbl_row(t);
 		tbl_set(t, 0, "  %s", cpu_class_label(k));
-		for (int c = 0; c < n; c++) {
-			const int *idx = flush ? cols[c].flush : cols[c].work;
-			int m = flush ? cols[c].nflush : cols[c].nwork;
-
-			notes |= user_part_cells(t, 1 + 2 * c, &u[c],
-						 phases_mean(s, idx, m, pv_wall, 0));
-		}
+		for (int c = 0; c < n; c++)
+			notes |= user_part_cells(t, 1 + 2 * c, &u[c], wall[c]);
 	}
 	return notes;
 }
@@ -300,8 +306,9 @@ static void side_fuse_parts(struct table *t, const struct session_result *s,
 static void print_part_notes(FILE *out, int notes)
 {
 	if (notes & NOTE_SPLIT)
-		fprintf(out, "  (user CPU's parts: estimates from CPU samples%s)\n",
-			notes & NOTE_FEW ? "; * few samples (under 20), \u00b1 one standard error" : "");
+		fprintf(out, "  (user CPU's parts: estimates from CPU samples%s%s)\n",
+			notes & NOTE_FEW ? "; * few samples (under 20), \u00b1 one standard error" : "",
+			notes & NOTE_SOME ? "; parts under 5% of the wall: -v" : "");
 	if (notes & NOTE_LITE)
 		fprintf(out, "  (~ parts of on CPU: estimates from CPU samples; their \u00b1 in \"on CPU, "
 			     "split by CPU samples\")\n");

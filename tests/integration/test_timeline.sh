@@ -98,7 +98,9 @@ check "a flow from dd to each of its requests on $LN ($s of $n)" test "$s" -ge 6
 inwrite=$(jqr "$D" '[.traceEvents[] | select(.ph == "X" and .pid < 1073741824 and .cat != "phase")]
 	as $sl | [.traceEvents[] | select(.ph == "s") | . as $f | [$sl[] | select(.tid == $f.tid and
 	.ts <= $f.ts and .ts + .dur >= $f.ts)] | first | select(.name | test(": write$"))] | length')
-check "each starts in dd's write ($inwrite of $s)" test "$inwrite" = "$s"
+# (dd's other requests, e.g. reading its own binary from a cold disk at exec, start elsewhere)
+check "a flow starts in dd's write for each of its 64 writes ($inwrite of $s flows)" \
+	test "$inwrite" -ge 64
 check "a device track named after $LN" test "$(jqr "$D" "[.traceEvents[] |
 	select(.name == \"process_name\" and .args.name == \"device $LN\")] | length")" = 1
 check "queue depth of $LN: samples, none negative" test "$(jqr "$D" '[.traceEvents[] |
@@ -113,25 +115,23 @@ check "--no-io: no device tracks" test "$(jqr "$T" '[.traceEvents[] | select(.ca
 # The request machinery costs memory only with --timeline: iowhy's own BPF maps (its fdinfo),
 # while a run is going: the requests' ring buffer (type 27) and the bio -> task LRU hash (type 9)
 # at their minimum (4 KiB, 64 entries) without it, 4 MiB and 32768 entries with it.
-maps_of() { # PID: "type max_entries" of each BPF map it holds, once the core's ring is there
-	local f out=""
-	for _ in $(seq 100); do
-		out=$(for f in /proc/"$1"/fdinfo/*; do
-			awk '/^map_type/ { t = $2 } /^max_entries/ { m = $2 } END { if (t) print t, m }' \
-				"$f" 2>/dev/null
-		done)
-		grep -q '^27 ' <<<"$out" && grep -q '^9 ' <<<"$out" && break
-		sleep 0.05
+# (read once the workload runs, a sleep of a length of its own: every probe set is loaded by then;
+# the I/O object loads in a thread of its own while the others load)
+maps_of() { # PID WORKLOAD: "type max_entries" of each BPF map PID holds while WORKLOAD runs
+	local f
+	for _ in $(seq 200); do pgrep -fx "$2" >/dev/null && break; sleep 0.05; done
+	for f in /proc/"$1"/fdinfo/*; do
+		awk '/^map_type/ { t = $2 } /^max_entries/ { m = $2 } END { if (t) print t, m }' \
+			"$f" 2>/dev/null
 	done
-	echo "$out"
 }
-"$IOWHY" run --no-sample -- sleep 3 >/dev/null 2>&1 &
+"$IOWHY" run --no-sample -- sleep 3.017 >/dev/null 2>&1 &
 pid=$!
-off=$(maps_of $pid)
+off=$(maps_of $pid "sleep 3.017")
 wait $pid
-"$IOWHY" run --no-sample --timeline "$TMPROOT/m.json" -- sleep 3 >/dev/null 2>&1 &
+"$IOWHY" run --no-sample --timeline "$TMPROOT/m.json" -- sleep 3.018 >/dev/null 2>&1 &
 pid=$!
-on=$(maps_of $pid)
+on=$(maps_of $pid "sleep 3.018")
 wait $pid
 check "without --timeline: the requests' ring buffer at 4 KiB" grep -qx '27 4096' <<<"$off"
 check "without --timeline: no 4 MiB one" bash -c "! grep -qx '27 4194304' <<<'$off'"
