@@ -13,3 +13,17 @@ IOWHY_SKIP_PROBES=sched:sched_switch $IOWHY run --no-io -- true >/dev/null 2>"$T
 check "without sched_switch: exit 1 (got $rc)" test "$rc" = 1
 check "one line naming it" grep -q "required tracepoint sched:sched_switch" "$TMPROOT/err"
 check "just one line" test "$(wc -l <"$TMPROOT/err")" = 1
+
+# Every probe the kernel has loads and attaches: a program the verifier rejects is listed as
+# "missing" like an absent tracepoint, and the numbers it feeds quietly go (a block probe that failed
+# to load once broke a dozen I/O tests in odd ways). With every probe set: core, I/O, sampler, slow.
+j=$TMPROOT/all.json
+$IOWHY run --json "$j" -- dd if=/dev/zero of="$TMPROOT/f" bs=64k count=16 conv=fsync status=none \
+	>/dev/null 2>&1
+check "a run with every probe set exits 0" test $? = 0
+bad=$(jqr "$j" '[.probes.missing[] | select(.reason != "absent") | "\(.name) (\(.reason): \(.error))"] | join(", ")')
+check "no probe failed to load or attach${bad:+: $bad}" test -z "$bad"
+a=$TMPROOT/attach.json
+$IOWHY attach -p $$ --slow 100 --duration 0.3 --json "$a" >/dev/null 2>&1
+bad=$(jqr "$a" '[.probes.missing[] | select(.reason != "absent") | "\(.name) (\(.reason): \(.error))"] | join(", ")')
+check "attach --slow: no probe failed to load or attach${bad:+: $bad}" test -z "$bad"
