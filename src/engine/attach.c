@@ -673,15 +673,7 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	r->status = 0;
 	r->partial = 0;
 	r->lite = t->lite;
-	r->wall = pc->model.wall;
-	r->comms = pc->model.comms;
-	r->ncomms = pc->model.ncomms;
-	pc->model.comms = NULL;
-	pc->model.ncomms = pc->model.capcomms = 0;
-	r->events = pc->model.events;
-	r->out_of_order = pc->model.out_of_order;
-	r->unknown_task = pc->model.unknown_task;
-	model_free(&pc->model);
+	phase_take_model(r, &pc->model);
 	if (t->kind == ATTACH_PIDS) {
 		uint64_t ut, st, hz = (uint64_t)sysconf(_SC_CLK_TCK);
 

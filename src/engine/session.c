@@ -280,6 +280,19 @@ static uint64_t task_cpu_ns(pid_t pid)
 	return ns;
 }
 
+void phase_take_model(struct phase_result *r, struct model *m)
+{
+	r->wall = m->wall;
+	r->comms = m->comms;
+	r->ncomms = m->ncomms;
+	m->comms = NULL;
+	m->ncomms = m->capcomms = 0;
+	r->events = m->events;
+	r->out_of_order = m->out_of_order;
+	r->unknown_task = m->unknown_task;
+	model_free(m);
+}
+
 static int wait_status(int st)
 {
 	if (WIFEXITED(st))
@@ -421,15 +434,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	interval_end(s->iv, r);
 	pc->iv = NULL;
 	pc->open = 0;
-	r->wall = pc->model.wall;
-	r->comms = pc->model.comms;
-	r->ncomms = pc->model.ncomms;
-	pc->model.comms = NULL;
-	pc->model.ncomms = pc->model.capcomms = 0;
-	r->events = pc->model.events;
-	r->out_of_order = pc->model.out_of_order;
-	r->unknown_task = pc->model.unknown_task;
-	model_free(&pc->model);
+	phase_take_model(r, &pc->model);
 	r->rusage_user_ns = tv_ns(ru1.ru_utime) - tv_ns(ru0.ru_utime);
 	r->rusage_sys_ns = tv_ns(ru1.ru_stime) - tv_ns(ru0.ru_stime);
 	r->rusage_sys_ns -= pre_release < r->rusage_sys_ns ? pre_release : r->rusage_sys_ns;

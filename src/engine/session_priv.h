@@ -41,5 +41,8 @@ struct session {
 
 /* Forget an interrupt: for attach, Ctrl-C or SIGTERM is the normal end of the window. */
 void session_clear_interrupt(void);
+/* A finished phase's model into its result (the wall view, the work view's rows, the model's
+ * counters); the model is freed. */
+void phase_take_model(struct phase_result *r, struct model *m);
 
 #endif
