@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Tracing overhead: each workload untraced (A), under `iowhy run` with every probe and the CPU
 # sampler (B), under `iowhy run --no-io`, core probes only (B'), under `iowhy run --no-sample`,
-# every probe but no sampler (S: B/S is the sampler's own cost, issue 9), and two floor controls:
+# every probe but no sampler (S: B/S is the sampler's own cost, issue 9), under `iowhy attach -a
+# --lite` watching the whole machine (L: the production mode of issue 11), and two floor controls:
 # F0 = empty programs on exactly the tracepoints iowhy uses (`iowhy __floor`, built from iowhy's own
 # probe tables), F1 = empty programs on the raw_syscalls pair only (`iowhy __floor --syscalls`).
-# All six run in every round, the order rotating from round to round.
+# All seven run in every round, the order rotating from round to round.
 #
 #   bench/overhead.sh [MIN_ROUNDS]     (root; default 5; more rounds, up to MAX_ROUNDS, while the
 #                                       verdict is not decidable)
@@ -32,7 +33,8 @@
 # same way (above 1 = slower); the IOPS ratio B/A is its inverse.
 # Targets: small files B/A <= 5%, I/O cases <= 3% (issues 2, 3); syscall-heavy cases (gen direct,
 # gen loop, getppid) <= 1.25x the floor, fio 16 jobs >= 0.90 of untraced IOPS (issue 14); the
-# sampler alone (B/S, at the default 999 Hz) <= 1% on gen direct (issue 9), shown for every case.
+# sampler alone (B/S, at the default 999 Hz) <= 1% on gen direct (issue 9), shown for every case;
+# attach -a --lite (L/A) <= 1% on gen direct and fio 1 job on the loop device (issue 11).
 #
 # Knobs (environment): CASES="direct loop odirect buffered getppid fio1 fio16" (subset),
 # MAX_ROUNDS=4*MIN_ROUNDS, IMG_SIZE=4G, IMG_DIR=/var/tmp (where the file system image lives;
@@ -77,6 +79,7 @@ tsv=$ROOT/bench/results/overhead-$stamp.tsv
 WORK=$(mktemp -d /var/tmp/iowhy-bench.XXXXXX)
 cleanup() {
 	trap - EXIT INT TERM
+	[ -z "${LITE_PID:-}" ] || { kill -INT "$LITE_PID" 2>/dev/null; wait "$LITE_PID" 2>/dev/null; } || true
 	fs_cleanup
 	rm -rf "$WORK"
 }
@@ -100,9 +103,9 @@ echo "${s/[.,]/} ${e/[.,]/}" >"$t"; exit $r'
 # = shown, not judged), FIO (1: judged by fio's IOPS), SETUP (untimed, before the run)
 case_cmd() {
 	local d=$2
-	FLOOR_TARGET='' SAMPLE_TARGET='' FIO=0 SETUP=()
+	FLOOR_TARGET='' SAMPLE_TARGET='' LITE_TARGET='' FIO=0 SETUP=()
 	case $1 in
-	direct) NAME="gen direct $FILES x 1k" TARGET=5 FLOOR_TARGET=1.25 SAMPLE_TARGET=1
+	direct) NAME="gen direct $FILES x 1k" TARGET=5 FLOOR_TARGET=1.25 SAMPLE_TARGET=1 LITE_TARGET=1
 		CMD=("$IOWHY" __gen direct 1k "$FILES" "$d") ;;
 	loop) NAME="gen loop $LOOP_FILES x 10k" TARGET=5 FLOOR_TARGET=1.25
 		CMD=("$IOWHY" __gen loop 10k "$LOOP_FILES" "$d") ;;
@@ -119,6 +122,7 @@ case_cmd() {
 	fio1 | fio16) local j=${1#fio}
 		NAME="fio 4k randread O_DIRECT, $j job(s), ${FIO_RUNTIME}s (IOPS)" FIO=1
 		TARGET=$([ "$j" = 16 ] && echo 11.1 || echo 3) # 16 jobs: >= 0.90 of untraced IOPS
+		[ "$j" = 16 ] || LITE_TARGET=1
 		SETUP=(dd if=/dev/zero of="$d/fio.dat" bs=1M count=256 status=none)
 		CMD=(fio --name=rr --filename="$d/fio.dat" --rw=randread --bs=4k --direct=1
 			--ioengine=psync --numjobs="$j" --thread --size=256M --runtime="$FIO_RUNTIME"
@@ -145,10 +149,12 @@ run_one() {
 	esac
 	rm -f "$WORK/t" "$WORK/fio.json"
 	drop_caches
+	[ "$kind" != L ] || lite_start
 	sleep "$SETTLE"
 	s=$(now_us)
 	(cd "$WORK" && "${pre[@]}" bash -c "$TIMER" timer "$WORK/t" "${CMD[@]}" >/dev/null 2>"$WORK/err") || rc=$?
 	e=$(now_us)
+	[ "$kind" != L ] || lite_stop
 	if [ "$rc" != 0 ]; then
 		echo "bench/overhead.sh: $kind run of '$NAME' failed (exit $rc):" >&2
 		cat "$WORK/err" >&2
@@ -161,6 +167,29 @@ run_one() {
 		T_IN=$(awk -v i="$IOPS" 'BEGIN { printf "%.0f", (i > 0 ? 1e9 / i : 0) }')
 	fi
 	fs_release
+}
+
+# L: `iowhy attach -a --lite` on the whole machine, started before the timed run and stopped
+# (SIGINT: its normal end, the report written) after it; the run itself is untraced-style (no pre)
+LITE_PID=''
+lite_start() {
+	local i
+	rm -f "$WORK/lite.err"
+	"$IOWHY" attach -a --lite -o "$WORK/lite.txt" 2>"$WORK/lite.err" &
+	LITE_PID=$!
+	for ((i = 0; i < 300; i++)); do
+		grep -q 'tracing' "$WORK/lite.err" 2>/dev/null && return 0
+		kill -0 "$LITE_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "bench/overhead.sh: attach --lite did not start:" >&2
+	cat "$WORK/lite.err" >&2
+	exit 1
+}
+lite_stop() {
+	kill -INT "$LITE_PID" 2>/dev/null || true
+	wait "$LITE_PID" || { echo "bench/overhead.sh: attach --lite failed:" >&2; cat "$WORK/lite.err" >&2; exit 1; }
+	LITE_PID=''
 }
 
 ms() { awk -v u="$1" 'BEGIN { printf "%.0f", u / 1000 }'; }
@@ -179,21 +208,21 @@ side() { awk -v lo="$2" -v hi="$3" -v l="$4" 'BEGIN { if (lo == "nan" || hi == "
 	else if (hi + 0 < l + 0) print "below"; else if (lo + 0 > l + 0) print "above"; else print "not decidable" }'; }
 
 declare -A SUMMARY
-kinds=(A B "B'" S F0 F1)
+kinds=(A B "B'" S L F0 F1)
 K=${#kinds[@]}
 exec > >(tee "$out")
 {
 	echo "# iowhy tracing overhead, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(uname -r), $(nproc) CPUs, $MIN_ROUNDS-$MAX_ROUNDS rounds"
 	echo "# iowhy $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo '+dirty tree'), binary sha256 $(sha256sum "$IOWHY" | cut -c1-12)"
 	echo "# fs: fresh ext4 (journal) per run on loop (direct I/O) over a written $IMG_SIZE image in $IMG_DIR; caches dropped, ${SETTLE}s settle"
-	echo "# kinds: A untraced, B iowhy run, B' iowhy run --no-io, S iowhy run --no-sample, F0 empty programs on iowhy's tracepoints, F1 empty raw_syscalls pair"
+	echo "# kinds: A untraced, B iowhy run, B' iowhy run --no-io, S iowhy run --no-sample, L iowhy attach -a --lite beside it, F0 empty programs on iowhy's tracepoints, F1 empty raw_syscalls pair"
 	echo "# metric: workload wall (wrapper inside the traced tree); fio cases: ns per I/O from fio's IOPS"
 	printf 'case\tround\tkind\tmetric\ttotal_us\tiops\tload1\n' >"$tsv"
 	for c in $CASES; do
 		case_cmd "$c" /x
 		echo "== $NAME"
 		declare -A M=() O=()
-		rB=() rBp=() rS=() rF0=() rF1=() fl=()
+		rB=() rBp=() rS=() rL=() rF0=() rF1=() fl=()
 		# one untimed warm-up (A, then B) per case: the first run after a pause pays for cold
 		# root-fs metadata of the image, binaries, BTF parsing...; it is not part of any round
 		run_one "$c" A; run_one "$c" B
@@ -211,13 +240,16 @@ exec > >(tee "$out")
 			rF0+=("$(ratio "${M[$i,F0]}" "$a")") rF1+=("$(ratio "${M[$i,F1]}" "$a")")
 			# the sampler's own cost: every probe with it over every probe without it
 			rS+=("$(ratio "${M[$i,B]}" "${M[$i,S]}")")
+			# production mode: the whole machine watched by attach -a --lite, over untraced
+			rL+=("$(ratio "${M[$i,L]}" "$a")")
 			# per-round ratio to the floor; undefined when F0 did not add anything this round
 			fl+=("$(awk -v a="$a" -v b="${M[$i,B]}" -v f="${M[$i,F0]}" 'BEGIN { if (f > a) printf "%.3f", (b - a) / (f - a); else print "nan" }')")
-			printf '  round %d (load %s): A %s  B %s  B'"'"' %s  S %s  F0 %s  F1 %s | B/A %.3f  B'"'"'/A %.3f  F0/A %.3f  F1/A %.3f | floor ratio %s | sampler B/S %.3f\n' \
+			printf '  round %d (load %s): A %s  B %s  B'"'"' %s  S %s  L %s  F0 %s  F1 %s | B/A %.3f  B'"'"'/A %.3f  F0/A %.3f  F1/A %.3f | floor ratio %s | sampler B/S %.3f | lite L/A %.3f\n' \
 				$((i + 1)) "$(cut -d' ' -f1 /proc/loadavg)" "$(show "$a")" "$(show "${M[$i,B]}")" \
-				"$(show "${M[$i,B\']}")" "$(show "${M[$i,S]}")" "$(show "${M[$i,F0]}")" \
+				"$(show "${M[$i,B\']}")" "$(show "${M[$i,S]}")" "$(show "${M[$i,L]}")" \
+				"$(show "${M[$i,F0]}")" \
 				"$(show "${M[$i,F1]}")" "${rB[-1]}" "${rBp[-1]}" "${rF0[-1]}" "${rF1[-1]}" \
-				"${fl[-1]}" "${rS[-1]}"
+				"${fl[-1]}" "${rS[-1]}" "${rL[-1]}"
 			i=$((i + 1))
 			[ $i -ge "$MIN_ROUNDS" ] || continue
 			read -r qB loB hiB < <(printf '%s\n' "${rB[@]}" | ci)
@@ -233,15 +265,20 @@ exec > >(tee "$out")
 				read -r qS loS hiS < <(printf '%s\n' "${rS[@]}" | ci)
 				vS=$(side "$qS" "$loS" "$hiS" "$(awk -v t="$SAMPLE_TARGET" 'BEGIN { print 1 + t / 100 }')")
 			fi
+			vL=below
+			if [ -n "$LITE_TARGET" ]; then
+				read -r qL loL hiL < <(printf '%s\n' "${rL[@]}" | ci)
+				vL=$(side "$qL" "$loL" "$hiL" "$(awk -v t="$LITE_TARGET" 'BEGIN { print 1 + t / 100 }')")
+			fi
 			if [ "$vB" != "not decidable" ] && [ "$vF" != "not decidable" ] &&
-			   [ "$vS" != "not decidable" ]; then
+			   [ "$vS" != "not decidable" ] && [ "$vL" != "not decidable" ]; then
 				verdict=decided
 				break
 			fi
 		done
 		n=$i
 		col() { local kd=$1 r=() j; for ((j = 0; j < n; j++)); do r+=("${M[$j,$kd]}"); done; printf '%s\n' "${r[@]}" | median; }
-		mA=$(col A) mB=$(col B) mBp=$(col "B'") mS=$(col S) mF0=$(col F0) mF1=$(col F1)
+		mA=$(col A) mB=$(col B) mBp=$(col "B'") mS=$(col S) mL=$(col L) mF0=$(col F0) mF1=$(col F1)
 		read -r qB loB hiB < <(printf '%s\n' "${rB[@]}" | ci)
 		qBp=$(printf '%s\n' "${rBp[@]}" | median)
 		qF0=$(printf '%s\n' "${rF0[@]}" | median) qF1=$(printf '%s\n' "${rF1[@]}" | median)
@@ -255,32 +292,37 @@ exec > >(tee "$out")
 		read -r qS loS hiS < <(printf '%s\n' "${rS[@]}" | ci)
 		vS=''
 		[ -z "$SAMPLE_TARGET" ] || vS=$(side "$qS" "$loS" "$hiS" "$(awk -v t="$SAMPLE_TARGET" 'BEGIN { print 1 + t / 100 }')")
+		read -r qL loL hiL < <(printf '%s\n' "${rL[@]}" | ci)
+		vL=''
+		[ -z "$LITE_TARGET" ] || vL=$(side "$qL" "$loL" "$hiL" "$(awk -v t="$LITE_TARGET" 'BEGIN { print 1 + t / 100 }')")
 		if [ "$FIO" = 1 ]; then
 			iops_r=$(awk -v a="$mA" -v b="$mB" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
-			echo "  median of $n rounds: A $(show "$mA"), B $(show "$mB"), B' $(show "$mBp"), S $(show "$mS"), F0 $(show "$mF0"), F1 $(show "$mF1"); IOPS B/A $iops_r"
+			echo "  median of $n rounds: A $(show "$mA"), B $(show "$mB"), B' $(show "$mBp"), S $(show "$mS"), L $(show "$mL"), F0 $(show "$mF0"), F1 $(show "$mF1"); IOPS B/A $iops_r"
 		else
-			echo "  median of $n rounds: A $(show "$mA"), B $(show "$mB"), B' $(show "$mBp"), S $(show "$mS"), F0 $(show "$mF0"), F1 $(show "$mF1")"
+			echo "  median of $n rounds: A $(show "$mA"), B $(show "$mB"), B' $(show "$mBp"), S $(show "$mS"), L $(show "$mL"), F0 $(show "$mF0"), F1 $(show "$mF1")"
 		fi
 		echo "  B/A $qB ($(pct "$qB")), 95% CI of the median $loB-$hiB${TARGET:+; target <= $(pct "$(awk -v t="$TARGET" 'BEGIN { print 1 + t / 100 }')"): $(met "$vB")}"
 		echo "  B'/A $qBp, F0/A $qF0, F1/A $qF1; iowhy / floor (medians) $fmed; per round: median $qF, CI $loF-$hiF${FLOOR_TARGET:+; target <= ${FLOOR_TARGET}x: $(met "$vF")}"
 		echo "  sampler alone B/S $qS ($(pct "$qS")), 95% CI of the median $loS-$hiS${SAMPLE_TARGET:+; target <= $(pct "$(awk -v t="$SAMPLE_TARGET" 'BEGIN { print 1 + t / 100 }')"): $(met "$vS")}"
+		echo "  attach -a --lite L/A $qL ($(pct "$qL")), 95% CI of the median $loL-$hiL${LITE_TARGET:+; target <= $(pct "$(awk -v t="$LITE_TARGET" 'BEGIN { print 1 + t / 100 }')"): $(met "$vL")}"
 		[ -n "$verdict" ] || echo "  (stopped at MAX_ROUNDS=$MAX_ROUNDS: not decidable with this spread)"
 		# iowhy's fixed cost per session (total - workload, B minus A), median; time cases only
 		fixed=()
 		for ((j = 0; j < n; j++)); do fixed+=($(( (O[$j,B] - M[$j,B]) - (O[$j,A] - M[$j,A]) ))); done
 		[ "$FIO" = 1 ] || echo "  iowhy fixed cost per session (setup, report, teardown) ~$(ms "$(printf '%s\n' "${fixed[@]}" | median)") ms"
-		SUMMARY[$c]=$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s-%s | %s | %s |' "$NAME" \
-			"$(show "$mA")" "$(show "$mB")" "$(show "$mBp")" "$(show "$mS")" "$(show "$mF0")" "$(show "$mF1")" \
+		SUMMARY[$c]=$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s-%s | %s | %s |' "$NAME" \
+			"$(show "$mA")" "$(show "$mB")" "$(show "$mBp")" "$(show "$mS")" "$(show "$mL")" "$(show "$mF0")" "$(show "$mF1")" \
 			"$(awk -v r="$qB" 'BEGIN { printf "%.3f", r }')" "$(awk -v r="$qBp" 'BEGIN { printf "%.3f", r }')" \
 			"$(awk -v r="$qS" 'BEGIN { printf "%.3f", r }')" \
+			"$(awk -v r="$qL" 'BEGIN { printf "%.3f", r }')" \
 			"$([ "$FIO" = 1 ] && echo "$iops_r" || echo -)" "$fmed" "$loB" "$hiB" "$n" \
-			"${vB:+$(met "$vB")}${vF:+ / floor: $(met "$vF")}${vS:+ / sampler: $(met "$vS")}")
+			"${vB:+$(met "$vB")}${vF:+ / floor: $(met "$vF")}${vS:+ / sampler: $(met "$vS")}${vL:+ / lite: $(met "$vL")}")
 		unset M O
 	done
 	echo
 	echo "## Summary (medians; workload wall, fio: IOPS)"
-	echo "| case | A | B | B' | S | F0 | F1 | B/A | B'/A | sampler B/S | IOPS B/A | iowhy / floor | CI of B/A | rounds | verdict (B target / floor target / sampler target) |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| case | A | B | B' | S | L | F0 | F1 | B/A | B'/A | sampler B/S | lite L/A | IOPS B/A | iowhy / floor | CI of B/A | rounds | verdict (B target / floor / sampler / lite) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for c in $CASES; do echo "${SUMMARY[$c]}"; done
 
 	if [ "$BPF_STATS" != 0 ]; then
