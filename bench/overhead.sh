@@ -95,8 +95,14 @@ IMG=$(mktemp "$IMG_DIR/iowhy-bench-img.XXXXXX")
 fs_image_create "$IMG" "$IMG_SIZE"
 
 # The timing wrapper: argv = TIMEFILE CMD...
+# and the CPU time of the workload's tree (bash's `times`, children's user and sys: getrusage of
+# the reaped tree; written by the builtin itself, no subshell that would see its own zero counters)
 TIMER='t=$1; shift; s=$EPOCHREALTIME; "$@"; r=$?; e=$EPOCHREALTIME
+times >"$t.cpu"
 echo "${s/[.,]/} ${e/[.,]/}" >"$t"; exit $r'
+# cpu_us FILE: the children's user + sys of a `times` output, in µs
+cpu_us() { awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); n += p[1] * 60 + p[2] }
+	printf "%.0f", n * 1e6 }' "$1"; }
 
 # case_cmd CASE DIR: sets CMD, NAME, TARGET (allowed overhead of B, %), FLOOR_TARGET (allowed
 # ratio to the floor, "" = none), SAMPLE_TARGET (allowed overhead of the sampler, B over S, %; ""
@@ -147,7 +153,7 @@ run_one() {
 	F0) pre=("$IOWHY" __floor --) ;;
 	F1) pre=("$IOWHY" __floor --syscalls --) ;;
 	esac
-	rm -f "$WORK/t" "$WORK/fio.json"
+	rm -f "$WORK/t" "$WORK/t.cpu" "$WORK/fio.json"
 	drop_caches
 	[ "$kind" != L ] || lite_start
 	sleep "$SETTLE"
@@ -161,7 +167,7 @@ run_one() {
 		exit 1
 	fi
 	read -r ts te <"$WORK/t"
-	T_IN=$((te - ts)) T_OUT=$((e - s)) IOPS=''
+	T_IN=$((te - ts)) T_OUT=$((e - s)) IOPS='' T_CPU=$(cpu_us "$WORK/t.cpu")
 	if [ "$FIO" = 1 ]; then
 		IOPS=$(jq '.jobs[0].read.iops' "$WORK/fio.json")
 		T_IN=$(awk -v i="$IOPS" 'BEGIN { printf "%.0f", (i > 0 ? 1e9 / i : 0) }')
@@ -217,12 +223,12 @@ exec > >(tee "$out")
 	echo "# fs: fresh ext4 (journal) per run on loop (direct I/O) over a written $IMG_SIZE image in $IMG_DIR; caches dropped, ${SETTLE}s settle"
 	echo "# kinds: A untraced, B iowhy run, B' iowhy run --no-io, S iowhy run --no-sample, L iowhy attach -a --lite beside it, F0 empty programs on iowhy's tracepoints, F1 empty raw_syscalls pair"
 	echo "# metric: workload wall (wrapper inside the traced tree); fio cases: ns per I/O from fio's IOPS"
-	printf 'case\tround\tkind\tmetric\ttotal_us\tiops\tload1\n' >"$tsv"
+	printf 'case\tround\tkind\tmetric\ttotal_us\tiops\tload1\tcpu_us\n' >"$tsv"
 	for c in $CASES; do
 		case_cmd "$c" /x
 		echo "== $NAME"
-		declare -A M=() O=()
-		rB=() rBp=() rS=() rL=() rF0=() rF1=() fl=()
+		declare -A M=() O=() C=()
+		rB=() rBp=() rS=() rL=() rF0=() rF1=() fl=() cB=() cS=() cL=()
 		# one untimed warm-up (A, then B) per case: the first run after a pause pays for cold
 		# root-fs metadata of the image, binaries, BTF parsing...; it is not part of any round
 		run_one "$c" A; run_one "$c" B
@@ -232,8 +238,8 @@ exec > >(tee "$out")
 			for ((k = 0; k < K; k++)); do
 				kind=${kinds[$(((i + k) % K))]}
 				run_one "$c" "$kind"
-				M[$i,$kind]=$T_IN O[$i,$kind]=$T_OUT
-				printf '%s\t%d\t%s\t%d\t%d\t%s\t%s\n' "$c" $((i + 1)) "$kind" "$T_IN" "$T_OUT" "$IOPS" "$(cut -d' ' -f1 /proc/loadavg)" >>"$tsv"
+				M[$i,$kind]=$T_IN O[$i,$kind]=$T_OUT C[$i,$kind]=$T_CPU
+				printf '%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\n' "$c" $((i + 1)) "$kind" "$T_IN" "$T_OUT" "$IOPS" "$(cut -d' ' -f1 /proc/loadavg)" "$T_CPU" >>"$tsv"
 			done
 			a=${M[$i,A]}
 			rB+=("$(ratio "${M[$i,B]}" "$a")") rBp+=("$(ratio "${M[$i,B\']}" "$a")")
@@ -242,6 +248,10 @@ exec > >(tee "$out")
 			rS+=("$(ratio "${M[$i,B]}" "${M[$i,S]}")")
 			# production mode: the whole machine watched by attach -a --lite, over untraced
 			rL+=("$(ratio "${M[$i,L]}" "$a")")
+			# the same three on the workload tree's CPU time: what the programs cost in the
+			# workload's own context, much less stretched than the wall by other work on the host
+			cB+=("$(ratio "${C[$i,B]}" "${C[$i,A]}")") cS+=("$(ratio "${C[$i,B]}" "${C[$i,S]}")")
+			cL+=("$(ratio "${C[$i,L]}" "${C[$i,A]}")")
 			# per-round ratio to the floor; undefined when F0 did not add anything this round
 			fl+=("$(awk -v a="$a" -v b="${M[$i,B]}" -v f="${M[$i,F0]}" 'BEGIN { if (f > a) printf "%.3f", (b - a) / (f - a); else print "nan" }')")
 			printf '  round %d (load %s): A %s  B %s  B'"'"' %s  S %s  L %s  F0 %s  F1 %s | B/A %.3f  B'"'"'/A %.3f  F0/A %.3f  F1/A %.3f | floor ratio %s | sampler B/S %.3f | lite L/A %.3f\n' \
@@ -250,6 +260,9 @@ exec > >(tee "$out")
 				"$(show "${M[$i,F0]}")" \
 				"$(show "${M[$i,F1]}")" "${rB[-1]}" "${rBp[-1]}" "${rF0[-1]}" "${rF1[-1]}" \
 				"${fl[-1]}" "${rS[-1]}" "${rL[-1]}"
+			[ "$FIO" = 1 ] || printf '          workload CPU: A %s  B %s  S %s  L %s | B/A %.3f  sampler B/S %.3f  lite L/A %.3f\n' \
+				"$(ms "${C[$i,A]}") ms" "$(ms "${C[$i,B]}") ms" "$(ms "${C[$i,S]}") ms" \
+				"$(ms "${C[$i,L]}") ms" "${cB[-1]}" "${cS[-1]}" "${cL[-1]}"
 			i=$((i + 1))
 			[ $i -ge "$MIN_ROUNDS" ] || continue
 			read -r qB loB hiB < <(printf '%s\n' "${rB[@]}" | ci)
@@ -305,6 +318,15 @@ exec > >(tee "$out")
 		echo "  B'/A $qBp, F0/A $qF0, F1/A $qF1; iowhy / floor (medians) $fmed; per round: median $qF, CI $loF-$hiF${FLOOR_TARGET:+; target <= ${FLOOR_TARGET}x: $(met "$vF")}"
 		echo "  sampler alone B/S $qS ($(pct "$qS")), 95% CI of the median $loS-$hiS${SAMPLE_TARGET:+; target <= $(pct "$(awk -v t="$SAMPLE_TARGET" 'BEGIN { print 1 + t / 100 }')"): $(met "$vS")}"
 		echo "  attach -a --lite L/A $qL ($(pct "$qL")), 95% CI of the median $loL-$hiL${LITE_TARGET:+; target <= $(pct "$(awk -v t="$LITE_TARGET" 'BEGIN { print 1 + t / 100 }')"): $(met "$vL")}"
+		if [ "$FIO" != 1 ]; then
+			read -r qcB locB hicB < <(printf '%s\n' "${cB[@]}" | ci)
+			read -r qcS locS hicS < <(printf '%s\n' "${cS[@]}" | ci)
+			read -r qcL locL hicL < <(printf '%s\n' "${cL[@]}" | ci)
+			vcS='' vcL=''
+			[ -z "$SAMPLE_TARGET" ] || vcS=$(side "$qcS" "$locS" "$hicS" "$(awk -v t="$SAMPLE_TARGET" 'BEGIN { print 1 + t / 100 }')")
+			[ -z "$LITE_TARGET" ] || vcL=$(side "$qcL" "$locL" "$hicL" "$(awk -v t="$LITE_TARGET" 'BEGIN { print 1 + t / 100 }')")
+			echo "  workload CPU (user+sys of its tree): B/A $qcB (CI $locB-$hicB); sampler B/S $qcS (CI $locS-$hicS)${vcS:+: $(met "$vcS")}; lite L/A $qcL (CI $locL-$hicL)${vcL:+: $(met "$vcL")}"
+		fi
 		[ -n "$verdict" ] || echo "  (stopped at MAX_ROUNDS=$MAX_ROUNDS: not decidable with this spread)"
 		# iowhy's fixed cost per session (total - workload, B minus A), median; time cases only
 		fixed=()
@@ -317,7 +339,7 @@ exec > >(tee "$out")
 			"$(awk -v r="$qL" 'BEGIN { printf "%.3f", r }')" \
 			"$([ "$FIO" = 1 ] && echo "$iops_r" || echo -)" "$fmed" "$loB" "$hiB" "$n" \
 			"${vB:+$(met "$vB")}${vF:+ / floor: $(met "$vF")}${vS:+ / sampler: $(met "$vS")}${vL:+ / lite: $(met "$vL")}")
-		unset M O
+		unset M O C
 	done
 	echo
 	echo "## Summary (medians; workload wall, fio: IOPS)"
