@@ -78,6 +78,23 @@ struct iowhy_off_counters {
 	__u64 stack_lost;            /* kernel stack could not be stored */
 	__u64 pending_lost;          /* too many tasks asleep at once: sleep not timed */
 	__u64 key_lost;              /* aggregation map full: sleep dropped */
+	/* tp_btf: D time (and sleeps) of tree tasks not yet given a stack: a task's sleeps since its
+	 * last captured one, below the sampling period (signed per CPU: a capture on one CPU takes
+	 * back what sleeps on another held; the sum over CPUs is what is still held) */
+	__s64 held_ns;
+	__s64 held_n;
+};
+/* A kernel stack taken with bpf_get_task_stack (tp_btf path), stored under a hash of its frames. */
+struct iowhy_kstack {
+	__u64 ip[IOWHY_KSTACK_DEPTH];
+};
+/* tp_btf path, per tree task: its D sleep in progress and its sleeps not yet given a stack. */
+struct iowhy_off_task {
+	__u64 ts;                    /* switch-out into D; 0 while not asleep in D */
+	__u64 acc_ns;                /* D time since its last captured stack */
+	__u64 acc_n;                 /* sleeps in acc_ns */
+	__u8 phase;                  /* the phase tag of ts and acc */
+	__u8 pad[7];
 };
 
 #endif

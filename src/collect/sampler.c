@@ -62,10 +62,17 @@ static const struct probe_spec sampler_specs[] = {
 		      PROBE_NOT_TRACEPOINT },
 };
 
+/* What the loader needs: the core (tree maps, mode) and the sampling frequency. */
+struct sample_open_ctx {
+	struct core_probes *core;
+	unsigned hz;
+};
+
 /* The probe set's loader: a fresh skeleton sharing the core's tree maps and mode. */
 static void *open_sample(void *ctx)
 {
-	struct core_probes *core = ctx;
+	const struct sample_open_ctx *oc = ctx;
+	struct core_probes *core = oc->core;
 	struct sample_bpf *s = sample_bpf__open();
 
 	if (!s)
@@ -76,6 +83,8 @@ static void *open_sample(void *ctx)
 	}
 	s->rodata->use_hash = core->use_hash != 0;
 	s->rodata->regs_nr = core->lite != 0; /* no syscall probes: nr from the registers */
+	/* off-CPU stacks (tp_btf): one stack walk per sampling period of a task's D time */
+	s->rodata->off_period_ns = 1000000000ull / (oc->hz ? oc->hz : 1);
 	return s;
 }
 
@@ -137,8 +146,9 @@ static int attach_all(struct sampler *s)
 
 int sampler_open(struct sampler **out, struct core_probes *core, unsigned hz)
 {
+	struct sample_open_ctx octx = { core, hz };
 	const struct probe_loader loader = { open_sample, sample_object, load_sample, destroy_sample,
-					     core };
+					     &octx };
 	struct sampler *s;
 	uint64_t t0;
 
@@ -229,6 +239,14 @@ void sampler_close(struct sampler *s)
 }
 
 static size_t take_keys(struct sampler *s, int tag, struct iowhy_sample_key **keys, __u64 **counts);
+
+/* The map the off-CPU stack ids name: the stack map of the raw_tp path (bpf_get_stackid at the
+ * switch-out), or the tp_btf path's hash of stacks taken at the switch-in. */
+static int off_stacks_fd(const struct sampler *s)
+{
+	return bpf_map__fd(s->skel->rodata->use_hash ? s->skel->maps.offstacks
+						     : s->skel->maps.offstacks_h);
+}
 static void drop_stacks(struct sampler *s, const struct iowhy_sample_key *k, size_t n);
 
 /* Forget sleeps in progress and off-CPU rows (of tasks of earlier phases, still alive when those
@@ -253,7 +271,7 @@ static void clear_off(struct sampler *s, int tag)
 		if (k.kstack >= 0) {
 			__u32 id = (__u32)k.kstack;
 
-			bpf_map_delete_elem(bpf_map__fd(s->skel->maps.offstacks), &id);
+			bpf_map_delete_elem(off_stacks_fd(s), &id);
 		}
 	}
 	if (zero) {
@@ -470,7 +488,7 @@ static uint32_t off_stack(struct sampler *s, struct cpu_samples *cs, int32_t id)
 	uint32_t fn[IOWHY_KSTACK_DEPTH], n = 0, bad = 0, trim;
 	__u32 key = (__u32)id;
 
-	if (id < 0 || bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.offstacks), &key, ips))
+	if (id < 0 || bpf_map_lookup_elem(off_stacks_fd(s), &key, ips))
 		return CS_NONE;
 	for (int i = 0; i < IOWHY_KSTACK_DEPTH && ips[i]; i++) {
 		names[n] = ksyms_name(kernel_syms(s), ips[i]);
@@ -488,10 +506,11 @@ static uint32_t off_stack(struct sampler *s, struct cpu_samples *cs, int32_t id)
 /* Take the off-CPU rows of `tag` (and free their stacks). */
 static void read_off(struct sampler *s, int tag, struct cpu_samples *cs)
 {
-	int ofd = bpf_map__fd(s->skel->maps.offcpu), sfd = bpf_map__fd(s->skel->maps.offstacks);
+	int ofd = bpf_map__fd(s->skel->maps.offcpu), sfd = off_stacks_fd(s);
 	struct iowhy_off_counters *v = calloc(s->ncpus, sizeof(*v));
 	struct iowhy_off_key k, next, *done = NULL;
 	size_t ndone = 0, cap = 0;
+	int64_t held_ns = 0, held_n = 0;
 	__u32 key = (__u32)tag;
 	void *prev = NULL;
 
@@ -501,7 +520,11 @@ static void read_off(struct sampler *s, int tag, struct cpu_samples *cs)
 			cs->off_stack_lost += v[i].stack_lost;
 			cs->off_pending_lost += v[i].pending_lost;
 			cs->off_key_lost += v[i].key_lost;
+			held_ns += v[i].held_ns;
+			held_n += v[i].held_n;
 		}
+		cs->off_held_ns = held_ns > 0 ? (uint64_t)held_ns : 0;
+		cs->off_held_n = held_n > 0 ? (uint64_t)held_n : 0;
 	}
 	free(v);
 	while (!bpf_map_get_next_key(ofd, prev, &next)) {

@@ -83,6 +83,9 @@ struct cpu_samples {
 	int off_traced;             /* the off-CPU probe ran (else no waits, none counted) */
 	uint64_t off_sleeps;        /* switch-outs into D, as counted in the kernel */
 	uint64_t off_stack_lost, off_pending_lost, off_key_lost;
+	/* D time (and sleeps) of tasks whose time since their last stack stayed below the sampling
+	 * period: timed, given no stack yet (not in the waits) */
+	uint64_t off_held_ns, off_held_n;
 
 	/* cpu_samples_classify */
 	uint64_t recorded;          /* samples in rows */

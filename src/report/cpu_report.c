@@ -199,6 +199,8 @@ static struct json_object *offcpu_obj(const struct cpu_samples *cs)
 	put_u64(lost, "pending", cs->off_pending_lost);
 	put_u64(lost, "keys", cs->off_key_lost);
 	put(o, "lost", lost);
+	put_u64(o, "unsampled_ns", cs->off_held_ns);
+	put_u64(o, "unsampled_sleeps", cs->off_held_n);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *x = json_object_new_object(), *f = json_object_new_array();
 
@@ -377,8 +379,8 @@ static void waits_text(FILE *out, const struct cpu_samples *cs)
 	if (!n)
 		return;
 	fmt_ns(t, sizeof(t), total);
-	fprintf(out, "\n  Why the tree slept uninterruptibly (%" PRIu64 " sleeps, %s; kernel "
-		"stacks at the switch-out)\n", cs->off_sleeps, t);
+	fprintf(out, "\n  Why the tree slept uninterruptibly (%" PRIu64 " sleeps, %s; a task's "
+		"kernel stack once per sampling period of its sleep)\n", cs->off_sleeps, t);
 	for (size_t i = 0; i < n; i++) {
 		const struct cs_stack *st = NULL;
 
@@ -393,6 +395,11 @@ static void waits_text(FILE *out, const struct cpu_samples *cs)
 		for (uint32_t k = 0; st && k < st->n && k < WAIT_FRAMES; k++)
 			fprintf(out, "%s%s", k ? " \u2190 " : "", cs->names[st->fn[k]]);
 		fprintf(out, "\n");
+	}
+	if (cs->off_held_ns) {
+		fmt_ns(t, sizeof(t), cs->off_held_ns);
+		fprintf(out, "    and %s in %" PRIu64 " short sleeps not given a stack (each task's "
+			"last, below the sampling period)\n", t, cs->off_held_n);
 	}
 	if (cs->off_stack_lost || cs->off_pending_lost || cs->off_key_lost)
 		fprintf(out, "    lost: %" PRIu64 " stacks, %" PRIu64 " sleeps not timed, %" PRIu64
