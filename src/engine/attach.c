@@ -559,6 +559,7 @@ static void watch(struct attach_run *a, uint64_t start, struct phase_result *r)
 		core_probes_drain(&a->s->core);
 		now = now_ns();
 		interval_poll(a->s->iv, now);
+		session_cost_poll(a->s, now);
 		if (session_interrupted())
 			break;
 		if (a->t->duration_ns && now - start >= a->t->duration_ns)
@@ -612,6 +613,7 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 		sampler_phase_begin(s->smp, pc->tag);
 	fuse_probes_phase_begin(s->fuse, pc->tag);
 	start = now_ns();
+	session_cost_begin(s, start);
 	model_init(&pc->model, start);
 	pc->tap = tap_event;
 	pc->tap_ctx = &a;
@@ -659,6 +661,7 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	if (r->end_note[0] && !pc->model.live && pc->model.last_dead_ns)
 		end = pc->model.last_dead_ns;
 	r->tasks_left = 0; /* attached tasks go on living: that is the point */
+	session_cost_end(s, now_ns(), r);
 	model_finish(&pc->model, end);
 	interval_end(s->iv, r);
 	pc->iv = NULL;

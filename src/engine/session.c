@@ -41,6 +41,7 @@
 #include "sampler.h"
 #include "fuse_probes.h"
 #include "bg_call.h"
+#include "prog_runtime.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
@@ -378,6 +379,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	/* rusage will include what the child used before the release (fork, gate): not traced */
 	pre_release = task_cpu_ns(pid);
 	start = now_ns();
+	session_cost_begin(s, start);
 	model_init(&pc->model, start);
 	if (s->tl && !timeline_phase_begin(s->tl, ps->name, start))
 		model_set_slice_sink(&pc->model, timeline_slice, s->tl);
@@ -399,6 +401,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		core_probes_drain(&s->core);
 		io_probes_poll(s->io);
 		interval_poll(s->iv, now_ns());
+		session_cost_poll(s, now_ns());
 		if (interrupted)
 			stop_child(ps, pid, &signalled, &deadline);
 		if (signalled == 2 && !hinted && now_ns() > deadline + STUCK_HINT_NS)
@@ -427,6 +430,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	getrusage(RUSAGE_CHILDREN, &ru1);
 
 	end = pc->model.live ? now_ns() : pc->model.last_dead_ns;
+	session_cost_end(s, now_ns(), r);
 	r->tasks_left = pc->model.live;
 	model_finish(&pc->model, end);
 	if (s->tl)
@@ -704,6 +708,46 @@ static void session_close_group(void)
 	home_fd = -1;
 }
 
+/* prog_runtime's view of the session's program sets (the I/O set once its thread has loaded it). */
+static int cost_sets(void *ctx, const struct probe_set **sets, int max)
+{
+	struct session *s = ctx;
+	const struct probe_set *all[] = { &s->core.probes, io_probes_set(s->io),
+					  sampler_probe_set(s->smp), fuse_probes_set(s->fuse) };
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]) && n < max; i++)
+		sets[n++] = all[i];
+	return n;
+}
+
+void session_cost_begin(struct session *s, uint64_t now)
+{
+	if (!s->prt && !getenv("IOWHY_NO_PROG_STATS"))
+		s->prt = prog_runtime_new(cost_sets, s);
+	prog_runtime_begin(s->prt, now);
+}
+
+void session_cost_poll(struct session *s, uint64_t now)
+{
+	prog_runtime_poll(s->prt, now);
+}
+
+void session_cost_end(struct session *s, uint64_t now, struct phase_result *r)
+{
+	struct prog_runtime_phase p = prog_runtime_end(s->prt, now);
+
+	r->prog_run_ns = p.run_ns;
+	r->prog_runs = p.runs;
+	r->prog_on_ns = p.on_ns;
+}
+
+void session_cost_free(struct session *s)
+{
+	prog_runtime_free(s->prt);
+	s->prt = NULL;
+}
+
 /* Undo what session_main set up before its phases, in reverse; returns rc (an error path). */
 static int session_unwind(struct session *s, struct report_files *rf, struct phase_result *phases,
 			  int core_open, int rc)
@@ -712,6 +756,7 @@ static int session_unwind(struct session *s, struct report_files *rf, struct pha
 	if (s->shared && s->shared != MAP_FAILED)
 		munmap(s->shared, sizeof(*s->shared));
 	free(phases);
+	session_cost_free(s);
 	fuse_probes_close(s->fuse);
 	sampler_close(s->smp);
 	io_probes_close(s->io);
@@ -842,6 +887,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	if (s.tl)
 		timeline_requests_lost(s.tl, io_probes_requests_lost(s.io));
 	detach0 = now_ns();
+	session_cost_free(&s);
 	fuse_probes_close(s.fuse);
 	sampler_close(s.smp);
 	io_probes_close(s.io);

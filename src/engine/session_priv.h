@@ -37,7 +37,15 @@ struct session {
 	struct phase_facts *shared;   /* MAP_SHARED: the child writes its facts here */
 	struct timeline *tl;          /* --timeline: the tasks' state slices, else NULL */
 	struct interval_out *iv;      /* live intervals and slow calls (NULL without) */
+	struct prog_runtime *prt;     /* the programs' own run time per phase (NULL: unknown) */
 };
+
+/* The programs' own run time over a phase (kernel BPF statistics, sampled): begin at the phase's
+ * start, poll in its loop, end into its result; free with the probes. */
+void session_cost_begin(struct session *s, uint64_t now);
+void session_cost_poll(struct session *s, uint64_t now);
+void session_cost_end(struct session *s, uint64_t now, struct phase_result *r);
+void session_cost_free(struct session *s);
 
 /* Forget an interrupt: for attach, Ctrl-C or SIGTERM is the normal end of the window. */
 void session_clear_interrupt(void);

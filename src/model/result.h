@@ -92,6 +92,9 @@ struct phase_result {
 	uint64_t rusage_user_ns, rusage_sys_ns;   /* getrusage(RUSAGE_CHILDREN) delta of the phase */
 	uint64_t tasks_left;      /* tree tasks still alive when the phase was closed */
 	uint64_t events, out_of_order, unknown_task;
+	/* iowhy's BPF programs over the phase, from the kernel's statistics while they were on
+	 * (prog_on_ns of the wall; 0: not measured): their run time and runs in that time */
+	uint64_t prog_run_ns, prog_runs, prog_on_ns;
 	struct phase_facts facts;
 	struct io_phase *io;      /* device / page-cache data (io_model.h), NULL when not traced */
 	struct cpu_samples *samples; /* CPU samples (cpu_samples.h), NULL with --no-sample */

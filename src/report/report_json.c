@@ -58,6 +58,7 @@ static struct json_object *probes_obj(const struct session_result *s)
 	jput_u64(o, "attach_ns", s->probe_times.attach_ns);
 	jput_u64(o, "detach_ns", s->probe_times.detach_ns);
 	jput_u64(o, "load_cpu_ns", s->probe_times.load_cpu_ns);
+	jput_u64(o, "event_cost_ps", s->event_cost_ps);
 	jput(o, "programs", programs_arr(&s->probe_times));
 	for (unsigned i = 0; i < s->missing.n; i++) {
 		const struct missing_probe *p = &s->missing.v[i];
@@ -207,6 +208,9 @@ static struct json_object *trace_obj(const struct phase_result *p)
 	jput_u64(o, "out_of_order", p->out_of_order);
 	jput_u64(o, "unknown_task", p->unknown_task);
 	jput_u64(o, "tasks_left", p->tasks_left);
+	jput_u64(o, "programs_run_ns", p->prog_run_ns);
+	jput_u64(o, "programs_runs", p->prog_runs);
+	jput_u64(o, "programs_stats_on_ns", p->prog_on_ns);
 	return o;
 }
 

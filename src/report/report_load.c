@@ -94,6 +94,7 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->probe_times.attach_ns = rl_u64(probes, "attach_ns");
 	s->probe_times.detach_ns = rl_u64(probes, "detach_ns");
 	s->probe_times.load_cpu_ns = rl_u64(probes, "load_cpu_ns");
+	s->event_cost_ps = rl_u64(probes, "event_cost_ps");
 	load_programs(rl_member(probes, "programs"), &s->probe_times);
 	for (size_t i = 0; i < rl_alen(miss); i++) {
 		struct json_object *m = json_object_array_get_idx(miss, i);
@@ -262,6 +263,9 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 	p->out_of_order = rl_u64(tr, "out_of_order");
 	p->unknown_task = rl_u64(tr, "unknown_task");
 	p->tasks_left = rl_u64(tr, "tasks_left");
+	p->prog_run_ns = rl_u64(tr, "programs_run_ns");
+	p->prog_runs = rl_u64(tr, "programs_runs");
+	p->prog_on_ns = rl_u64(tr, "programs_stats_on_ns");
 	load_syscalls(ph, p);
 	if (rl_member(ph, "io") && !(p->io = report_load_io(rl_member(ph, "io"), &s->missing)))
 		return -1;

@@ -339,14 +339,22 @@ static void print_warnings(FILE *out, const struct session_result *s)
 	for (int i = 0; i < s->nphases; i++) {
 		const struct phase_result *p = &s->phases[i];
 		uint64_t wall = p->wall.end_ns - p->wall.start_ns, cost = tracing_cost_ns(s, p);
-		char c[32], w[32];
+		char c[32], w[32], e[32], g[32];
 
-		if (!wall || cost * 100 < wall * TRACING_COST_WARN_PCT)
+		if (!wall || cost * 100 < wall * TRACING_COST_WARN_PCT ||
+		    cost < TRACING_COST_WARN_MIN_NS)
 			continue;
-		fprintf(out, "WARNING: tracing slowed %s down: %s events at ~%.0f ns each (calibrated "
-			     "at start) cost ~%s, %.0f%% of its %s wall\n", p->name,
+		fprintf(out, "WARNING: tracing slowed %s down by ~%s, %.0f%% of its %s wall, at least: "
+			     "%s events at ~%.0f ns each (calibrated at start) ~%s", p->name,
+			fmt_ns(c, sizeof(c), cost), 100.0 * cost / wall, fmt_ns(w, sizeof(w), wall),
 			fmt_count(a, sizeof(a), p->events), s->event_cost_ps / 1000.0,
-			fmt_ns(c, sizeof(c), cost), 100.0 * cost / wall, fmt_ns(w, sizeof(w), wall));
+			fmt_ns(e, sizeof(e), tracing_events_cost_ns(s, p)));
+		if (p->prog_on_ns)
+			fprintf(out, "; iowhy's BPF programs ran ~%s (kernel BPF statistics over %.0f%% "
+				     "of the phase, scaled; the tracepoints' own dispatch not in it)",
+				fmt_ns(g, sizeof(g), tracing_programs_ns(p)),
+				p->prog_on_ns < wall ? 100.0 * p->prog_on_ns / wall : 100.0);
+		fprintf(out, "\n");
 	}
 }
 

@@ -235,9 +235,26 @@ static void compute_phases(const struct session_result *s, struct session_summar
 	}
 }
 
-uint64_t tracing_cost_ns(const struct session_result *s, const struct phase_result *p)
+uint64_t tracing_events_cost_ns(const struct session_result *s, const struct phase_result *p)
 {
 	return (uint64_t)((double)p->events * (double)s->event_cost_ps / 1000.0);
+}
+
+uint64_t tracing_programs_ns(const struct phase_result *p)
+{
+	uint64_t wall = p->wall.end_ns - p->wall.start_ns;
+
+	if (!p->prog_on_ns)
+		return 0;
+	/* the window may run a little past the phase's end (the tree's last events drained) */
+	return (uint64_t)((double)p->prog_run_ns * (double)wall / (double)p->prog_on_ns);
+}
+
+uint64_t tracing_cost_ns(const struct session_result *s, const struct phase_result *p)
+{
+	uint64_t e = tracing_events_cost_ns(s, p), g = tracing_programs_ns(p);
+
+	return e > g ? e : g;
 }
 
 int summary_compute(struct session_result *s)

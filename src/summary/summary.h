@@ -88,9 +88,16 @@ struct session_summary {
 /* Compute s->summary from the phases (replacing any earlier one). Returns 0, or -1 when out of
  * memory (s->summary is then NULL and the reporters print the raw numbers only). */
 int summary_compute(struct session_result *s);
-/* What tracing cost phase p, estimated: its events x the cost per event calibrated at start (ns;
- * 0 when not calibrated). TRACING_COST_WARN_PCT of its wall or more: the report says so. */
+/* What tracing cost phase p, estimated two ways: its events x the cost per event calibrated at
+ * start (tracing_events_cost_ns; 0 when not calibrated), and its programs' own run time from the
+ * kernel's statistics, scaled from the part of the phase they were on to its wall
+ * (tracing_programs_ns; 0 when not measured: a lower bound, the tracepoints' dispatch is not in
+ * it). tracing_cost_ns is the larger; TRACING_COST_WARN_PCT of the wall or more: the report says
+ * so. */
 #define TRACING_COST_WARN_PCT 5
+#define TRACING_COST_WARN_MIN_NS 10000000ull /* and at least this much (10 ms) */
+uint64_t tracing_events_cost_ns(const struct session_result *s, const struct phase_result *p);
+uint64_t tracing_programs_ns(const struct phase_result *p);
 uint64_t tracing_cost_ns(const struct session_result *s, const struct phase_result *p);
 void summary_free(struct session_result *s);
 

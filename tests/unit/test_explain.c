@@ -742,6 +742,29 @@ static void test_default_report_repeats_short(void **state)
 	free(r);
 }
 
+/* The tracing-cost estimates: events x calibrated cost, and the programs' sampled run time
+ * scaled from the time the statistics were on to the wall; the larger counts. */
+static void test_tracing_cost_estimates(void **state)
+{
+	struct fixture *f = *state;
+	struct phase_result *p = add_phase(f, "run", "run", PHASE_WORK);
+
+	p->wall.end_ns = p->wall.start_ns + 4 * SEC;
+	p->events = 1000000;
+	f->s.event_cost_ps = 150000; /* 150 ns */
+	assert_int_equal(tracing_events_cost_ns(&f->s, p), 150 * MS);
+	assert_int_equal(tracing_programs_ns(p), 0); /* not measured */
+	assert_int_equal(tracing_cost_ns(&f->s, p), 150 * MS);
+	p->prog_on_ns = 400 * MS; /* a tenth of the wall */
+	p->prog_run_ns = 60 * MS;
+	assert_int_equal(tracing_programs_ns(p), 600 * MS);
+	assert_int_equal(tracing_cost_ns(&f->s, p), 600 * MS);
+	p->prog_on_ns = 5 * SEC; /* on a little past the phase's end: scaled down */
+	p->prog_run_ns = 50 * MS;
+	assert_int_equal(tracing_programs_ns(p), 40 * MS);
+	assert_int_equal(tracing_cost_ns(&f->s, p), 150 * MS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -768,6 +791,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text_report_partial_single, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report_repeats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report_wraps_many_columns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tracing_cost_estimates, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);
