@@ -97,6 +97,11 @@ no_fuse "$IOWHY" run --repeat 2 --json "$J" -o "$TMPROOT/out.txt" -- sh "$TMPROO
 check "mount between runs: exit 0" test $? = 0
 DPID=$(cat "$TMPROOT/dpid" 2>/dev/null)
 check "the daemon program is loaded once, at the second run" test "$(has_prog "$J" fuse_switch)" = 1
+# the daemon programs were 4,194-57,546 verified instructions each (fuse_switch the largest) with
+# dthread_mark inlined at each call; 2,439-2,814 with it and its helpers global functions
+big=$(jqr "$J" '[.probes.programs[] | select(.set == "FUSE" and .verified_insns > 8000) |
+	"\(.program) \(.verified_insns)"] | join(", ")')
+check "every FUSE program is verified in at most 8,000 instructions (${big:-all})" test -z "$big"
 check "the daemon programs are attached (not missing)" \
 	test "$(jqr "$J" '[.missing_probes[] | select(startswith("fusedaemon:"))] | length')" = 0
 check "the second run's READ requests are seen" \
