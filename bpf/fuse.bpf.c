@@ -572,8 +572,8 @@ __noinline int charge_interval(struct fuse_dthread *d, __u64 now, __u64 dt)
 }
 
 /* Close the current interval of daemon thread `d` at `now` and start one of class `cls`
- * (FUSE_D_GONE: the thread exited). A global function: the verifier checks it once, not at each
- * of its four call sites in three programs (inlined, fuse_end alone took 30,826 instructions). */
+ * (FUSE_D_GONE: the thread exited). A global function: the verifier checks it once per program,
+ * not at each call site (inlined: fuse_end 30,826 verified instructions, fuse_switch 57,546). */
 __noinline int dthread_mark(struct fuse_dthread *d, __u64 now, __u8 cls)
 {
 	__u64 b, dt, ov;
