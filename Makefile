@@ -104,7 +104,7 @@ $(OUT)/calib: tests/calib.c | $(OUT)
 	$(CC) $(CFLAGS) -pthread -o $@ $<
 
 # A FUSE daemon that answers each WRITE after 20 ms (integration tests; libfuse3).
-$(OUT)/fuse_slow: tests/fuse_slow.c | $(OUT)
+$(OUT)/fuse_slow: tests/fuse_slow.c tests/fuse_test.h | $(OUT)
 	$(CC) -O2 -g -Wall -Wextra -Werror $(shell pkg-config --cflags fuse3) -o $@ $< \
 		$(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3 -lpthread)
 

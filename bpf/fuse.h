@@ -164,7 +164,10 @@ struct fuse_dthread {
 	__u64 r_ns[FUSE_D_COUNT]; /* its time since that read, by class */
 	__u64 r_cum[FUSE_D_COUNT]; /* its process's cum[] when its current other wait began */
 	__u8 r_on;
-	__u8 pad2[7];
+	__u8 sp_on;          /* r_on by a splice into pipe sp_pipe: its header not read yet */
+	__u8 pad2[2];
+	__u32 sp_len;        /* that splice's length: the request's in.h.len */
+	__u64 sp_pipe;       /* the pipe (its struct pipe_inode_info) */
 };
 
 enum fuse_fdkind { FUSE_FD_NONE = 0, FUSE_FD_SOCK, FUSE_FD_DEVFUSE };

@@ -4,17 +4,11 @@
  * lives in a real file; every read waits DELAY_US first. Files are opened with direct_io, so the
  * page cache never hides the delay.
  *
- *   fuse_delay BACKING_FILE DELAY_US MOUNTPOINT [fuse options...]
+ *   fuse_delay BACKING_FILE DELAY_US MOUNTPOINT [fuse options...] (tests/fuse_test.h)
  */
-#define FUSE_USE_VERSION 31
-#include <errno.h>
+#include "fuse_test.h"
 #include <fcntl.h>
-#include <fuse.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static int backing_fd = -1;
@@ -23,12 +17,8 @@ static long delay_us;
 static int fd_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 {
 	(void)fi;
-	memset(st, 0, sizeof(*st));
-	if (!strcmp(path, "/")) {
-		st->st_mode = S_IFDIR | 0755;
-		st->st_nlink = 2;
+	if (fuse_test_root(path, st))
 		return 0;
-	}
 	if (strcmp(path, "/img"))
 		return -ENOENT;
 	if (fstat(backing_fd, st))
@@ -45,8 +35,7 @@ static int fd_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 	(void)flags;
 	if (strcmp(path, "/"))
 		return -ENOENT;
-	fill(buf, ".", NULL, 0, 0);
-	fill(buf, "..", NULL, 0, 0);
+	fuse_test_dots(buf, fill);
 	fill(buf, "img", NULL, 0, 0);
 	return 0;
 }
@@ -62,13 +51,11 @@ static int fd_open(const char *path, struct fuse_file_info *fi)
 static int fd_read(const char *path, char *buf, size_t size, off_t off,
 		   struct fuse_file_info *fi)
 {
-	struct timespec ts = { .tv_sec = delay_us / 1000000,
-			       .tv_nsec = (delay_us % 1000000) * 1000 };
 	ssize_t n;
 
 	(void)path;
 	(void)fi;
-	nanosleep(&ts, NULL);
+	fuse_test_sleep_us(delay_us);
 	n = pread(backing_fd, buf, size, off);
 	return n < 0 ? -errno : (int)n;
 }
@@ -91,7 +78,15 @@ static int fd_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 	return (datasync ? fdatasync(backing_fd) : fsync(backing_fd)) ? -errno : 0;
 }
 
+static void *fd_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+	(void)cfg;
+	fuse_test_init(conn);
+	return NULL;
+}
+
 static const struct fuse_operations ops = {
+	.init = fd_init,
 	.getattr = fd_getattr,
 	.readdir = fd_readdir,
 	.open = fd_open,
@@ -115,5 +110,5 @@ int main(int argc, char **argv)
 	delay_us = strtol(argv[2], NULL, 10);
 	/* fuse_main sees: prog MOUNTPOINT [options] */
 	argv[2] = argv[0];
-	return fuse_main(argc - 2, argv + 2, &ops, NULL);
+	return fuse_test_main(argc - 2, argv + 2, &ops);
 }

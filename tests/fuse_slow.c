@@ -3,16 +3,12 @@
  * A tiny FUSE file system for the integration tests: one flat directory of files kept in memory
  * (sizes only; data is dropped), answering every WRITE after sleeping FUSE_SLOW_MS (default 20)
  * milliseconds. FUSE_SLOW_WBCACHE=1 asks for the kernel's writeback cache (writes then reach the
- * daemon from writeback). Usage: fuse_slow MOUNTPOINT [fuse options, e.g. -f]
+ * daemon from writeback). Usage: fuse_slow MOUNTPOINT [fuse options, e.g. -f; connection options,
+ * e.g. -o splice_read: libfuse reads the requests from /dev/fuse with splice]
  */
-#define FUSE_USE_VERSION 31
-#include <errno.h>
-#include <fuse.h>
+#include "fuse_test.h"
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_FILES 1024
@@ -39,6 +35,7 @@ static struct file *find(const char *path)
 
 static void *slow_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
+	fuse_test_init(conn);
 	conn->max_write = 128 * 1024;
 	if (wbcache)
 		conn->want |= FUSE_CAP_WRITEBACK_CACHE;
@@ -52,12 +49,8 @@ static int slow_getattr(const char *path, struct stat *st, struct fuse_file_info
 	int rc = 0;
 
 	(void)fi;
-	memset(st, 0, sizeof(*st));
-	if (!strcmp(path, "/")) {
-		st->st_mode = S_IFDIR | 0755;
-		st->st_nlink = 2;
+	if (fuse_test_root(path, st))
 		return 0;
-	}
 	pthread_mutex_lock(&lock);
 	f = find(path);
 	if (f) {
@@ -79,8 +72,7 @@ static int slow_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t
 	(void)flags;
 	if (strcmp(path, "/"))
 		return -ENOENT;
-	fill(buf, ".", NULL, 0, 0);
-	fill(buf, "..", NULL, 0, 0);
+	fuse_test_dots(buf, fill);
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < nfiles; i++)
 		fill(buf, files[i].name, NULL, 0, 0);
@@ -136,13 +128,11 @@ static int slow_truncate(const char *path, off_t size, struct fuse_file_info *fi
 static int slow_write(const char *path, const char *buf, size_t n, off_t off,
 		      struct fuse_file_info *fi)
 {
-	struct timespec ts = { sleep_ms / 1000, (sleep_ms % 1000) * 1000000L };
 	struct file *f;
 
 	(void)buf;
 	(void)fi;
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	fuse_test_sleep_us(sleep_ms * 1000);
 	pthread_mutex_lock(&lock);
 	f = find(path);
 	if (f && off + (off_t)n > f->size)
@@ -226,5 +216,5 @@ int main(int argc, char **argv)
 	if (ms)
 		sleep_ms = atol(ms);
 	wbcache = getenv("FUSE_SLOW_WBCACHE") && atoi(getenv("FUSE_SLOW_WBCACHE"));
-	return fuse_main(argc, argv, &ops, NULL);
+	return fuse_test_main(argc, argv, &ops);
 }

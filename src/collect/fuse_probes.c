@@ -72,7 +72,8 @@ static uint64_t mono_ns(void)
 
 /* Per syscall number, for the daemon probes: 1 first argument an fd, 2 network syscall, 4 sends
  * bytes (its return value), 8 receives bytes, 16 poll/ppoll (asleep on a socket: network), 32
- * read (a request's header at its buffer), 64 readv (... at its first iovec's). */
+ * read (a request's header at its buffer), 64 readv (... at its first iovec's), 128 splice (a
+ * request from /dev/fuse into a pipe). */
 static void set_nr_flags(__u8 *flags)
 {
 	static const char *const tx[] = { "write", "writev", "pwrite64", "pwritev", "pwritev2",
@@ -97,6 +98,8 @@ static void set_nr_flags(__u8 *flags)
 		flags[nr] |= 32;
 	if ((nr = syscall_nr("readv")) >= 0 && nr < FUSE_NET_NR_SLOTS)
 		flags[nr] |= 64;
+	if ((nr = syscall_nr("splice")) >= 0 && nr < FUSE_NET_NR_SLOTS)
+		flags[nr] |= 128;
 }
 
 static int scan_mounts(struct fuse_mount_info *out, int max);

@@ -1,0 +1,51 @@
+# A FUSE daemon that reads its requests with splice (tests/fuse_slow.c with -o splice_read: libfuse
+# splices each request from /dev/fuse into a pipe, then reads its header from the pipe) is still
+# charged per request: the thread that spliced a request in, and read the header of that length
+# from that pipe, is charged from the splice to its reply. Witness: strace of the daemon shows the
+# requests came by splice (only INIT by read of /dev/fuse); dd's 64 WRITEs are charged per request,
+# each with its 20 ms sleep as the daemon's other wait, and no more than their latency.
+need_root
+source tests/integration/lib_fuse.sh
+SLOW=${OUT:-build}/fuse_slow
+[ -x "$SLOW" ] || make -s "$SLOW" >/dev/null 2>&1 || skip "cannot build $SLOW (libfuse3-dev)"
+command -v strace >/dev/null || skip "strace not installed"
+J=$TMPROOT/r.json
+N=64
+mkdir -p "$TMPROOT/mnt"
+FUSE_SLOW_MS=20 strace -f -qq -y -e trace=splice,read -o "$TMPROOT/strace" \
+	"$SLOW" -f -o splice_read "$TMPROOT/mnt" &
+SPID=$!
+on_exit "fuse_teardown $TMPROOT/mnt $SPID"
+for _ in $(seq 50); do DPID=$(pgrep -P "$SPID" | head -1); [ -n "$DPID" ] && break; sleep 0.1; done
+fuse_mount_wait "$TMPROOT/mnt" "${DPID:-$SPID}" || { fail "fuse_slow mounted"; finish; }
+"$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=128k count=$N \
+	>"$TMPROOT/out.txt" 2>&1
+check "iowhy run exits 0" test $? = 0
+fuse_teardown "$TMPROOT/mnt"
+wait "$SPID" 2>/dev/null
+# strace -y names each descriptor's file: splices from /dev/fuse, and reads of it (one: libfuse
+# reads INIT before splice is agreed with the kernel)
+spliced=$(grep -Ec 'splice\([0-9]+</dev/fuse>' "$TMPROOT/strace")
+read_dev=$(grep -Ec 'read\([0-9]+</dev/fuse>' "$TMPROOT/strace")
+wreq=$(fuse_row "$J" requests WRITE)
+wpaired=$(fuse_row "$J" daemon_per_request WRITE)
+wother=$(fuse_row "$J" daemon_ns.other_wait WRITE)
+wbusy=$(fuse_row "$J" "daemon_ns | .cpu + .runq + .disk_wait + .network_wait + .other_wait" WRITE)
+lat=$(fuse_row "$J" latency_sum_ns WRITE)
+c=".phases[0].fuse.daemons[] | select(.pid == $DPID) | .charge"
+paired=$(jqr "$J" "$c.per_request")
+answered=$(jqr "$J" "$c.requests")
+echo "  strace: $spliced splices from /dev/fuse, $read_dev reads of it from /dev/fuse; iowhy: WRITE $wpaired of" \
+	"$wreq per request, daemon other wait $wother ns of $wbusy ns, latency sum $lat ns;" \
+	"daemon $paired of $answered per request"
+check "the daemon read its requests by splice (>= $N splices)" fcmp "$spliced >= $N"
+check "... and at most INIT by read of /dev/fuse" fcmp "$read_dev <= 1"
+check "one WRITE request per 128 KiB dd record ($N)" test "$wreq" = "$N"
+check "at least 90% of the WRITEs charged per request" fcmp "$wpaired >= 0.9 * $N"
+check "at least 90% of the daemon's requests charged per request" \
+	fcmp "${paired:-0} >= 0.9 * ${answered:-0} && ${answered:-0} >= $N"
+check "each paired WRITE's 20 ms sleep is its daemon other wait" \
+	fcmp "$wother >= $wpaired * 20000000"
+check "no more daemon time charged to the WRITEs than their latency" fcmp "$wbusy <= $lat"
+check "the sentence charges the daemon per request" \
+	grep -q "per request, fuse_slow spent .* on them: .*other wait" "$TMPROOT/out.txt"
