@@ -306,20 +306,26 @@ static void rule_shared(const struct vd_input *in, const char *flagged, struct v
 	input(v, "together_mib_s", sum_together);
 }
 
-/* Rule: one thread at ~100% of a CPU while no device is busy. */
+/* Rule: one thread at ~100% of a CPU (on it, or runnable and waiting for it) while no device is
+ * busy. */
 static void rule_cpu(const struct vd_input *in, struct vd_out *o)
 {
-	double busiest = 0;
+	double busiest = 0, demand = in->top_thread_cpu_pct + in->top_thread_runq_pct;
+	char runq[64] = "";
 	struct verdict *v;
 
 	for (int i = 0; i < in->nmembers; i++)
 		busiest = in->m[i].busy_pct > busiest ? in->m[i].busy_pct : busiest;
-	if (in->top_thread_cpu_pct < VD_CPU_PCT || busiest > VD_CPU_DEV_BUSY)
+	if (demand < VD_CPU_PCT || busiest > VD_CPU_DEV_BUSY)
 		return;
+	if (in->top_thread_runq_pct >= 1)
+		snprintf(runq, sizeof(runq), " and waited %.0f%% of the time for one",
+			 in->top_thread_runq_pct);
 	v = add(o, VD_CPU_BOUND, in->top_thread,
-		"CPU-bound: %s ran %.0f%% of a CPU while the busiest device was %.0f%% busy",
-		in->top_thread, in->top_thread_cpu_pct, busiest);
+		"CPU-bound: %s ran %.0f%% of a CPU%s while the busiest device was %.0f%% busy",
+		in->top_thread, in->top_thread_cpu_pct, runq, busiest);
 	input(v, "thread_cpu_pct", in->top_thread_cpu_pct);
+	input(v, "thread_runq_pct", in->top_thread_runq_pct);
 	input(v, "busiest_device_pct", busiest);
 }
 

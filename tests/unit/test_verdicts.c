@@ -275,7 +275,20 @@ static void test_cpu_bound(void **state)
 	assert_non_null(c);
 	assert_string_equal(c->subject, "md5sum");
 	assert_true(input_of(c, "busiest_device_pct") == 30);
+	assert_true(input_of(c, "thread_runq_pct") == 0);
+	/* on a busy machine: on the CPU 62% and waiting for one 33%, still held by CPU */
+	in.top_thread_cpu_pct = 62;
+	in.top_thread_runq_pct = 33;
+	n = verdicts_compute(&in, v, VD_MAX);
+	c = find(v, n, VD_CPU_BOUND);
+	assert_non_null(c);
+	assert_true(input_of(c, "thread_runq_pct") == 33);
+	assert_non_null(strstr(c->text, "md5sum ran 62% of a CPU and waited 33% of the time for one"));
+	/* but not a thread that mostly sleeps */
+	in.top_thread_runq_pct = 10;
+	assert_null(find(v, verdicts_compute(&in, v, VD_MAX), VD_CPU_BOUND));
 	/* not while a device is busy */
+	in.top_thread_cpu_pct = 99;
 	in.m[0].busy_pct = 85;
 	assert_null(find(v, verdicts_compute(&in, v, VD_MAX), VD_CPU_BOUND));
 }
