@@ -406,6 +406,7 @@ struct json_object *io_report_verdict_inputs_json(const struct session_summary *
 	jput_dbl(o, "top_thread_cpu_pct", in->top_thread_cpu_pct);
 	jput_dbl(o, "top_thread_runq_pct", in->top_thread_runq_pct);
 	jput_dbl(o, "wall_s", in->wall_s);
+	jput_dbl(o, "runq_s", in->runq_s);
 	jput_dbl(o, "dirty_pause_s", in->dirty_pause_s);
 	jput_dbl(o, "journal_wait_s", in->journal_wait_s);
 	return o;

@@ -120,15 +120,17 @@ static void top_thread(const struct session_result *s, struct vd_input *in)
 	}
 }
 
-/* Wall, dirty-page pauses and fsync waits (the journal commits they wait for) over the phases. */
+/* Wall, its run-queue wait, dirty-page pauses and fsync waits (the journal commits they wait
+ * for) over the phases. */
 static void waits(const struct session_result *s, struct vd_input *in)
 {
-	uint64_t wall = 0, pause = 0, fsync = 0, wr = 0, rd = 0;
+	uint64_t wall = 0, pause = 0, fsync = 0, wr = 0, rd = 0, runq = 0;
 
 	for (int i = 0; i < s->nphases; i++) {
 		const struct phase_result *p = &s->phases[i];
 
 		wall += p->wall.end_ns > p->wall.start_ns ? p->wall.end_ns - p->wall.start_ns : 0;
+		runq += p->wall.bucket_ns[WB_RUNQ];
 		if (!p->io)
 			continue;
 		pause += p->io->ctr.bdp_pause_ns;
@@ -138,6 +140,7 @@ static void waits(const struct session_result *s, struct vd_input *in)
 		rd += io_phase_workload_bytes(p->io, 0, IO_OP_READ);
 	}
 	in->wall_s = wall / 1e9;
+	in->runq_s = runq / 1e9;
 	in->dirty_pause_s = pause / 1e9;
 	in->journal_wait_s = fsync / 1e9;
 	in->writes = wr >= rd;

@@ -14,8 +14,9 @@
  *   cpu-bound      one thread at ~100% of a CPU (on it or waiting in the run queue for it)
  *                  while the devices are mostly idle
  *   queue-depth    about one request in flight and the device idle between requests
- *   writeback      balance_dirty_pages pauses a large share of the wall
- *   journal        waits on journal commits a large share of the wall
+ *   writeback      balance_dirty_pages pauses a large share of the wall (less the time the work
+ *                  waited for a CPU: a loaded host's run queue is not the work's)
+ *   journal        waits on journal commits a large share of the wall (the same)
  */
 #ifndef IOWHY_VERDICTS_H
 #define IOWHY_VERDICTS_H
@@ -36,7 +37,8 @@
 				* queue included: a thread waiting for a CPU is held by CPU) */
 #define VD_CPU_DEV_BUSY 50.0   /* ... while no device is busier than this */
 #define VD_QD_INFLIGHT 1.2     /* queue-depth: at most this many requests in flight */
-#define VD_WAIT_SHARE 0.10     /* writeback/journal: waits at least this share of the wall */
+#define VD_WAIT_SHARE 0.10     /* writeback/journal: waits at least this share of the wall, less
+				* its run-queue wait */
 
 struct vd_member {
 	char name[32];
@@ -68,6 +70,7 @@ struct vd_input {
 	double top_thread_cpu_pct;
 	double top_thread_runq_pct; /* ... and of the wall it waited for a CPU (run queue), % */
 	double wall_s, dirty_pause_s, journal_wait_s;
+	double runq_s;         /* of the wall: the work waiting for a CPU (the host's contention) */
 };
 
 enum vd_kind {
