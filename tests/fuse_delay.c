@@ -2,26 +2,45 @@
 /*
  * A slow backing store for the hunt tests: a FUSE file system with one file, "img", whose data
  * lives in a real file; every read waits DELAY_US first. Files are opened with direct_io, so the
- * page cache never hides the delay.
+ * page cache never hides the delay. BACKING_FILE may be a comma-separated list: the files are
+ * then "img", "img1", "img2", ... (with -s, one thread serves them all: a shared backing store).
  *
- *   fuse_delay BACKING_FILE DELAY_US MOUNTPOINT [fuse options...] (tests/fuse_test.h)
+ *   fuse_delay BACKING_FILE[,FILE...] DELAY_US MOUNTPOINT [fuse options...] (tests/fuse_test.h)
  */
 #include "fuse_test.h"
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-static int backing_fd = -1;
+#define MAX_FILES 8
+
+static int backing_fd[MAX_FILES];
+static int nfiles;
 static long delay_us;
+
+/* Which file a path names: "/img" is 0, "/imgK" is K; -1 for anything else. */
+static int file_of(const char *path)
+{
+	char *end;
+	long k;
+
+	if (strncmp(path, "/img", 4))
+		return -1;
+	if (!path[4])
+		return 0;
+	k = strtol(path + 4, &end, 10);
+	return *end || k < 1 || k >= nfiles ? -1 : (int)k;
+}
 
 static int fd_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 {
 	(void)fi;
 	if (fuse_test_root(path, st))
 		return 0;
-	if (strcmp(path, "/img"))
+	if (file_of(path) < 0)
 		return -ENOENT;
-	if (fstat(backing_fd, st))
+	if (fstat(backing_fd[file_of(path)], st))
 		return -errno;
 	st->st_mode = S_IFREG | 0644;
 	return 0;
@@ -36,14 +55,20 @@ static int fd_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 	if (strcmp(path, "/"))
 		return -ENOENT;
 	fuse_test_dots(buf, fill);
-	fill(buf, "img", NULL, 0, 0);
+	for (int k = 0; k < nfiles; k++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), k ? "img%d" : "img", k);
+		fill(buf, name, NULL, 0, 0);
+	}
 	return 0;
 }
 
 static int fd_open(const char *path, struct fuse_file_info *fi)
 {
-	if (strcmp(path, "/img"))
+	if (file_of(path) < 0)
 		return -ENOENT;
+	fi->fh = (uint64_t)file_of(path);
 	fi->direct_io = 1;
 	return 0;
 }
@@ -54,9 +79,8 @@ static int fd_read(const char *path, char *buf, size_t size, off_t off,
 	ssize_t n;
 
 	(void)path;
-	(void)fi;
 	fuse_test_sleep_us(delay_us);
-	n = pread(backing_fd, buf, size, off);
+	n = pread(backing_fd[fi->fh], buf, size, off);
 	return n < 0 ? -errno : (int)n;
 }
 
@@ -66,16 +90,16 @@ static int fd_write(const char *path, const char *buf, size_t size, off_t off,
 	ssize_t n;
 
 	(void)path;
-	(void)fi;
-	n = pwrite(backing_fd, buf, size, off);
+	n = pwrite(backing_fd[fi->fh], buf, size, off);
 	return n < 0 ? -errno : (int)n;
 }
 
 static int fd_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
+	int fd = backing_fd[fi->fh];
+
 	(void)path;
-	(void)fi;
-	return (datasync ? fdatasync(backing_fd) : fsync(backing_fd)) ? -errno : 0;
+	return (datasync ? fdatasync(fd) : fsync(fd)) ? -errno : 0;
 }
 
 static void *fd_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
@@ -99,14 +123,21 @@ int main(int argc, char **argv)
 {
 	if (argc < 4) {
 		fprintf(stderr,
-			"usage: fuse_delay BACKING_FILE DELAY_US MOUNTPOINT [fuse options]\n");
+			"usage: fuse_delay BACKING_FILE[,FILE...] DELAY_US MOUNTPOINT "
+			"[fuse options]\n");
 		return 2;
 	}
-	backing_fd = open(argv[1], O_RDWR | O_CLOEXEC);
-	if (backing_fd < 0) {
-		perror(argv[1]);
-		return 2;
+	for (char *save = NULL, *f = strtok_r(argv[1], ",", &save); f && nfiles < MAX_FILES;
+	     f = strtok_r(NULL, ",", &save)) {
+		backing_fd[nfiles] = open(f, O_RDWR | O_CLOEXEC);
+		if (backing_fd[nfiles] < 0) {
+			perror(f);
+			return 2;
+		}
+		nfiles++;
 	}
+	if (!nfiles)
+		return 2;
 	delay_us = strtol(argv[2], NULL, 10);
 	/* fuse_main sees: prog MOUNTPOINT [options] */
 	argv[2] = argv[0];

@@ -129,24 +129,36 @@ int devstack_name_of(const struct ds_env *env, unsigned int maj, unsigned int mi
 	return found;
 }
 
+/* The first entry E, in name order, of the directory BASE (under the env's root) that holds the
+ * sub-path E/SUB: E's name into out, or its full path with `full`; 0, or -1 if none. */
+static int first_entry_with(const struct ds_env *env, const char *base, const char *sub, int full,
+			    char *out, size_t len)
+{
+	char dir[PATH_MAX], path[PATH_MAX * 3];
+	struct dirent **ents = NULL;
+	int n, found = -1;
+
+	if (fmt(dir, sizeof(dir), "%s%s", root_of(env), base))
+		return -1;
+	n = scandir(dir, &ents, real_entry, alphasort);
+	for (int i = 0; i < n; i++) {
+		const char *e = ents[i]->d_name;
+
+		if (found < 0 && !fmt(path, sizeof(path), "%s/%s/%s", dir, e, sub) && exists(path))
+			found = full ? fmt(out, len, "%s/%s", dir, e) : fmt(out, len, "%s", e);
+		free(ents[i]);
+	}
+	free(ents);
+	return found;
+}
+
 /* The disk a partition belongs to (the /sys/block/DISK/PART directory); 0 or -1. */
 static int disk_of_partition(const struct ds_env *env, const char *part, char *disk, size_t len)
 {
-	char dir[PATH_MAX], path[PATH_MAX * 2];
-	struct dirent **disks = NULL;
-	int n, found = -1;
+	char sub[PATH_MAX];
 
-	if (fmt(dir, sizeof(dir), "%s/sys/block", root_of(env)))
-		return -1;
-	n = scandir(dir, &disks, real_entry, alphasort);
-	for (int i = 0; i < n; i++) {
-		if (found < 0 && !fmt(path, sizeof(path), "%s/%s/%s/partition", dir,
-				      disks[i]->d_name, part) && exists(path))
-			found = fmt(disk, len, "%s", disks[i]->d_name);
-		free(disks[i]);
-	}
-	free(disks);
-	return found;
+	return fmt(sub, sizeof(sub), "%s/partition", part) ? -1 :
+	       first_entry_with(env, "/sys/block", sub, 0, disk, len);
 }
 
 /* Undo mountinfo's octal escapes (\040 for a space) in place. */
@@ -240,21 +252,10 @@ static int find_mount(const struct ds_env *env, unsigned int maj, unsigned int m
 /* The btrfs sysfs directory (/sys/fs/btrfs/<uuid>) that lists device DEVNAME; 0 or -1. */
 static int btrfs_dir_of(const struct ds_env *env, const char *devname, char *dir, size_t len)
 {
-	char base[PATH_MAX], path[PATH_MAX * 3];
-	struct dirent **fss = NULL;
-	int n, found = -1;
+	char sub[PATH_MAX];
 
-	if (fmt(base, sizeof(base), "%s/sys/fs/btrfs", root_of(env)))
-		return -1;
-	n = scandir(base, &fss, real_entry, alphasort);
-	for (int i = 0; i < n; i++) {
-		if (found < 0 && !fmt(path, sizeof(path), "%s/%s/devices/%s", base,
-				      fss[i]->d_name, devname) && exists(path))
-			found = fmt(dir, len, "%s/%s", base, fss[i]->d_name);
-		free(fss[i]);
-	}
-	free(fss);
-	return found;
+	return fmt(sub, sizeof(sub), "devices/%s", devname) ? -1 :
+	       first_entry_with(env, "/sys/fs/btrfs", sub, 1, dir, len);
 }
 
 int devstack_mount_of(const struct ds_env *envp, const char *name, char *mountpoint, size_t len)

@@ -348,6 +348,27 @@ void io_level_stat(const struct io_phase *p, uint32_t dev, struct io_level_stat 
 	o->busy_ns = d ? d->busy_ns : 0;
 }
 
+uint64_t io_below_request_ns(const struct io_phase *p, uint32_t upper)
+{
+	uint64_t ns = 0;
+
+	for (size_t i = 0; upper && i < p->nrows; i++)
+		if (p->rows[i].cls == IO_CL_STACK && p->rows[i].upper == upper)
+			ns += p->rows[i].st.queue_ns + p->rows[i].st.dev_ns;
+	return ns;
+}
+
+uint64_t io_wait_below(const struct io_phase *p, uint32_t upper, uint64_t wait_ns)
+{
+	const struct io_devinfo *d = io_phase_find_dev(p, upper);
+	uint64_t below = io_below_request_ns(p, upper), busy = d ? d->busy_ns : 0, part;
+
+	if (!wait_ns || !below || !busy)
+		return 0;
+	part = below >= busy ? wait_ns : (uint64_t)((double)wait_ns * (double)below / (double)busy);
+	return part < below ? part : below;
+}
+
 char *io_stackline_format(const struct io_phase *p, const struct io_stackline *sl, char *buf,
 			  size_t len)
 {

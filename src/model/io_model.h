@@ -163,6 +163,13 @@ struct io_level_stat {
 };
 
 void io_level_stat(const struct io_phase *p, uint32_t dev, struct io_level_stat *out);
+/* The time requests below upper device `upper` (class stack, done for it, on any disk) were
+ * outstanding in phase p: the sum over them of queue + device time, ns. */
+uint64_t io_below_request_ns(const struct io_phase *p, uint32_t upper);
+/* Of wait_ns the workload waited on `upper`'s requests in phase p, the part that overlapped the
+ * requests below it done for it, estimated by their share of `upper`'s busy time: wait ×
+ * min(1, io_below_request_ns / busy), never more than that request time. 0 when unknown. */
+uint64_t io_wait_below(const struct io_phase *p, uint32_t upper, uint64_t wait_ns);
 /* "/mnt (ext4) → loop0 → vda". Returns buf. */
 char *io_stackline_format(const struct io_phase *p, const struct io_stackline *sl, char *buf,
 			  size_t len);

@@ -338,6 +338,7 @@ struct json_object *io_report_stacks_json(const struct session_summary *sum)
 			jput_str(d, "name", st->dev[i]);
 			jput_i64(d, "level", st->level[i]);
 			jput_u64(d, "iowait_ns", st->iowait_ns[i]);
+			jput_u64(d, "iowait_below_ns", st->below_ns[i]);
 			json_object_array_add(devs, d);
 		}
 		jput(o, "devices", devs);
@@ -345,6 +346,7 @@ struct json_object *io_report_stacks_json(const struct session_summary *sum)
 			NULL);
 		jput_u64(o, "most_waited_ns", st->most >= 0 ? st->iowait_ns[st->most] : 0);
 		jput(o, "most_waited_below", st->below[0] ? json_object_new_string(st->below) : NULL);
+		jput_u64(o, "most_waited_below_ns", st->most >= 0 ? st->below_ns[st->most] : 0);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -402,7 +404,9 @@ struct json_object *io_report_verdict_inputs_json(const struct session_summary *
 	jput_bool(o, "writes", in->writes);
 	jput_str(o, "top_thread", in->top_thread);
 	jput_dbl(o, "top_thread_cpu_pct", in->top_thread_cpu_pct);
+	jput_dbl(o, "top_thread_runq_pct", in->top_thread_runq_pct);
 	jput_dbl(o, "wall_s", in->wall_s);
+	jput_dbl(o, "runq_s", in->runq_s);
 	jput_dbl(o, "dirty_pause_s", in->dirty_pause_s);
 	jput_dbl(o, "journal_wait_s", in->journal_wait_s);
 	return o;

@@ -265,6 +265,9 @@ void io_report_disks_text(FILE *out, const struct session_summary *sum)
 				fmt_ns(a, sizeof(a), st->iowait_ns_total), st->head,
 				fmt_ns(b, sizeof(b), st->iowait_ns[st->most]), st->dev[st->most],
 				st->below[0] ? ", which sit on " : "", st->below);
+		if (st->most >= 0 && st->below[0] && st->below_ns[st->most])
+			fprintf(out, "; %s of that in %s's requests below them",
+				fmt_ns(a, sizeof(a), st->below_ns[st->most]), st->below);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < sum->nverdicts; i++)

@@ -93,7 +93,8 @@ static void add_phase(const struct io_phase *p, struct vd_member *m, struct memb
 	}
 }
 
-/* The busiest thread: the comm with the most CPU per task, over the work phases' wall. */
+/* The busiest thread: the comm with the most CPU demand per task (on a CPU, or in the run queue
+ * waiting for one), over its phase's wall. */
 static void top_thread(const struct session_result *s, struct vd_input *in)
 {
 	double best = 0;
@@ -104,28 +105,32 @@ static void top_thread(const struct session_result *s, struct vd_input *in)
 
 		for (size_t c = 0; wall && c < p->ncomms; c++) {
 			const struct comm_stats *cs = &p->comms[c];
-			double pct = 100.0 * (double)(cs->state_ns[IOWHY_TS_USER] +
-						      cs->state_ns[IOWHY_TS_KERNEL]) /
-				     (double)(cs->tasks ? cs->tasks : 1) / (double)wall;
+			double per = (double)(cs->tasks ? cs->tasks : 1) * (double)wall / 100.0;
+			double cpu = (double)(cs->state_ns[IOWHY_TS_USER] +
+					      cs->state_ns[IOWHY_TS_KERNEL]) / per;
+			double runq = (double)cs->state_ns[IOWHY_TS_RUNQ] / per;
 
-			if (pct > best) {
-				best = pct;
+			if (cpu + runq > best) {
+				best = cpu + runq;
 				snprintf(in->top_thread, sizeof(in->top_thread), "%s", cs->comm);
+				in->top_thread_cpu_pct = cpu;
+				in->top_thread_runq_pct = runq;
 			}
 		}
 	}
-	in->top_thread_cpu_pct = best;
 }
 
-/* Wall, dirty-page pauses and fsync waits (the journal commits they wait for) over the phases. */
+/* Wall, its run-queue wait, dirty-page pauses and fsync waits (the journal commits they wait
+ * for) over the phases. */
 static void waits(const struct session_result *s, struct vd_input *in)
 {
-	uint64_t wall = 0, pause = 0, fsync = 0, wr = 0, rd = 0;
+	uint64_t wall = 0, pause = 0, fsync = 0, wr = 0, rd = 0, runq = 0;
 
 	for (int i = 0; i < s->nphases; i++) {
 		const struct phase_result *p = &s->phases[i];
 
 		wall += p->wall.end_ns > p->wall.start_ns ? p->wall.end_ns - p->wall.start_ns : 0;
+		runq += p->wall.bucket_ns[WB_RUNQ];
 		if (!p->io)
 			continue;
 		pause += p->io->ctr.bdp_pause_ns;
@@ -135,6 +140,7 @@ static void waits(const struct session_result *s, struct vd_input *in)
 		rd += io_phase_workload_bytes(p->io, 0, IO_OP_READ);
 	}
 	in->wall_s = wall / 1e9;
+	in->runq_s = runq / 1e9;
 	in->dirty_pause_s = pause / 1e9;
 	in->journal_wait_s = fsync / 1e9;
 	in->writes = wr >= rd;

@@ -180,6 +180,45 @@ static void stack_waits(struct session_summary *sum)
 	}
 }
 
+/* The workload's I/O wait in phase ph on the device named NAME, and that device in ph's I/O. */
+static uint64_t phase_wait_on(const struct session_result *s, int ph, const char *name,
+			      uint32_t *dev)
+{
+	const struct io_phase *io = s->phases[ph].io;
+	uint64_t ns = 0;
+
+	*dev = 0;
+	for (size_t i = 0; io && i < io->ndevs; i++)
+		if (!io->devs[i].is_partition && !strcmp(io->devs[i].name, name))
+			*dev = io->devs[i].dev;
+	for (int d = 0; d < IOWHY_DISK_SLOTS; d++)
+		if (!strcmp(s->disk_names[d], name))
+			ns += s->phases[ph].wall.iowait_by_disk[d];
+	return ns;
+}
+
+/* Each stack device's I/O wait charged further down: the part that overlapped the requests
+ * below it done for it (a loop device's worker on its backing file), phase by phase. */
+static void stack_below_waits(const struct session_result *s, struct session_summary *sum)
+{
+	for (int k = 0; k < sum->nstacks; k++) {
+		struct stack_line *st = &sum->stacks[k];
+
+		for (int i = 0; i < st->ndevs; i++) {
+			st->below_ns[i] = 0;
+			for (int ph = 0; st->iowait_ns[i] && ph < s->nphases; ph++) {
+				uint32_t dev;
+				uint64_t w = phase_wait_on(s, ph, st->dev[i], &dev);
+
+				if (w && dev)
+					st->below_ns[i] += io_wait_below(s->phases[ph].io, dev, w);
+			}
+			if (st->below_ns[i] > st->iowait_ns[i])
+				st->below_ns[i] = st->iowait_ns[i];
+		}
+	}
+}
+
 static void compute_disks(const struct session_result *s, struct session_summary *sum)
 {
 	sum->ndisks = 0;
@@ -202,6 +241,7 @@ static void compute_disks(const struct session_result *s, struct session_summary
 				dl->iowait_ns += s->phases[i].wall.iowait_by_disk[d];
 		}
 	stack_waits(sum);
+	stack_below_waits(s, sum);
 }
 
 /* ---- The whole ---- */

@@ -306,20 +306,26 @@ static void rule_shared(const struct vd_input *in, const char *flagged, struct v
 	input(v, "together_mib_s", sum_together);
 }
 
-/* Rule: one thread at ~100% of a CPU while no device is busy. */
+/* Rule: one thread at ~100% of a CPU (on it, or runnable and waiting for it) while no device is
+ * busy. */
 static void rule_cpu(const struct vd_input *in, struct vd_out *o)
 {
-	double busiest = 0;
+	double busiest = 0, demand = in->top_thread_cpu_pct + in->top_thread_runq_pct;
+	char runq[64] = "";
 	struct verdict *v;
 
 	for (int i = 0; i < in->nmembers; i++)
 		busiest = in->m[i].busy_pct > busiest ? in->m[i].busy_pct : busiest;
-	if (in->top_thread_cpu_pct < VD_CPU_PCT || busiest > VD_CPU_DEV_BUSY)
+	if (demand < VD_CPU_PCT || busiest > VD_CPU_DEV_BUSY)
 		return;
+	if (in->top_thread_runq_pct >= 1)
+		snprintf(runq, sizeof(runq), " and waited %.0f%% of the time for one",
+			 in->top_thread_runq_pct);
 	v = add(o, VD_CPU_BOUND, in->top_thread,
-		"CPU-bound: %s ran %.0f%% of a CPU while the busiest device was %.0f%% busy",
-		in->top_thread, in->top_thread_cpu_pct, busiest);
+		"CPU-bound: %s ran %.0f%% of a CPU%s while the busiest device was %.0f%% busy",
+		in->top_thread, in->top_thread_cpu_pct, runq, busiest);
 	input(v, "thread_cpu_pct", in->top_thread_cpu_pct);
+	input(v, "thread_runq_pct", in->top_thread_runq_pct);
 	input(v, "busiest_device_pct", busiest);
 }
 
@@ -344,28 +350,36 @@ static void rule_queue_depth(const struct vd_input *in, int i, struct vd_out *o)
 	input(v, "busy_pct", m->busy_pct);
 }
 
-/* Rules: writeback (balance_dirty_pages) and journal waits taking a share of the wall. */
+/* Rules: writeback (balance_dirty_pages) and journal waits taking a share of the wall, less the
+ * time the work waited for a CPU (on a loaded host that share shrinks with the load, not with
+ * the work's waits). */
 static void rule_waits(const struct vd_input *in, struct vd_out *o)
 {
+	double base = in->runq_s > 0 && in->runq_s < in->wall_s ? in->wall_s - in->runq_s : in->wall_s;
+	char runq[96] = "";
 	struct verdict *v;
 
-	if (in->wall_s <= 0)
+	if (base <= 0)
 		return;
-	if (in->dirty_pause_s > 0 && in->dirty_pause_s >= VD_WAIT_SHARE * in->wall_s) {
+	if (base < in->wall_s)
+		snprintf(runq, sizeof(runq), "; the wall less %.2f s waiting for a CPU", in->runq_s);
+	if (in->dirty_pause_s > 0 && in->dirty_pause_s >= VD_WAIT_SHARE * base) {
 		v = add(o, VD_WRITEBACK, "writeback",
 			"writeback bound: balance_dirty_pages paused the work %.2f s "
-			"(%.0f%% of the wall)", in->dirty_pause_s,
-			100 * in->dirty_pause_s / in->wall_s);
+			"(%.0f%% of the wall%s)", in->dirty_pause_s,
+			100 * in->dirty_pause_s / base, runq);
 		input(v, "dirty_pause_s", in->dirty_pause_s);
 		input(v, "wall_s", in->wall_s);
+		input(v, "runq_s", in->runq_s);
 	}
-	if (in->journal_wait_s > 0 && in->journal_wait_s >= VD_WAIT_SHARE * in->wall_s) {
+	if (in->journal_wait_s > 0 && in->journal_wait_s >= VD_WAIT_SHARE * base) {
 		v = add(o, VD_JOURNAL, "journal",
 			"journal bound: the work waited %.2f s on journal commits "
-			"(%.0f%% of the wall)",
-			in->journal_wait_s, 100 * in->journal_wait_s / in->wall_s);
+			"(%.0f%% of the wall%s)",
+			in->journal_wait_s, 100 * in->journal_wait_s / base, runq);
 		input(v, "journal_wait_s", in->journal_wait_s);
 		input(v, "wall_s", in->wall_s);
+		input(v, "runq_s", in->runq_s);
 	}
 }
 

@@ -11,10 +11,12 @@
  *   slow member    a member's device latency (or busy %) several times the others' median
  *                  (and, when measured alone by hunt, its throughput several times lower)
  *   shared         together the members reach few members' worth of what each reaches alone
- *   cpu-bound      one thread at ~100% of a CPU while the devices are mostly idle
+ *   cpu-bound      one thread at ~100% of a CPU (on it or waiting in the run queue for it)
+ *                  while the devices are mostly idle
  *   queue-depth    about one request in flight and the device idle between requests
- *   writeback      balance_dirty_pages pauses a large share of the wall
- *   journal        waits on journal commits a large share of the wall
+ *   writeback      balance_dirty_pages pauses a large share of the wall (less the time the work
+ *                  waited for a CPU: a loaded host's run queue is not the work's)
+ *   journal        waits on journal commits a large share of the wall (the same)
  */
 #ifndef IOWHY_VERDICTS_H
 #define IOWHY_VERDICTS_H
@@ -31,10 +33,12 @@
 #define VD_AT_LIMIT 0.7        /* throttled: throughput at least this share of the limit */
 #define VD_FLAT_RATIO 1.2      /* ceiling: best/worst throughput over the depths at most this */
 #define VD_SHARED_SHARE 0.7    /* shared: together at most this share of the members' worth */
-#define VD_CPU_PCT 90.0        /* cpu-bound: the busiest thread at least this % of a CPU */
+#define VD_CPU_PCT 90.0        /* cpu-bound: the busiest thread at least this % of a CPU (run
+				* queue included: a thread waiting for a CPU is held by CPU) */
 #define VD_CPU_DEV_BUSY 50.0   /* ... while no device is busier than this */
 #define VD_QD_INFLIGHT 1.2     /* queue-depth: at most this many requests in flight */
-#define VD_WAIT_SHARE 0.10     /* writeback/journal: waits at least this share of the wall */
+#define VD_WAIT_SHARE 0.10     /* writeback/journal: waits at least this share of the wall, less
+				* its run-queue wait */
 
 struct vd_member {
 	char name[32];
@@ -48,7 +52,7 @@ struct vd_member {
 	/* blk-throttle limits for the workload's cgroup on this device (0: none) */
 	uint64_t thr_read_bps, thr_write_bps, thr_read_iops, thr_write_iops;
 	char thr_cgroup[64];
-	char bottom[32];   /* the device at the bottom of its stack ("vda"), "" if unknown */
+	char bottom[64];   /* the device at the bottom of its stack ("vda"), "" if unknown */
 	/* active measurements (hunt): throughput and latency alone at increasing queue depth */
 	int ndepth;
 	double depth[VD_MAX_DEPTHS], depth_mib_s[VD_MAX_DEPTHS], depth_lat_us[VD_MAX_DEPTHS];
@@ -60,11 +64,13 @@ struct vd_member {
 struct vd_input {
 	int nmembers;
 	struct vd_member m[VD_MAX_MEMBERS];
-	char shared_lower[32]; /* the device every member sits on ("vda"), "" if none known */
+	char shared_lower[64]; /* the device every member sits on ("vda"), "" if none known */
 	int writes;            /* the work writes (throttle direction); 0 reads */
 	char top_thread[32];   /* the busiest thread and its share of one CPU, % */
 	double top_thread_cpu_pct;
+	double top_thread_runq_pct; /* ... and of the wall it waited for a CPU (run queue), % */
 	double wall_s, dirty_pause_s, journal_wait_s;
+	double runq_s;         /* of the wall: the work waiting for a CPU (the host's contention) */
 };
 
 enum vd_kind {

@@ -5,9 +5,11 @@
 #                               them, mounted on $TMPROOT/bmnt. Exports BT_LOOPS (loopA loopB ...),
 #                               BT_MNT and BT_LOWER (the disk holding $TMPROOT, e.g. vda).
 #                               BT_BACKING_FILE_<i> (optional): member i's file instead.
-#   make_fuse_delay SIZE_MB US  a FUSE file system (tests/fuse_delay.c) at $TMPROOT/fuse whose
-#                               one file, FUSE_IMG, waits US microseconds before every read
-#                               (one FUSE thread: reads are served one at a time).
+#   make_fuse_delay SIZE_MB US [NAME [NFILES]]
+#                               a FUSE file system (tests/fuse_delay.c) at $TMPROOT/NAME (fuse)
+#                               whose file FUSE_IMG (NFILES files: FUSE_IMGS, SIZE_MB each) waits
+#                               US microseconds before every read (one FUSE thread: reads of all
+#                               its files are served one at a time).
 #   throttle_read_bps DEV BPS   cgroup v1 blkio child cgroup with throttle.read_bps_device for DEV;
 #                               exports THROTTLE_CG. Teardown registered.
 #   write_counts                "loopA=N loopB=N ...": writes completed (stat field 5) of BT_LOOPS
@@ -69,17 +71,22 @@ write_counts() {
 }
 
 make_fuse_delay() {
-	local size_mb=$1 us=$2 bin=$TMPROOT/fuse_delay
+	local size_mb=$1 us=$2 name=${3:-fuse} nfiles=${4:-1} bin=$TMPROOT/fuse_delay k backing=""
 	command -v fusermount3 >/dev/null || skip "fusermount3 missing (fuse3)"
 	# shellcheck disable=SC2046 # pkg-config's flags are several words
-	gcc -O2 $(pkg-config --cflags fuse3 2>/dev/null) -o "$bin" tests/fuse_delay.c \
+	[ -x "$bin" ] || gcc -O2 $(pkg-config --cflags fuse3 2>/dev/null) -o "$bin" tests/fuse_delay.c \
 		$(pkg-config --libs fuse3 2>/dev/null) 2>/dev/null || skip "cannot build fuse_delay (libfuse3-dev)"
-	truncate -s "${size_mb}M" "$TMPROOT/fuse-backing.img" || skip "cannot create the FUSE backing file"
-	on_exit "rm -f '$TMPROOT/fuse-backing.img'"
-	mkdir -p "$TMPROOT/fuse"
+	for ((k = 0; k < nfiles; k++)); do
+		truncate -s "${size_mb}M" "$TMPROOT/$name-backing$k.img" || skip "cannot create the FUSE backing file"
+		on_exit "rm -f '$TMPROOT/$name-backing$k.img'"
+		backing="$backing${backing:+,}$TMPROOT/$name-backing$k.img"
+	done
+	mkdir -p "$TMPROOT/$name"
 	# -s: one thread, so reads queue behind each other as on a device that serves one at a time
-	"$bin" "$TMPROOT/fuse-backing.img" "$us" "$TMPROOT/fuse" -s || skip "cannot mount fuse_delay"
-	on_exit "fusermount3 -u '$TMPROOT/fuse' || umount -l '$TMPROOT/fuse'"
-	FUSE_IMG=$TMPROOT/fuse/img
-	export FUSE_IMG
+	"$bin" "$backing" "$us" "$TMPROOT/$name" -s || skip "cannot mount fuse_delay"
+	on_exit "fusermount3 -u '$TMPROOT/$name' || umount -l '$TMPROOT/$name'"
+	FUSE_IMG=$TMPROOT/$name/img
+	FUSE_IMGS=$FUSE_IMG
+	for ((k = 1; k < nfiles; k++)); do FUSE_IMGS="$FUSE_IMGS $TMPROOT/$name/img$k"; done
+	export FUSE_IMG FUSE_IMGS
 }

@@ -3,6 +3,8 @@
 #   make_loop_ext4 SIZE_MB      loop device over a file under $TMPROOT, mkfs.ext4 with a journal,
 #                               mounted on a temp dir. Exports LOOPDEV (/dev/loopN), LOOPNAME
 #                               (loopN), LOOPMAJMIN (MAJ:MIN), MNT. Teardown registered with on_exit.
+#                               LOOP_DIO=1: the file is written full first and the loop device
+#                               does direct I/O on it (its requests reach the disk below at once).
 #   throttle_write_bps DEV BPS  cgroup v1 blkio child cgroup with throttle.write_bps_device for DEV;
 #                               exports THROTTLE_CG (its directory). Move a pid in with
 #                               `echo PID > $THROTTLE_CG/cgroup.procs`. Teardown registered.
@@ -15,7 +17,13 @@ make_loop_ext4() {
 	img=$TMPROOT/disk.img
 	truncate -s "${size_mb}M" "$img" || skip "cannot create $img"
 	on_exit "rm -f '$img'"
-	LOOPDEV=$(losetup --find --show "$img") || skip "no free loop device"
+	local dio=()
+	if [ "${LOOP_DIO:-0}" = 1 ]; then
+		dd if=/dev/zero of="$img" bs=1M count="$size_mb" oflag=direct conv=notrunc status=none \
+			|| skip "cannot write $img"
+		dio=(--direct-io=on)
+	fi
+	LOOPDEV=$(losetup --find --show "${dio[@]}" "$img") || skip "no free loop device"
 	on_exit "losetup -d '$LOOPDEV'"
 	LOOPNAME=$(basename "$LOOPDEV")
 	LOOPMAJMIN=$(cat "/sys/block/$LOOPNAME/dev")

@@ -5,7 +5,10 @@ source tests/integration/lib_dev.sh
 source tests/integration/lib_btrfs.sh
 
 make_btrfs_loops 3 256
-set -- $BT_LOOPS
+# (members in sysfs order, by name: losetup -f need not hand them out in that order on a host
+# where other loop devices come and go)
+# shellcheck disable=SC2046 # one name per word
+set -- $(printf '%s\n' $BT_LOOPS | LC_ALL=C sort)
 want="$BT_MNT (btrfs raid0) → $1, $2, $3 → $BT_LOWER"
 out=$($IOWHY hunt --stack "$BT_MNT")
 check "btrfs stack: '$out' is '$want'" [ "$out" = "iowhy hunt: $want" ]

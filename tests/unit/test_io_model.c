@@ -290,6 +290,37 @@ static void test_stack_charge(void **state)
 	io_result_free(b);
 }
 
+/* The workload's wait on a loop device charged further down: by the share of the loop device's
+ * busy time that the requests below it, done for it, were outstanding; never more than the wait
+ * nor than that request time; nothing without requests below or without busy time. */
+static void test_wait_below(void **state)
+{
+	const uint32_t vda = 254u << 20, loop0 = 7u << 20, loop1 = (7u << 20) | 1;
+	struct io_phase *p = io_phase_new();
+	struct io_stat st = { .requests = 4, .bytes = 1 << 20, .queue_ns = 100000000,
+			      .dev_ns = 500000000 };
+
+	(void)state;
+	io_phase_dev(p, loop0)->busy_ns = 800000000;   /* loop0 busy 0.8 s */
+	io_phase_dev(p, loop1)->busy_ns = 100000000;   /* loop1 busy 0.1 s */
+	io_phase_add_upper(p, vda, loop0, IO_OP_WRITE, IO_CL_STACK, &st);   /* 0.6 s below loop0 */
+	io_phase_add_upper(p, vda, loop1, IO_OP_FLUSH, IO_CL_STACK, &st);   /* 0.6 s below loop1 */
+	io_phase_add_upper(p, vda, 0, IO_OP_WRITE, IO_CL_OTHER, &st);      /* not below anything */
+	assert_int_equal(io_below_request_ns(p, loop0), 600000000);
+	assert_int_equal(io_below_request_ns(p, vda), 0);
+	/* 0.6 of 0.8 s: three quarters of the wait */
+	assert_int_equal(io_wait_below(p, loop0, 400000000), 300000000);
+	/* a wait longer than the request time below: at most that time */
+	assert_int_equal(io_wait_below(p, loop0, 1000000000), 600000000);
+	/* below longer than busy (requests in parallel, or written back later): all of the wait */
+	assert_int_equal(io_wait_below(p, loop1, 50000000), 50000000);
+	assert_int_equal(io_wait_below(p, vda, 50000000), 0);
+	assert_int_equal(io_wait_below(p, loop0, 0), 0);
+	io_phase_dev(p, loop0)->busy_ns = 0;
+	assert_int_equal(io_wait_below(p, loop0, 400000000), 0);
+	io_result_free(p);
+}
+
 static void test_layers_buffered(void **state)
 {
 	struct io_phase *p = io_phase_new();
@@ -434,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_lifecycle_untracked),
 		cmocka_unit_test(test_layers_buffered),
 		cmocka_unit_test(test_stack_charge),
+		cmocka_unit_test(test_wait_below),
 		cmocka_unit_test(test_layers_direct_and_readahead),
 		cmocka_unit_test(test_still_dirty_per_phase),
 		cmocka_unit_test(test_sysstat),

@@ -275,7 +275,20 @@ static void test_cpu_bound(void **state)
 	assert_non_null(c);
 	assert_string_equal(c->subject, "md5sum");
 	assert_true(input_of(c, "busiest_device_pct") == 30);
+	assert_true(input_of(c, "thread_runq_pct") == 0);
+	/* on a busy machine: on the CPU 62% and waiting for one 33%, still held by CPU */
+	in.top_thread_cpu_pct = 62;
+	in.top_thread_runq_pct = 33;
+	n = verdicts_compute(&in, v, VD_MAX);
+	c = find(v, n, VD_CPU_BOUND);
+	assert_non_null(c);
+	assert_true(input_of(c, "thread_runq_pct") == 33);
+	assert_non_null(strstr(c->text, "md5sum ran 62% of a CPU and waited 33% of the time for one"));
+	/* but not a thread that mostly sleeps */
+	in.top_thread_runq_pct = 10;
+	assert_null(find(v, verdicts_compute(&in, v, VD_MAX), VD_CPU_BOUND));
 	/* not while a device is busy */
+	in.top_thread_cpu_pct = 99;
 	in.m[0].busy_pct = 85;
 	assert_null(find(v, verdicts_compute(&in, v, VD_MAX), VD_CPU_BOUND));
 }
@@ -313,11 +326,25 @@ static void test_writeback_journal(void **state)
 	n = verdicts_compute(&in, v, VD_MAX);
 	assert_int_equal(n, 1);
 	assert_non_null(strstr(find(v, n, VD_WRITEBACK)->text, "balance_dirty_pages"));
+	/* 0.7 s of a 10 s wall is under 10%, but not of the 4 s the work did not wait for a CPU */
+	in.dirty_pause_s = 0.7;
+	assert_null(find(v, verdicts_compute(&in, v, VD_MAX), VD_WRITEBACK));
+	in.runq_s = 6;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_non_null(find(v, n, VD_WRITEBACK));
+	assert_true(input_of(find(v, n, VD_WRITEBACK), "runq_s") == 6);
+	assert_non_null(strstr(find(v, n, VD_WRITEBACK)->text,
+			       "(18% of the wall; the wall less 6.00 s waiting for a CPU)"));
+	in.runq_s = 0;
 	in.dirty_pause_s = 0;
 	in.journal_wait_s = 2;
 	n = verdicts_compute(&in, v, VD_MAX);
 	assert_int_equal(n, 1);
 	assert_true(input_of(find(v, n, VD_JOURNAL), "journal_wait_s") == 2);
+	/* a run queue longer than the wall (several tasks) leaves the wall as the base */
+	in.journal_wait_s = 0.5;
+	in.runq_s = 12;
+	assert_null(find(v, verdicts_compute(&in, v, VD_MAX), VD_JOURNAL));
 }
 
 static void test_knee(void **state)
