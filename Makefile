@@ -28,7 +28,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
-SKELS     := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
+SKELS     := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS)) $(OUT)/io_trusted.skel.h
 
 # Everything but main() goes into one archive that iowhy and the unit tests link.
 LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
@@ -67,6 +67,10 @@ $(LIB): $(LIB_OBJS)
 
 $(OUT)/%.bpf.o: bpf/%.bpf.c bpf/*.h | $(OUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# The I/O object once more without the bpf_rdonly_cast kfunc, for kernels before 6.2 (io_probes.c).
+$(OUT)/io_trusted.bpf.o: bpf/io.bpf.c bpf/*.h | $(OUT)
+	$(CLANG) $(BPF_CFLAGS) -DIO_TRUSTED_ARGS -c $< -o $@
 
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@

@@ -37,10 +37,27 @@ __u64 rq_events_lost;     /* records rq_events had no room for */
 
 extern unsigned int CONFIG_HZ __kconfig __weak;
 
-/* The loop driver's work functions (typeless ksyms from kallsyms; 0 when the kernel has no loop
- * driver): a kworker running one of them does I/O for that loop device. */
-extern const void loop_workfn __ksym __weak;
-extern const void loop_rootcg_workfn __ksym __weak;
+/* The loop driver's work functions, set by user space before load (src/collect/ksym_addrs.c: the
+ * kernel's own lookup, not libbpf's parse of all of /proc/kallsyms for `__ksym` externs); 0 when
+ * the kernel has no loop driver. A kworker running one of them does I/O for that loop device. */
+const volatile __u64 loop_workfn_addr = 0;
+const volatile __u64 loop_rootcg_workfn_addr = 0;
+
+/*
+ * Pointer arguments read through an untrusted copy: bpf_rdonly_cast (kernel >= 6.2) turns a tp_btf
+ * argument into the same type without the verifier's trust, and is inlined to a register move. The
+ * loads stay plain (a fault reads as 0), but the verifier no longer searches the kernel's BTF for
+ * "<struct>__safe_trusted"-like types (btf_nested_type_is_trusted: four linear searches by name)
+ * at every pointer field it loads from the trusted argument, on every path: most of this object's
+ * verification time. The object is built a second time with IO_TRUSTED_ARGS, without the kfunc,
+ * for older kernels (io_probes.c picks one).
+ */
+#ifdef IO_TRUSTED_ARGS
+#define UNTRUSTED(p, type) (p)
+#else
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+#define UNTRUSTED(p, type) ((type *)bpf_rdonly_cast((p), bpf_core_type_id_kernel(type)))
+#endif
 
 /* Set by user space once workqueue_execute_end is attached: without it a worker would stay
  * marked after its loop item, so workqueue_execute_start then marks nothing. */
@@ -523,7 +540,9 @@ static __always_inline void wait_slot_dec(struct io_req *r)
  * last workload completion anywhere names the disk the task waited for last. Other work's
  * completions are not remembered: on a busy host they would take the credit from the workload's
  * disk. */
-__u32 nr_cpus; /* set by user space; 0: this CPU only */
+/* Possible CPUs, set by user space before load (0: this CPU only). Read-only, so the verifier
+ * walks note_completion's loop nr_cpus times, not up to its 256 bound (~6,000 instructions). */
+const volatile __u32 nr_cpus = 0;
 
 static __always_inline void note_completion(__u32 disk, __u64 now)
 {
@@ -664,7 +683,7 @@ static __always_inline void count_merge(int which)
 SEC("tp_btf/block_bio_queue")
 int BPF_PROG(io_bio_queue, struct bio *bio)
 {
-	bio_seen(bio);
+	bio_seen(UNTRUSTED(bio, struct bio));
 	return 0;
 }
 
@@ -672,8 +691,9 @@ int BPF_PROG(io_bio_queue, struct bio *bio)
  * (bi_private = parent): it inherits the parent's class, else it is classified here (the splitter
  * runs in the submitter's context, or in blk-throttle's worker for throttled bios). */
 SEC("tp_btf/block_split")
-int BPF_PROG(io_split, struct bio *bio, unsigned int new_sector)
+int BPF_PROG(io_split, struct bio *arg, unsigned int new_sector)
 {
+	struct bio *bio = UNTRUSTED(arg, struct bio);
 	__u64 parent = (__u64)bio->bi_private, key = (__u64)bio;
 	struct io_bio *pb = parent ? bpf_map_lookup_elem(&bios, &parent) : NULL;
 	struct io_bio b;
@@ -734,14 +754,14 @@ int BPF_PROG(io_rq_merge, struct request *rq)
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(io_rq_insert, struct request *rq)
 {
-	on_rq_insert(rq);
+	on_rq_insert(UNTRUSTED(rq, struct request));
 	return 0;
 }
 
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(io_rq_issue, struct request *rq)
 {
-	on_rq_issue(rq);
+	on_rq_issue(UNTRUSTED(rq, struct request));
 	return 0;
 }
 
@@ -788,9 +808,9 @@ static __always_inline __u32 loop_work_dev(struct work_struct *work, __u64 fn,
 	struct gendisk *disk;
 	__u64 w = (__u64)work;
 
-	if (!fn || (fn != (__u64)&loop_workfn && fn != (__u64)&loop_rootcg_workfn))
+	if (!fn || (fn != loop_workfn_addr && fn != loop_rootcg_workfn_addr))
 		return 0;
-	if (fn == (__u64)&loop_rootcg_workfn) {
+	if (fn == loop_rootcg_workfn_addr) {
 		lo = (struct loop_device *)(w - bpf_core_field_offset(struct loop_device, rootcg_work));
 	} else {
 		struct loop_worker *lw = (struct loop_worker *)
@@ -850,8 +870,9 @@ int BPF_PROG(io_wq_end, struct work_struct *work)
 /* ---- page cache ---- */
 
 SEC("tp_btf/writeback_dirty_folio")
-int BPF_PROG(io_dirty_folio, struct folio *folio, struct address_space *mapping)
+int BPF_PROG(io_dirty_folio, struct folio *folio, struct address_space *arg)
 {
+	struct address_space *mapping = UNTRUSTED(arg, struct address_space);
 	struct iowhy_task *c = tree_task();
 	struct iowhy_inode_bucket *b;
 	struct io_inode_totals *tot;
@@ -900,8 +921,9 @@ int BPF_PROG(io_pc_add, struct folio *folio)
 }
 
 SEC("tp_btf/mm_filemap_delete_from_page_cache")
-int BPF_PROG(io_pc_delete, struct folio *folio)
+int BPF_PROG(io_pc_delete, struct folio *arg)
 {
+	struct folio *folio = UNTRUSTED(arg, struct folio);
 	struct iowhy_task *c = tree_task();
 	struct io_phase_ctr *pc = c ? ctr(c->phase) : NULL;
 	struct io_inode_totals *tot;
@@ -966,9 +988,10 @@ int BPF_PROG(io_bdp, struct bdi_writeback *wb, struct dirty_throttle_control *dt
 /* ---- writeback ---- */
 
 SEC("tp_btf/writeback_single_inode_start")
-int BPF_PROG(io_wb_start, struct inode *inode, struct writeback_control *wbc,
+int BPF_PROG(io_wb_start, struct inode *arg, struct writeback_control *wbc,
 	     unsigned long nr_to_write)
 {
+	struct inode *inode = UNTRUSTED(arg, struct inode);
 	__u32 tid = cur_tid();
 	struct io_wb w = { .tree = tree_dirtied(inode) };
 

@@ -352,7 +352,7 @@ static void unmap_ring(struct core_probes *c)
 	c->ring_pos = NULL;
 }
 
-int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
+int core_probes_load(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
 {
 	memset(c, 0, sizeof(*c));
 	c->phase_slots = phases < 1 ? 1 : phases > IOWHY_MAX_PHASES ? IOWHY_MAX_PHASES : phases;
@@ -375,9 +375,14 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int pha
 		return -1;
 	if (c->lite)
 		skip_syscall_probes(c);
-	if (load_core_probes(c))
-		return -1;
-	c->calib_untraced_ps = calib_null_syscall_ps(); /* the untraced half: nothing attached yet */
+	return load_core_probes(c);
+}
+
+int core_probes_start(struct core_probes *c)
+{
+	/* the untraced half: none of the core's probes is attached yet (the other sets' programs
+	 * do not run on null syscalls) */
+	c->calib_untraced_ps = calib_null_syscall_ps();
 	if (probe_set_attach(&c->probes)) {
 		core_probes_close(c);
 		return -1;
@@ -402,6 +407,13 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int pha
 	 * loading's transient memory would add to the ring's twice-mapped pages in the peak RSS */
 	unmap_ring(c);
 	return 0;
+}
+
+int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
+{
+	if (core_probes_load(c, fn, ctx, phases))
+		return -1;
+	return core_probes_start(c);
 }
 
 int core_probes_missing(const struct core_probes *c, struct missing_probes *out)

@@ -20,8 +20,10 @@
 #include "meminfo.h"
 #include "sysblock.h"
 #include "result.h"
+#include "ksym_addrs.h"
 #include "iowhy.skel.h"
 #include "io.skel.h"
+#include "io_trusted.skel.h"
 
 #define MAX_BLK 256
 #define TL_RING_BYTES (4u << 20)   /* --timeline: ~60,000 requests between two polls */
@@ -68,6 +70,10 @@ struct busy_snap {
 	uint64_t busy_ns, issued;
 };
 
+/* Kernel symbols the I/O object needs: the loop driver's work functions (loop workers' I/O is
+ * charged to the loop device), and the kfunc whose presence says which object to load. */
+enum { KS_LOOP_WORKFN, KS_LOOP_ROOTCG_WORKFN, KS_RDONLY_CAST, KS_COUNT };
+
 struct io_probes {
 	struct io_bpf *skel;
 	struct core_probes *core;  /* whose tree maps the programs share */
@@ -84,13 +90,43 @@ struct io_probes {
 	struct io_timeline_sink sink;
 	uint64_t last_dirty_ns;
 	int open_tag;              /* the phase whose requests go to the sink, -1 between phases */
+	int trusted;               /* load the object built without bpf_rdonly_cast (io_open_skel) */
+	uint64_t ksyms[KS_COUNT];  /* kernel addresses the programs need (ksym_names) */
 };
+
+static const char *const ksym_names[KS_COUNT] = { "loop_workfn", "loop_rootcg_workfn",
+						   "bpf_rdonly_cast" };
+
+/* A fresh skeleton of the I/O object: the one whose programs read their arguments through
+ * bpf_rdonly_cast (bpf/io.bpf.c), or, with `trusted`, the same source built without it
+ * (IO_TRUSTED_ARGS) for kernels before 6.2. Both have the same maps, variables and program names
+ * (tests/unit/test_load_fallbacks.c), so one skeleton type serves both. */
+static struct io_bpf *io_open_skel(int trusted)
+{
+	struct io_bpf *s;
+
+	if (!trusted)
+		return io_bpf__open();
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	if (io_bpf__create_skeleton(s)) {
+		free(s);
+		return NULL;
+	}
+	s->skeleton->data = (void *)io_trusted_bpf__elf_bytes(&s->skeleton->data_sz);
+	if (bpf_object__open_skeleton(s->skeleton, NULL)) {
+		io_bpf__destroy(s);
+		return NULL;
+	}
+	return s;
+}
 
 /* The probe set's loader: a fresh skeleton sharing the core's tree maps and mode. */
 static void *open_io(void *ctx)
 {
 	struct io_probes *t = ctx;
-	struct io_bpf *s = io_bpf__open();
+	struct io_bpf *s = io_open_skel(t->trusted);
 
 	if (!s)
 		return NULL;
@@ -99,8 +135,10 @@ static void *open_io(void *ctx)
 		return NULL;
 	}
 	s->rodata->use_hash = t->core->use_hash != 0;
+	s->rodata->loop_workfn_addr = t->ksyms[KS_LOOP_WORKFN];
+	s->rodata->loop_rootcg_workfn_addr = t->ksyms[KS_LOOP_ROOTCG_WORKFN];
 	s->bss->current_phase = IO_NO_PHASE;
-	s->bss->nr_cpus = t->ncpus > 0 ? (__u32)t->ncpus : 0;
+	s->rodata->nr_cpus = t->ncpus > 0 ? (__u32)t->ncpus : 0;
 	s->bss->timeline_on = t->timeline != 0;
 	if (t->timeline && (bpf_map__set_max_entries(s->maps.rq_events, TL_RING_BYTES) ||
 			    bpf_map__set_max_entries(s->maps.bio_tids, TL_BIO_TIDS))) {
@@ -123,6 +161,16 @@ static int load_io(void *skel)
 static void destroy_io(void *skel)
 {
 	io_bpf__destroy(skel);
+}
+
+/* The kernel addresses the object needs, timed into the set's loading. */
+static void find_ksyms(struct io_probes *t)
+{
+	uint64_t t0 = now_ns(), c0 = probe_thread_cpu_ns();
+
+	ksym_addrs(ksym_names, t->ksyms, KS_COUNT);
+	t->probes.load_ns += now_ns() - t0;
+	t->probes.load_cpu_ns += probe_thread_cpu_ns() - c0;
 }
 
 int io_probes_open(struct io_probes **out, struct core_probes *core)
@@ -149,7 +197,13 @@ int io_probes_open_timeline(struct io_probes **out, struct core_probes *core, in
 		free(t);
 		return -1;
 	}
+	find_ksyms(t);
+	t->trusted = !t->ksyms[KS_RDONLY_CAST] || probe_fallbacks_forced();
 	t->skel = t->ncpus > 0 ? probe_set_load(&t->probes, PROBE_TP_BTF, &loader) : NULL;
+	if (!t->skel && !t->trusted && t->ncpus > 0) { /* the kfunc is there but did not do */
+		t->trusted = 1;
+		t->skel = probe_set_load(&t->probes, PROBE_TP_BTF, &loader);
+	}
 	if (!t->skel) {
 		fprintf(stderr, "iowhy: cannot load the block-layer / page-cache probes "
 			"(run with --no-io to trace without them)\n");

@@ -13,8 +13,7 @@
 #include "probe_set.h"
 #include "clock.h"
 
-/* CPU time of the calling thread (user + system), ns. */
-static uint64_t thread_cpu_ns(void)
+uint64_t probe_thread_cpu_ns(void)
 {
 	struct timespec ts;
 
@@ -171,7 +170,7 @@ unsigned probe_btf_parses;
 
 int probe_set_prepare_kernel(struct probe_set *s)
 {
-	uint64_t t0 = now_ns(), c0 = thread_cpu_ns();
+	uint64_t t0 = now_ns(), c0 = probe_thread_cpu_ns();
 	struct tp_check k = { .events_dir = tracefs_events_dir() };
 	struct btf *vmlinux = NULL;
 	int rc;
@@ -186,7 +185,7 @@ int probe_set_prepare_kernel(struct probe_set *s)
 	rc = prepare_with(s, getenv("IOWHY_SKIP_PROBES"), &k);
 	btf__free(vmlinux);
 	s->load_ns += now_ns() - t0;
-	s->load_cpu_ns += thread_cpu_ns() - c0;
+	s->load_cpu_ns += probe_thread_cpu_ns() - c0;
 	return rc;
 }
 
@@ -311,7 +310,7 @@ static int find_load_failures(struct probe_set *s, const struct probe_loader *l)
 
 void *probe_set_load(struct probe_set *s, enum probe_flavour flavour, const struct probe_loader *l)
 {
-	uint64_t t0 = now_ns(), c0 = thread_cpu_ns();
+	uint64_t t0 = now_ns(), c0 = probe_thread_cpu_ns();
 	void *skel;
 	int err = 0;
 
@@ -332,14 +331,14 @@ void *probe_set_load(struct probe_set *s, enum probe_flavour flavour, const stru
 		if (s->p[i].state == PROBE_WANTED && !s->p[i].later)
 			s->p[i].prog = prog_of(s, &s->p[i], l->object(skel));
 	s->load_ns += now_ns() - t0;
-	s->load_cpu_ns += thread_cpu_ns() - c0;
+	s->load_cpu_ns += probe_thread_cpu_ns() - c0;
 	errno = err;
 	return skel;
 }
 
 void *probe_set_load_later(struct probe_set *s, const struct probe_loader *l)
 {
-	uint64_t t0 = now_ns(), c0 = thread_cpu_ns();
+	uint64_t t0 = now_ns(), c0 = probe_thread_cpu_ns();
 	void *skel = load_with(s, l, -1, 1);
 	int err = skel ? 0 : errno;
 
@@ -357,7 +356,7 @@ void *probe_set_load_later(struct probe_set *s, const struct probe_loader *l)
 		}
 	}
 	s->load_ns += now_ns() - t0;
-	s->load_cpu_ns += thread_cpu_ns() - c0;
+	s->load_cpu_ns += probe_thread_cpu_ns() - c0;
 	errno = err;
 	return skel;
 }
@@ -405,6 +404,13 @@ void probe_set_detach(struct probe_set *s)
 		s->p[i].link = NULL;
 	}
 	s->detach_ns += now_ns() - t0;
+}
+
+int probe_fallbacks_forced(void)
+{
+	const char *v = getenv("IOWHY_FALLBACKS");
+
+	return v && *v && strcmp(v, "0");
 }
 
 int probe_set_find(const struct probe_set *s, const char *name)

@@ -139,9 +139,15 @@ int probe_set_attach(struct probe_set *s);
 void probe_set_mark(struct probe_set *s, int i, enum probe_state state, int err);
 /* Destroy the links probe_set_attach made (timed into detach_ns). Safe to call twice. */
 void probe_set_detach(struct probe_set *s);
+/* CPU time of the calling thread (user + system), ns: what load_cpu_ns adds up. */
+uint64_t probe_thread_cpu_ns(void);
 /* Add the set's load/attach/detach times and CPU time to *add, and append its loaded programs
  * with their verifier cost (nothing for a NULL set). */
 void probe_set_add_times(const struct probe_set *s, struct probe_times *add);
+/* Whether IOWHY_FALLBACKS=1 asks for the fallbacks of newer kernel features even where the kernel
+ * has them (the tests of those fallbacks): ksym_addrs.c's kallsyms scan, io_probes.c's I/O
+ * programs without bpf_rdonly_cast. */
+int probe_fallbacks_forced(void);
 /* Index of the probe called name, or -1. */
 int probe_set_find(const struct probe_set *s, const char *name);
 /* Whether the probe called name is attached. */

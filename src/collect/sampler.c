@@ -144,13 +144,12 @@ static int attach_all(struct sampler *s)
 	return attached ? 0 : -1;
 }
 
-int sampler_open(struct sampler **out, struct core_probes *core, unsigned hz)
+int sampler_load(struct sampler **out, struct core_probes *core, unsigned hz)
 {
 	struct sample_open_ctx octx = { core, hz };
 	const struct probe_loader loader = { open_sample, sample_object, load_sample, destroy_sample,
 					     &octx };
 	struct sampler *s;
-	uint64_t t0;
 
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
@@ -181,7 +180,16 @@ int sampler_open(struct sampler **out, struct core_probes *core, unsigned hz)
 	if (!s->skel)
 		fprintf(stderr, "iowhy: warning: no CPU samples: cannot load the sampler: %s\n",
 			strerror(errno));
-	t0 = now_ns();
+	*out = s;
+	return 0;
+}
+
+void sampler_attach(struct sampler *s)
+{
+	uint64_t t0 = now_ns();
+
+	if (!s || s->probes.p[SP_SAMPLE].state == PROBE_SKIPPED)
+		return;
 	if (s->skel && s->probes.p[SP_SAMPLE].state == PROBE_WANTED) {
 		int rc = attach_all(s);
 
@@ -191,8 +199,7 @@ int sampler_open(struct sampler **out, struct core_probes *core, unsigned hz)
 	if (!s->skel || s->probes.p[SP_SAMPLE].state != PROBE_ATTACHED) {
 		/* optional, as other probes: listed, and the tracepoints' split stays */
 		s->probes.attach_ns += now_ns() - t0;
-		*out = s;
-		return 0;
+		return;
 	}
 	s->off_link = attach_one(s, SP_OFFCPU);
 	/* without it user frames of programs outside $PATH stay unresolved (counted) */
@@ -200,7 +207,13 @@ int sampler_open(struct sampler **out, struct core_probes *core, unsigned hz)
 	s->probes.attach_ns += now_ns() - t0;
 	if (!getcwd(s->cwd, sizeof(s->cwd)))
 		s->cwd[0] = 0;
-	*out = s;
+}
+
+int sampler_open(struct sampler **out, struct core_probes *core, unsigned hz)
+{
+	if (sampler_load(out, core, hz))
+		return -1;
+	sampler_attach(*out);
 	return 0;
 }
 

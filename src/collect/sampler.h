@@ -4,7 +4,7 @@
  * event of every online CPU, sharing the core's tree maps. Usage, from the session:
  *
  *   struct sampler *smp;
- *   sampler_open(&smp, &core, hz);         after core_probes_open
+ *   sampler_open(&smp, &core, hz);         after core_probes_open (or sampler_load, sampler_attach)
  *   per phase:
  *     sampler_phase_begin(smp, tag);       before the gated child is released
  *     ... the phase runs ...
@@ -35,6 +35,11 @@ struct probe_set;
  * sampler_active says), or -1 (out of memory).
  */
 int sampler_open(struct sampler **out, struct core_probes *core, unsigned hz);
+/* sampler_open in two steps: sampler_load (after core_probes_load: the programs, nothing
+ * attached; 0 or -1 as sampler_open), then sampler_attach (after core_probes_start: its
+ * sched_switch program runs after the core's, as before). */
+int sampler_load(struct sampler **out, struct core_probes *core, unsigned hz);
+void sampler_attach(struct sampler *s);
 /* Whether samples are being taken (the cpu-clock events are attached). */
 int sampler_active(const struct sampler *s);
 /* Append the sampler's probes that are not attached, with why. 0, or -1 if out is full. */

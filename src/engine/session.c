@@ -817,12 +817,19 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (core_probes_open(&s.core, on_event, &s.pc, nphases))
+	if (core_probes_load(&s.core, on_event, &s.pc, nphases))
 		return session_unwind(&s, &rf, NULL, 0, 1);
-	/* the I/O probes load in a thread of their own while the sampler loads here */
+	/* the I/O probes load in a thread of their own while the sampler loads here and the core
+	 * attaches and calibrates; the sampler attaches after the core (its sched_switch program
+	 * runs after the core's) */
 	if (!o->no_io)
 		bg_call_start(&io_load, open_io, &io_arg);
-	rc = !o->no_sample && sampler_open(&s.smp, &s.core, o->sample_hz);
+	rc = !o->no_sample && sampler_load(&s.smp, &s.core, o->sample_hz);
+	if (core_probes_start(&s.core)) {
+		bg_call_wait(&io_load);
+		return session_unwind(&s, &rf, NULL, 0, 1);
+	}
+	sampler_attach(s.smp);
 	if (bg_call_wait(&io_load) || rc)
 		return session_unwind(&s, &rf, NULL, 1, 1);
 	if (!o->no_io)
