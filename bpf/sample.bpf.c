@@ -306,7 +306,7 @@ static __always_inline void off_switch(void *ctx, struct task_struct *prev,
 static __noinline __s32 off_task_stack(struct task_struct *t, struct iowhy_off_counters *k)
 {
 	struct iowhy_kstack *buf, *have;
-	__u32 zero = 0, h = 2166136261u, n;
+	__u32 zero = 0, h = 2166136261u;
 	long len;
 
 	buf = bpf_map_lookup_elem(&off_scratch, &zero);
@@ -318,15 +318,11 @@ static __noinline __s32 off_task_stack(struct task_struct *t, struct iowhy_off_c
 			k->stack_lost++;
 		return -1;
 	}
-	n = (__u32)len / sizeof(__u64);
+	/* bpf_get_task_stack zeroes the buffer past the stack: hash all of it, no branch per frame
+	 * (the verifier walks the loop once per frame) */
 	for (__u32 i = 0; i < IOWHY_KSTACK_DEPTH; i++) {
-		__u64 ip;
+		__u64 ip = buf->ip[i];
 
-		if (i >= n) {
-			buf->ip[i] = 0; /* the map holds zero-ended stacks, as the stack map does */
-			continue;
-		}
-		ip = buf->ip[i];
 		h = (h ^ (__u32)ip) * 16777619u;
 		h = (h ^ (__u32)(ip >> 32)) * 16777619u;
 	}
@@ -335,8 +331,7 @@ static __noinline __s32 off_task_stack(struct task_struct *t, struct iowhy_off_c
 		return (__s32)h;
 	have = bpf_map_lookup_elem(&offstacks_h, &h);
 	if (have && have->ip[0] == buf->ip[0] && have->ip[1] == buf->ip[1] &&
-	    have->ip[2] == buf->ip[2] && have->ip[n > 0 ? (n - 1) % IOWHY_KSTACK_DEPTH : 0] ==
-					  buf->ip[n > 0 ? (n - 1) % IOWHY_KSTACK_DEPTH : 0])
+	    have->ip[2] == buf->ip[2] && have->ip[3] == buf->ip[3])
 		return (__s32)h;
 	if (k)
 		k->stack_lost++; /* another stack under the same hash, or the map is full */
