@@ -368,6 +368,39 @@ static __always_inline __u32 dwait_disks(struct iowhy_task *c)
 	return m ? m : disks_in_flight();
 }
 
+/* A hidden switch-in is dated at most this long before the switch-out that reveals it, so that its
+ * event stays well inside user space's reorder window (REORDER_WINDOW_NS, 60 ms). */
+#define HIDDEN_MAX_NS (20ull * 1000 * 1000)
+
+/*
+ * `prev`, a tree task, is switching out on a CPU where no switch-in of it was seen: the last
+ * sched_switch here named another task as next (s->tid). Some kernels switch without the
+ * tracepoint: on one host, every switch away from a few threads of the VM's own agent (measured
+ * with ftrace's sched_switch too: ~0.2% of all switches). If our records still have it off CPU,
+ * it has run since its hidden switch-in: send that switch-in, dated by the kernel's own account of
+ * this stint (sum_exec_runtime since it was picked), no earlier than the last switch seen here.
+ */
+static __always_inline void hidden_switch_in(struct task_struct *prev, struct iowhy_task *c,
+					     struct iowhy_cpu *s, __u32 ptid, __u32 tgid, __u64 now)
+{
+	__u64 ran = BPF_CORE_READ(prev, se.sum_exec_runtime) -
+		    BPF_CORE_READ(prev, se.prev_sum_exec_runtime);
+	__u64 in = now - ran;
+	struct iowhy_counters *k = cnt();
+
+	if (c->state < IOWHY_TS_RUNQ) /* an event of its own since then told its state */
+		return;
+	if (k)
+		k->hidden_switches++;
+	if (ran > now || in < s->at)
+		in = s->at;
+	if (now - in > HIDDEN_MAX_NS)
+		in = now - HIDDEN_MAX_NS;
+	c->on_since = in;
+	emit(in, ptid, tgid, c, c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL,
+	     IOWHY_EVF_HIDDEN, 0, 0);
+}
+
 static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 				      struct task_struct *next, unsigned int prev_state)
 {
@@ -403,6 +436,8 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		/* Stamp the switch-out after the work above: that work is still the task's CPU time,
 		 * as the kernel's own accounting (rusage) counts it. */
 		now = bpf_ktime_get_ns();
+		if (s && s->tid != ptid)
+			hidden_switch_in(prev, c, s, ptid, tgid, now);
 		if (c->nr != IOWHY_NR_NONE) {
 			c->sys_oncpu += now - c->on_since;
 			if (state == IOWHY_TS_DEAD)
@@ -423,6 +458,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		     c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL, 0, 0, 0);
 	}
 	if (s) {
+		s->at = now ? now : bpf_ktime_get_ns();
 		/* the storage's log is empty (sent at switch-out): copy what precedes it */
 		if (c)
 			__builtin_memcpy(&s->t, c, __builtin_offsetof(struct iowhy_task, log));

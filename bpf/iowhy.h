@@ -41,6 +41,7 @@ enum iowhy_event_type {
 #define IOWHY_EVF_PREEMPT 0x1  /* STATE RUNQ: involuntary switch-out */
 #define IOWHY_EVF_IOWAIT 0x2   /* STATE DWAIT: task had in_iowait set */
 #define IOWHY_EVF_THREAD 0x4   /* FORK: child shares the parent's thread group */
+#define IOWHY_EVF_HIDDEN 0x8   /* STATE USER/KERNEL: a switch-in the kernel did not trace, dated */
 
 struct iowhy_event {
 	__u64 ts;     /* bpf_ktime_get_ns(), CLOCK_MONOTONIC */
@@ -132,6 +133,7 @@ struct iowhy_counters {
 	__u64 events_lost;      /* ring buffer full */
 	__u64 storage_failed;   /* could not create per-task state at fork */
 	__u64 nr_folded;        /* syscall numbers >= IOWHY_NR_SLOTS */
+	__u64 hidden_switches;  /* switch-ins the kernel did not trace, found at the switch-out */
 };
 
 /* fd_syscalls flags */

@@ -57,6 +57,7 @@ struct {
 struct iowhy_cpu {
 	__u32 tid;
 	__u32 tree;              /* 1: `tid` is a tree task and `t` is its state */
+	__u64 at;                /* time of the last switch seen here */
 	struct iowhy_task t;
 };
 

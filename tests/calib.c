@@ -7,11 +7,14 @@
  *   calib getppid N        call getppid N times
  *   calib fsync FILE N     N times: write 4 KiB at the end of FILE, then fsync
  *   calib busy MS          run in user space for MS ms of wall time without a single syscall (the
- *                          clock is read through the vDSO), then print its own CPU (cpu_ns N)
+ *                          clock is read through the vDSO), then print its own CPU (cpu_ns N:
+ *                          getrusage; oncpu_ns N and run_delay_ns N: schedstat), its context
+ *                          switches (switches N) and its pid (pid N)
  *   calib threadexec N     a second thread calls getppid N times, then execs "calib getppid N" (a
  *                          thread other than the leader execs: it takes the leader's pid)
  *   calib touch MB         write one byte in every page of MB MiB of fresh anonymous memory (one
  *                          page fault each), then print this process's own fault count (getrusage)
+ *                          and its schedstat (oncpu_ns N, run_delay_ns N)
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -32,16 +35,25 @@ static double cpu_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* The witness of this task's run-queue wait: the scheduler's own sum (schedstat, field 2). */
-static void print_run_delay(void)
+/* The witnesses of this task's on-CPU time and run-queue wait: the scheduler's own sums
+ * (schedstat: sum_exec_runtime, run_delay; exact, in ns). `oncpu` also prints the first. */
+static void print_schedstat(int oncpu)
 {
 	unsigned long long run, delay;
 	FILE *f = fopen("/proc/thread-self/schedstat", "re");
 
-	if (f && fscanf(f, "%llu %llu", &run, &delay) == 2)
+	if (f && fscanf(f, "%llu %llu", &run, &delay) == 2) {
+		if (oncpu)
+			printf("oncpu_ns %llu\n", run);
 		printf("run_delay_ns %llu\n", delay);
+	}
 	if (f)
 		fclose(f);
+}
+
+static void print_run_delay(void)
+{
+	print_schedstat(0);
 }
 
 static int spin(long ms)
@@ -93,6 +105,8 @@ static int busy(long ms)
 	getrusage(RUSAGE_SELF, &ru);
 	printf("cpu_ns %lld\n", (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
 				 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL);
+	printf("switches %ld\npid %d\n", ru.ru_nvcsw + ru.ru_nivcsw, getpid());
+	print_schedstat(1);
 	return 0;
 }
 
@@ -137,6 +151,7 @@ static int touch(long mb)
 		p[off] = 1;
 	getrusage(RUSAGE_SELF, &ru);
 	printf("faults %ld\n", ru.ru_minflt + ru.ru_majflt);
+	print_schedstat(1);
 	return 0;
 }
 

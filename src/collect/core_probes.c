@@ -660,6 +660,7 @@ void core_probes_counters(struct core_probes *c, struct iowhy_counters *out)
 			out->events_lost += percpu[c].events_lost;
 			out->storage_failed += percpu[c].storage_failed;
 			out->nr_folded += percpu[c].nr_folded;
+			out->hidden_switches += percpu[c].hidden_switches;
 		}
 	}
 	free(percpu);

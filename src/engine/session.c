@@ -481,6 +481,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	res->events_lost = c.events_lost + s->core.dropped;
 	res->storage_failed = c.storage_failed;
 	res->nr_folded = c.nr_folded;
+	res->hidden_switches = c.hidden_switches;
 	res->events_total = s->core.received;
 	res->events_late = core_probes_late(&s->core);
 	res->lite = s->core.lite;

@@ -127,6 +127,7 @@ struct session_result {
 	int partial;               /* Ctrl-C or a failure cut the session short */
 	int lite;                  /* --lite: no syscall probes: no syscall counts, on-CPU not split */
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
+	uint64_t hidden_switches;  /* switch-ins the kernel did not trace (see iowhy.bpf.c) */
 	uint64_t events_late;      /* arrived after a later event was handed to the model */
 	uint64_t setup_ns, teardown_ns; /* untraced: before hooks; after hooks and the cleanup */
 	uint64_t event_cost_ps;    /* tracing cost per event, calibrated at start (0: unknown) */

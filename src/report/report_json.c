@@ -27,6 +27,7 @@ static struct json_object *events_obj(const struct session_result *s)
 	jput_u64(o, "storage_failed", s->storage_failed);
 	jput_u64(o, "nr_folded", s->nr_folded);
 	jput_u64(o, "late", s->events_late);
+	jput_u64(o, "hidden_switches", s->hidden_switches);
 	return o;
 }
 

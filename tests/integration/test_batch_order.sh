@@ -34,14 +34,26 @@ for mode in batched single; do
 	st=$(( $(steal_ns) - _steal0 + $(nproc) * 1000000000 / $(getconf CLK_TCK) ))
 	check "$mode: the spinner's user CPU $u ns + run-queue $q ns >= 290 ms, kernel $k ns < 10% of it" \
 		fcmp "$u + $q >= 290e6 && $k < 0.1 * ($u + $q)"
-	# Known defect (open): without the timer probe (single), a switch-in of the spinner is now
-	# and then not seen, so up to ~16% of its CPU shows as run queue (measured 2026-11-30: 6 of 10
-	# runs below 90% on one host, the same with the code of the session before; 0 of 8 batched).
-	# The batched (default) mode must be within 10%; single within 25% until it is found.
-	lo=0.9
-	[ $mode = single ] && lo=0.75
-	check "$mode: the spinner's CPU $((u + k)) ns within $(awk -v l=$lo 'BEGIN { print (1 - l) * 100 }')% (+ 2 ms) of its own getrusage ${own:-?} ns (+ steal $st ns)" \
-		fcmp "${own:-0} > 0 && $u + $k >= $lo * ${own:-0} - 2e6 && $u + $k <= 1.1 * ${own:-0} + $st"
+	# Single mode used to lose a switch-in of the spinner now and then (up to ~16% of its CPU shown
+	# as run queue): this host's kernel makes some switches without the sched_switch tracepoint
+	# (after a thread of the VM's agent; ftrace's own sched_switch misses them too). iowhy now
+	# dates such a switch-in when the task switches out (events.hidden_switches), so both modes
+	# must be within 10% of the witness.
+	check "$mode: the spinner's CPU $((u + k)) ns within 10% (+ 2 ms) of its own getrusage ${own:-?} ns (+ steal $st ns)" \
+		fcmp "${own:-0} > 0 && $u + $k >= 0.9 * ${own:-0} - 2e6 && $u + $k <= 1.1 * ${own:-0} + $st"
+	# getrusage's user+sys is the scheduler's sum_exec_runtime (exact; only the split is by tick):
+	# the spinner printed both, and its run-queue wait as the scheduler counted it (run_delay, as
+	# the traced run queue: timestamps, steal included). A missed switch-in shows as run queue
+	# beyond it.
+	ss=$(awk '/^oncpu_ns/ { print $2 }' "$TMPROOT/busy.out")
+	rd=$(awk '/^run_delay_ns/ { print $2 }' "$TMPROOT/busy.out")
+	check "$mode: getrusage user+sys ${own:-?} ns is schedstat's on-CPU ${ss:-?} ns (within 1 ms)" \
+		fcmp "${ss:-0} > 0 && ${own:-0} - ${ss:-0} < 1e6 && ${ss:-0} - ${own:-0} < 1e6"
+	check "$mode: the spinner's run queue $q ns <= 110% (+ 5 ms) of its schedstat run_delay ${rd:-?} ns" \
+		fcmp "${rd:-0} > 0 && $q <= 1.1 * ${rd:-0} + 5e6"
+	hs=$(jqr "$j" .events.hidden_switches)
+	echo "  $mode: switch-ins the kernel did not trace, dated at the switch-out: $hs"
+	check "$mode: events.hidden_switches is a count" test "$hs" -ge 0
 	ev=$(jqr "$j" .phases[0].trace.events)
 	check "$mode: >= 2,000,000 events delivered (got $ev)" test "$ev" -ge 2000000
 	check_phase_invariants "$j" 0

@@ -18,9 +18,16 @@ fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { fail "fuse_slow mounted"; finish; }
 "$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=128k count=$N \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
-# check_phase_invariants but its two-sided CPU check: on FUSE workloads the traced CPU runs 4-40%
-# below getrusage with or without the FUSE probes (test_fuse_bindfs.sh, docs/SEEDS.md), and dd's
-# CPU here is near the 20 ms where that check starts (it failed once at 12% below)
+# dd's CPU (15-25 ms) against getrusage's user+sys, which is the scheduler's sum_exec_runtime to
+# the ns (only its user/sys split is by tick): it once came out 13-37% below under load, from
+# switch-ins the kernel made without its tracepoint (now dated: events.hidden_switches). 10% and
+# 2 ms for what the gated child ran before its exec; above, the steal timestamps count.
+tree=$(jqr "$J" '.phases[0].cpu_check.tree_cpu_ns')
+ru=$(jqr "$J" '.phases[0].cpu_check.rusage_cpu_ns')
+# shellcheck disable=SC2154 # _steal0 is set by lib.sh steal_mark
+st=$(( $(steal_ns) - _steal0 + $(nproc) * 1000000000 / $(getconf CLK_TCK) ))
+check "the tree's CPU $tree ns within 10% (+ 2 ms) of getrusage $ru ns (+ steal $st ns)" \
+	fcmp "$ru > 0 && $tree >= 0.9 * $ru - 2e6 && $tree <= 1.1 * $ru + 2e6 + $st"
 wall=$(jqr "$J" '.phases[0].wall_ns')
 check "buckets sum to the wall within 2%" within "$(jqr "$J" '.phases[0].wall | .user_ns +
 	.kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns')" "$wall" 2
