@@ -41,7 +41,7 @@ seed_check() {
 J=$TMPROOT/iter.json
 "$IOWHY" attach -p "$P" --duration 1.5 -j "$J" -o "$TMPROOT/iter.txt" 2>"$TMPROOT/iter.err"
 rc=$?
-check "attach exits 0 (got $rc)" [ "$rc" = 0 ] && [ -s "$J" ]
+check "attach exits 0 (got $rc)" [ "$rc" = 0 -a -s "$J" ]
 check "seeded by the task iterator (seeded_by $(jqr "$J" .phases[0].attach.seeded_by))" \
 	[ "$(jqr "$J" .phases[0].attach.seeded_by)" = task_iter ]
 check "no seed note then" [ "$(jqr "$J" .phases[0].attach.seed_note)" = null ]
