@@ -51,6 +51,7 @@ struct attach_run {
 	struct cg_views *cgs;      /* -a, --cgroup: per-cgroup views; NULL with -p */
 	struct seed_iter *it;      /* the task iterator; NULL: seeding from /proc */
 	struct phase_result *r;
+	int sweep;                 /* seeding from /proc after the iterator: members skipped */
 	uint64_t utime0, stime0;   /* -p: utime and stime of the targets at the start (ticks) */
 };
 
@@ -424,7 +425,7 @@ static int seed_all(struct attach_run *a)
 
 		if (p <= 0 || p == a->self)
 			continue;
-		k = seed_process(a, p, 0);
+		k = seed_process(a, p, a->sweep);
 		n += k > 0 ? k : 0;
 	}
 	closedir(dir);
@@ -457,6 +458,39 @@ static void targets_cpu_ticks(const struct attach_target *t, uint64_t *user, uin
 	}
 }
 
+/*
+ * After the iterator's pass: the target tasks /proc lists that the pass did not make members (a
+ * task the iterator does not show: seen here for the host's own pid 1) are seeded from /proc; the
+ * note counts them.
+ */
+static void sweep_stragglers(struct attach_run *a)
+{
+	struct seed_iter *it = a->it;
+	int n = 0, k;
+
+	if (!it)
+		return;
+	a->it = NULL;
+	a->sweep = 1;
+	switch (a->t->kind) {
+	case ATTACH_PIDS:
+		for (int i = 0; i < a->t->npids; i++)
+			n += (k = seed_process(a, a->t->pids[i], 1)) > 0 ? k : 0;
+		break;
+	case ATTACH_CGROUP:
+		n = (k = seed_cgroup(a)) > 0 ? k : 0;
+		break;
+	default:
+		n = (k = seed_all(a)) > 0 ? k : 0;
+		break;
+	}
+	a->sweep = 0;
+	a->it = it;
+	if (n)
+		snprintf(a->r->seed_note, sizeof(a->r->seed_note),
+			 "%d task%s the iterator did not show, seeded from /proc", n, n == 1 ? "" : "s");
+}
+
 /* Seed the targets. 0, or 2 after one line when a -p target vanished or nothing could be seeded. */
 static int seed_targets(struct attach_run *a)
 {
@@ -472,6 +506,7 @@ static int seed_targets(struct attach_run *a)
 		}
 		if (a->it && seed_by_iter(a) < 0)
 			iter_failed(a);
+		sweep_stragglers(a);
 		for (int i = 0; i < t->npids; i++) {
 			int seeded = a->it ? core_probes_is_member(&a->s->core, t->pids[i])
 					   : seed_process(a, t->pids[i], 0) > 0;
@@ -491,9 +526,12 @@ static int seed_targets(struct attach_run *a)
 				t->cgroup);
 			return 2;
 		}
+		sweep_stragglers(a);
 		return 0;
 	case ATTACH_ALL:
-		return seed_all(a) > 0 ? 0 : 2;
+		n = seed_all(a);
+		sweep_stragglers(a);
+		return n > 0 ? 0 : 2;
 	default:
 		return 2;
 	}

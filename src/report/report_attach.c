@@ -264,7 +264,8 @@ void report_attach_text(FILE *out, const struct phase_result *p, const char (*di
 		fmt_ns(a, sizeof(a), wall_ns(&p->wall)), p->end_note[0] ? "; ended: " : "",
 		p->end_note);
 	if (!strcmp(p->seeded_by, "task_iter"))
-		fprintf(out, "  tasks at attach seeded by a BPF task iterator\n");
+		fprintf(out, "  tasks at attach seeded by a BPF task iterator%s%s%s\n",
+			p->seed_note[0] ? " (" : "", p->seed_note, p->seed_note[0] ? ")" : "");
 	else if (p->seeded_by[0])
 		fprintf(out, "  tasks at attach seeded from /proc (%s)\n", p->seed_note);
 	if (p->lite)
