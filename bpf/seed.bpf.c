@@ -50,8 +50,8 @@ SEC("iter/task")
 int seed_tasks(struct bpf_iter__task *ctx)
 {
 	struct task_struct *t = ctx->task;
+	struct iowhy_task v = {};
 	struct seed_rec r = {};
-	struct iowhy_task *v;
 	unsigned int st;
 
 	if (!t)
@@ -75,16 +75,18 @@ int seed_tasks(struct bpf_iter__task *ctx)
 		if (!r.kthread && !seed_lite)
 			r.nr = sleeping_in(t);
 	}
-	v = task_create(t, r.tid);
-	if (!v) {
+	/* the state is whole when it appears: a probe on another CPU never sees it half written */
+	v.nr = r.nr;
+	v.phase = seed_phase;
+	v.state = r.state;
+	v.count_sys = 0; /* a call in progress at attach is not a whole call */
+	v.flt_base = t->min_flt + t->maj_flt;
+	if (use_hash ? bpf_map_update_elem(&task_hash, &r.tid, &v, BPF_NOEXIST)
+		     : !bpf_task_storage_get(&task_store, t, &v, BPF_LOCAL_STORAGE_GET_F_CREATE)) {
 		__sync_fetch_and_add(&seed_failed, 1);
 		return 0;
 	}
-	v->nr = r.nr;
-	v->phase = seed_phase;
-	v->state = r.state;
-	v->count_sys = 0; /* a call in progress at attach is not a whole call */
-	v->flt_base = t->min_flt + t->maj_flt;
+	r.ts = bpf_ktime_get_ns();
 	__builtin_memcpy(r.comm, t->comm, sizeof(r.comm));
 	bpf_seq_write(ctx->meta->seq, &r, sizeof(r));
 	return 0;

@@ -11,6 +11,7 @@ struct seed_rec {
 	__u8 state;     /* enum iowhy_state: USER (on a CPU), RUNQ, DWAIT, SWAIT */
 	__u8 kthread;   /* PF_KTHREAD */
 	char comm[IOWHY_COMM_LEN];
+	__u64 ts;       /* when its tree state was written (CLOCK_MONOTONIC) */
 };
 
 #endif

@@ -136,6 +136,7 @@ int seed_iter_run(struct seed_iter *it, struct seed_task **out)
 		t[i].state = (enum iowhy_state)r.state;
 		t[i].nr = r.nr;
 		t[i].kthread = r.kthread;
+		t[i].seeded_ns = r.ts;
 		memcpy(t[i].comm, r.comm, sizeof(t[i].comm));
 		t[i].comm[sizeof(t[i].comm) - 1] = 0;
 	}

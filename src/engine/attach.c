@@ -52,6 +52,7 @@ struct attach_run {
 	struct seed_iter *it;      /* the task iterator; NULL: seeding from /proc */
 	struct phase_result *r;
 	int sweep;                 /* seeding from /proc after the iterator: members skipped */
+	uint64_t last_seed_ns;     /* when the last task was made a member */
 	uint64_t utime0, stime0;   /* -p: utime and stime of the targets at the start (ticks) */
 };
 
@@ -281,6 +282,8 @@ static void seed_model(struct attach_run *a, struct seed_task *st)
 
 	if (a->t->lite)
 		st->nr = IOWHY_NR_NONE;
+	if (st->seeded_ns > a->last_seed_ns)
+		a->last_seed_ns = st->seeded_ns;
 	model_add_task(&pc->model, st->tid, st->tgid, st->comm, st->state, st->nr);
 	v = proc_get(a, (uint32_t)st->tgid, 1, pc->model.wall.start_ns, st->comm);
 	if (v) {
@@ -345,6 +348,7 @@ static int seed_process(struct attach_run *a, pid_t tgid, int rescan)
 		if (seed_read_task(tgid, tid, &st) ||
 		    core_probes_seed(&a->s->core, &st, a->tag, a->t->lite))
 			continue; /* it exited meanwhile */
+		st.seeded_ns = now_ns();
 		seed_model(a, &st);
 		n++;
 		leader |= tid == tgid;
@@ -750,7 +754,8 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	pc->tap = tap_event;
 	pc->tap_ctx = &a;
 	rc = seed_targets(&a);
-	r->seeded_ns = now_ns(); /* each task's syscalls count from its seeding: all by now */
+	/* each task's syscalls count from its seeding: the last one's */
+	r->seeded_ns = a.last_seed_ns ? a.last_seed_ns : now_ns();
 	core_probes_forget_running(&s->core);
 	if (t->kind != ATTACH_CGROUP) { /* only --cgroup seeds again (joiners) */
 		seed_iter_close(a.it);
