@@ -26,8 +26,6 @@ const volatile bool seed_all = false; /* -a: every task */
 const volatile bool seed_lite = false; /* --lite: no syscall is kept (no probe would end it) */
 const volatile __u8 seed_phase = 0;
 
-__u64 seed_failed = 0;                /* tasks whose tree state could not be created */
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
@@ -82,10 +80,8 @@ int seed_tasks(struct bpf_iter__task *ctx)
 	v.count_sys = 0; /* a call in progress at attach is not a whole call */
 	v.flt_base = t->min_flt + t->maj_flt;
 	if (use_hash ? bpf_map_update_elem(&task_hash, &r.tid, &v, BPF_NOEXIST)
-		     : !bpf_task_storage_get(&task_store, t, &v, BPF_LOCAL_STORAGE_GET_F_CREATE)) {
-		__sync_fetch_and_add(&seed_failed, 1);
-		return 0;
-	}
+		     : !bpf_task_storage_get(&task_store, t, &v, BPF_LOCAL_STORAGE_GET_F_CREATE))
+		return 0; /* not a member: at attach, the /proc walk after the pass tries it */
 	r.ts = bpf_ktime_get_ns();
 	__builtin_memcpy(r.comm, t->comm, sizeof(r.comm));
 	bpf_seq_write(ctx->meta->seq, &r, sizeof(r));

@@ -145,11 +145,6 @@ int seed_iter_run(struct seed_iter *it, struct seed_task **out)
 	return (int)n;
 }
 
-unsigned long long seed_iter_failed(const struct seed_iter *it)
-{
-	return it ? it->skel->bss->seed_failed : 0;
-}
-
 void seed_iter_close(struct seed_iter *it)
 {
 	if (!it)

@@ -30,8 +30,6 @@ int seed_iter_add(struct seed_iter *it, pid_t tgid);
  * (allocated, free()); returns how many, or -1 (errno) when the iterator could not run.
  */
 int seed_iter_run(struct seed_iter *it, struct seed_task **out);
-/* Tasks the pass found but whose tree state the kernel could not create (so far). */
-unsigned long long seed_iter_failed(const struct seed_iter *it);
 void seed_iter_close(struct seed_iter *it);
 
 #endif
