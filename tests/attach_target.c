@@ -10,8 +10,15 @@
  *       to OUT, and wait to be killed.
  *   attach_target sleep
  *       sleep until killed.
+ *   attach_target threads
+ *       three threads besides the main one: "dsleeper" vforks a child that never execs or exits,
+ *       so it waits in uninterruptible sleep (D, in vfork) until killed; "ssleeper1" and
+ *       "ssleeper2" sleep in pause() (S), as does the main thread. The child dies with it.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +122,39 @@ static int do_write(const char *file, const char *out, long long total)
 		pause();
 }
 
+/* A thread in uninterruptible sleep for good: its vfork child never leaves the parent's memory. */
+static void *d_sleeper(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "dsleeper");
+	if (vfork() == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* the thread's end is the child's */
+		for (;;)
+			pause();
+	}
+	return NULL;
+}
+
+static void *s_sleeper(void *arg)
+{
+	pthread_setname_np(pthread_self(), arg);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int do_threads(void)
+{
+	pthread_t t[3];
+
+	if (pthread_create(&t[0], NULL, d_sleeper, NULL) ||
+	    pthread_create(&t[1], NULL, s_sleeper, "ssleeper1") ||
+	    pthread_create(&t[2], NULL, s_sleeper, "ssleeper2"))
+		return 1;
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };
@@ -125,10 +165,13 @@ int main(int argc, char **argv)
 		return do_fsync(argv[2], argv[3], argc == 5 ? (size_t)atol(argv[4]) : 4096);
 	if (argc == 5 && !strcmp(argv[1], "write"))
 		return do_write(argv[2], argv[3], atoll(argv[4]));
+	if (argc == 2 && !strcmp(argv[1], "threads"))
+		return do_threads();
 	if (argc == 2 && !strcmp(argv[1], "sleep")) {
 		for (;;)
 			pause();
 	}
-	fprintf(stderr, "usage: attach_target fsync FILE OUT [BS] | write FILE OUT N | sleep\n");
+	fprintf(stderr, "usage: attach_target fsync FILE OUT [BS] | write FILE OUT N | sleep | "
+			"threads\n");
 	return 2;
 }

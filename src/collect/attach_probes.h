@@ -20,6 +20,7 @@ struct seed_task {
 	enum iowhy_state state;   /* USER (running), RUNQ, DWAIT, SWAIT */
 	uint16_t nr;              /* syscall it sleeps in, IOWHY_NR_NONE if none or unknown */
 	int kthread;              /* a kernel thread (PF_KTHREAD) */
+	uint64_t seeded_ns;       /* when it was made a member (CLOCK_MONOTONIC; set by the seeding) */
 };
 
 /* Read task tid of process tgid. 0, or -1 if it is gone. */

@@ -13,6 +13,7 @@
 #include "attach.h"
 #include "attach_probes.h"
 #include "attach_cgroups.h"
+#include "seed_iter.h"
 #include "interval.h"
 #include "clock.h"
 #include "phase.h"
@@ -48,6 +49,10 @@ struct attach_run {
 	const char *cg_list;       /* "cgroup.procs" (v2) or "tasks" (v1) */
 	int pidfds[ATTACH_MAX_PIDS];
 	struct cg_views *cgs;      /* -a, --cgroup: per-cgroup views; NULL with -p */
+	struct seed_iter *it;      /* the task iterator; NULL: seeding from /proc */
+	struct phase_result *r;
+	int sweep;                 /* seeding from /proc after the iterator: members skipped */
+	uint64_t last_seed_ns;     /* when the last task was made a member */
 	uint64_t utime0, stime0;   /* -p: utime and stime of the targets at the start (ticks) */
 };
 
@@ -137,6 +142,27 @@ static struct proc_view *proc_get(struct attach_run *a, uint32_t tgid, int creat
 		return v;
 	}
 	return NULL;
+}
+
+/*
+ * --interval with -a / --cgroup: each cgroup's interval (its view's wall deltas, its processes'
+ * syscall bytes since the previous interval).
+ */
+static void top_cgroups(void *ctx, struct interval_sample *smp)
+{
+	struct attach_run *a = ctx;
+	struct proc_io_row *io = NULL;
+	int nio = a->t->lite ? 0 : core_probes_proc_io(&a->s->core, &io);
+
+	cg_views_clear_bytes(a->cgs);
+	for (int k = 0; k < nio; k++) {
+		struct proc_view *v = proc_get(a, io[k].tgid, 0, 0, NULL);
+
+		if (v)
+			cg_views_add_bytes(a->cgs, v->cg, io[k].read_bytes, io[k].write_bytes);
+	}
+	free(io);
+	cg_views_interval(a->cgs, a->s->pc.model.last_ns, a->t->lite, smp);
 }
 
 /*
@@ -247,11 +273,63 @@ static int check_pids(const struct attach_target *t)
 
 /* ---- seeding ---- */
 
+/* Start task st, a tree member now, in its state in the phase's model, its process's view and its
+ * cgroup's. */
+static void seed_model(struct attach_run *a, struct seed_task *st)
+{
+	struct phase_ctx *pc = &a->s->pc;
+	struct proc_view *v;
+
+	if (a->t->lite)
+		st->nr = IOWHY_NR_NONE;
+	if (st->seeded_ns > a->last_seed_ns)
+		a->last_seed_ns = st->seeded_ns;
+	model_add_task(&pc->model, st->tid, st->tgid, st->comm, st->state, st->nr);
+	v = proc_get(a, (uint32_t)st->tgid, 1, pc->model.wall.start_ns, st->comm);
+	if (v) {
+		struct model *cm = a->cgs ? cg_views_model(a->cgs, v->cg) : NULL;
+
+		if (st->tid == st->tgid)
+			snprintf(v->comm, sizeof(v->comm), "%s", st->comm);
+		model_add_task(&v->m, st->tid, st->tgid, st->comm, st->state, st->nr);
+		if (cm)
+			model_add_task(cm, st->tid, st->tgid, st->comm, st->state, st->nr);
+	}
+}
+
+/*
+ * One pass of the task iterator: the target tasks not yet members become members in the kernel;
+ * the model starts them in the same states. How many, or -1 when the iterator could not run (the
+ * caller seeds from /proc then: seeded_by says so).
+ */
+static int seed_by_iter(struct attach_run *a)
+{
+	struct seed_task *t;
+	int n = seed_iter_run(a->it, &t);
+
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		seed_model(a, &t[i]);
+	free(t);
+	return n;
+}
+
+/* The iterator failed at run time: note why, drop it, seed from /proc from now on. */
+static void iter_failed(struct attach_run *a)
+{
+	struct phase_result *r = a->r;
+
+	snprintf(r->seed_note, sizeof(r->seed_note), "iter/task run: %s", strerror(errno));
+	snprintf(r->seeded_by, sizeof(r->seeded_by), "proc");
+	seed_iter_close(a->it);
+	a->it = NULL;
+}
+
 /* Seed every thread of process tgid not yet a member. Returns how many, -1 if the process is gone
  * (its /proc/PID/task cannot be read or its leader exited first). */
 static int seed_process(struct attach_run *a, pid_t tgid, int rescan)
 {
-	struct phase_ctx *pc = &a->s->pc;
 	char path[64];
 	struct dirent *d;
 	DIR *dir;
@@ -264,26 +342,14 @@ static int seed_process(struct attach_run *a, pid_t tgid, int rescan)
 	while ((d = readdir(dir))) {
 		pid_t tid = (pid_t)atoi(d->d_name);
 		struct seed_task st;
-		struct proc_view *v;
 
 		if (tid <= 0 || (rescan && core_probes_is_member(&a->s->core, tid)))
 			continue;
 		if (seed_read_task(tgid, tid, &st) ||
 		    core_probes_seed(&a->s->core, &st, a->tag, a->t->lite))
 			continue; /* it exited meanwhile */
-		if (a->t->lite)
-			st.nr = IOWHY_NR_NONE;
-		model_add_task(&pc->model, tid, tgid, st.comm, st.state, st.nr);
-		v = proc_get(a, tgid, 1, pc->model.wall.start_ns, st.comm);
-		if (v) {
-			struct model *cm = a->cgs ? cg_views_model(a->cgs, v->cg) : NULL;
-
-			if (tid == tgid)
-				snprintf(v->comm, sizeof(v->comm), "%s", st.comm);
-			model_add_task(&v->m, tid, tgid, st.comm, st.state, st.nr);
-			if (cm)
-				model_add_task(cm, tid, tgid, st.comm, st.state, st.nr);
-		}
+		st.seeded_ns = now_ns();
+		seed_model(a, &st);
 		n++;
 		leader |= tid == tgid;
 	}
@@ -322,20 +388,39 @@ static int seed_cgroup(struct attach_run *a)
 			if (tgid == a->self)
 				continue;
 		}
+		if (a->it && !seed_iter_add(a->it, tgid))
+			continue; /* seeded by the pass below */
 		k = seed_process(a, tgid, 1);
 		n += k > 0 ? k : 0;
 	}
 	fclose(f);
+	if (a->it) {
+		int k = seed_by_iter(a);
+
+		if (k < 0) {
+			iter_failed(a);
+			return seed_cgroup(a);
+		}
+		n += k;
+	}
 	return n;
 }
 
 /* Every process of the machine but iowhy. */
 static int seed_all(struct attach_run *a)
 {
-	DIR *dir = opendir("/proc");
 	struct dirent *d;
+	DIR *dir;
 	int n = 0;
 
+	if (a->it) {
+		n = seed_by_iter(a);
+		if (n >= 0)
+			return n;
+		iter_failed(a);
+		n = 0;
+	}
+	dir = opendir("/proc");
 	if (!dir)
 		return -1;
 	while ((d = readdir(dir))) {
@@ -344,7 +429,7 @@ static int seed_all(struct attach_run *a)
 
 		if (p <= 0 || p == a->self)
 			continue;
-		k = seed_process(a, p, 0);
+		k = seed_process(a, p, a->sweep);
 		n += k > 0 ? k : 0;
 	}
 	closedir(dir);
@@ -377,6 +462,39 @@ static void targets_cpu_ticks(const struct attach_target *t, uint64_t *user, uin
 	}
 }
 
+/*
+ * After the iterator's pass: the target tasks /proc lists that the pass did not make members (a
+ * task the iterator does not show: seen here for the host's own pid 1) are seeded from /proc; the
+ * note counts them.
+ */
+static void sweep_stragglers(struct attach_run *a)
+{
+	struct seed_iter *it = a->it;
+	int n = 0, k;
+
+	if (!it)
+		return;
+	a->it = NULL;
+	a->sweep = 1;
+	switch (a->t->kind) {
+	case ATTACH_PIDS:
+		for (int i = 0; i < a->t->npids; i++)
+			n += (k = seed_process(a, a->t->pids[i], 1)) > 0 ? k : 0;
+		break;
+	case ATTACH_CGROUP:
+		n = (k = seed_cgroup(a)) > 0 ? k : 0;
+		break;
+	default:
+		n = (k = seed_all(a)) > 0 ? k : 0;
+		break;
+	}
+	a->sweep = 0;
+	a->it = it;
+	if (n)
+		snprintf(a->r->seed_note, sizeof(a->r->seed_note),
+			 "%d task%s the iterator did not show, seeded from /proc", n, n == 1 ? "" : "s");
+}
+
 /* Seed the targets. 0, or 2 after one line when a -p target vanished or nothing could be seeded. */
 static int seed_targets(struct attach_run *a)
 {
@@ -387,7 +505,17 @@ static int seed_targets(struct attach_run *a)
 	case ATTACH_PIDS:
 		for (int i = 0; i < t->npids; i++) {
 			a->pidfds[i] = (int)syscall(SYS_pidfd_open, t->pids[i], 0);
-			if (a->pidfds[i] < 0 || seed_process(a, t->pids[i], 0) <= 0) {
+			if (a->it && a->pidfds[i] >= 0 && seed_iter_add(a->it, t->pids[i]))
+				iter_failed(a);
+		}
+		if (a->it && seed_by_iter(a) < 0)
+			iter_failed(a);
+		sweep_stragglers(a);
+		for (int i = 0; i < t->npids; i++) {
+			int seeded = a->it ? core_probes_is_member(&a->s->core, t->pids[i])
+					   : seed_process(a, t->pids[i], 0) > 0;
+
+			if (a->pidfds[i] < 0 || !seeded) {
 				fprintf(stderr, "iowhy attach: -p %d: the process exited during attach\n",
 					t->pids[i]);
 				return 2;
@@ -402,9 +530,12 @@ static int seed_targets(struct attach_run *a)
 				t->cgroup);
 			return 2;
 		}
+		sweep_stragglers(a);
 		return 0;
 	case ATTACH_ALL:
-		return seed_all(a) > 0 ? 0 : 2;
+		n = seed_all(a);
+		sweep_stragglers(a);
+		return n > 0 ? 0 : 2;
 	default:
 		return 2;
 	}
@@ -540,6 +671,8 @@ static void run_free(struct attach_run *a)
 	free(a->procs);
 	free(a->overflow_seen);
 	cg_views_free(a->cgs);
+	seed_iter_close(a->it);
+	a->it = NULL;
 	a->procs = NULL;
 	a->overflow_seen = NULL;
 	a->cgs = NULL;
@@ -584,7 +717,8 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 		     struct phase_result *r)
 {
 	const struct attach_target *t = ps->attach;
-	struct attach_run a = { .t = t, .s = s, .tag = idx % IOWHY_MAX_PHASES, .self = getpid() };
+	struct attach_run a = { .t = t, .s = s, .tag = idx % IOWHY_MAX_PHASES, .self = getpid(),
+				.r = r };
 	struct phase_ctx *pc = &s->pc;
 	uint64_t start, end;
 	int rc;
@@ -605,6 +739,10 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 		return rc;
 	}
 	core_probes_flush(&s->core);
+	/* the iterator loads before the window starts; without it, /proc */
+	a.it = seed_iter_open(&s->core, a.tag, t->lite, t->kind == ATTACH_ALL, a.self, r->seed_note,
+			      sizeof(r->seed_note));
+	snprintf(r->seeded_by, sizeof(r->seeded_by), "%s", a.it ? "task_iter" : "proc");
 	pc->tag = a.tag;
 	pc->open = 0;
 	if (s->io)
@@ -618,8 +756,13 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	pc->tap = tap_event;
 	pc->tap_ctx = &a;
 	rc = seed_targets(&a);
-	r->seeded_ns = now_ns(); /* each task's syscalls count from its seeding: all by now */
+	/* each task's syscalls count from its seeding: the last one's */
+	r->seeded_ns = a.last_seed_ns ? a.last_seed_ns : now_ns();
 	core_probes_forget_running(&s->core);
+	if (t->kind != ATTACH_CGROUP) { /* only --cgroup seeds again (joiners) */
+		seed_iter_close(a.it);
+		a.it = NULL;
+	}
 	if (rc) {
 		model_free(&pc->model);
 		pc->tap = NULL;
@@ -628,8 +771,10 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	}
 	describe_target(&a, r->target, sizeof(r->target));
 	interval_begin(s->iv, s, &pc->model, start, r->target, pc->tag, t->lite);
-	if (t->kind != ATTACH_PIDS)
+	if (t->kind != ATTACH_PIDS) {
 		interval_set_procs(s->iv, top_procs, &a);
+		interval_set_cgroups(s->iv, top_cgroups, &a);
+	}
 	pc->iv = s->iv;
 	pc->open = 1;
 	if (ps->attach_note)

@@ -3,8 +3,9 @@
  * iowhy attach: trace tasks that already run instead of starting a workload. Targets: processes
  * (-p: all their threads and everything they start from now on), a cgroup directory (v2, or a v1
  * hierarchy's: its tasks, their children, and tasks that join it later) or the whole machine (-a:
- * every task but iowhy's). Each task is seeded into the tree in the state /proc shows it in, so the
- * wall view is closed from the first instant. The window ends after --duration, on Ctrl-C or
+ * every task but iowhy's). Each task is seeded into the tree in the state it is in (by a BPF task
+ * iterator, collect/seed_iter.h; from /proc where the kernel refuses one), so the wall view is
+ * closed from the first instant. The window ends after --duration, on Ctrl-C or
  * SIGTERM (the normal end: exit 0), or when a -p target exits (noted in the report).
  */
 #ifndef IOWHY_ATTACH_H

@@ -11,6 +11,9 @@ struct cg_view {
 	char path[CGROUP_PATH_LEN];
 	uint32_t nprocs;
 	struct model m;
+	uint64_t prev[WB_COUNT];   /* --interval: its buckets at the previous interval */
+	uint64_t rbytes, wbytes;   /* its processes' syscall bytes so far (summed each interval) */
+	uint64_t prev_r, prev_w;   /* and at the previous interval */
 };
 
 struct cg_views {
@@ -166,6 +169,123 @@ void cg_views_finish(struct cg_views *c, uint64_t end, struct proc_row *procs, s
 	free(order);
 	*out = rows;
 	*n = (size_t)c->n;
+}
+
+void cg_views_clear_bytes(struct cg_views *c)
+{
+	for (int i = 0; i < c->n; i++)
+		c->v[i]->rbytes = c->v[i]->wbytes = 0;
+}
+
+void cg_views_add_bytes(struct cg_views *c, int idx, uint64_t r, uint64_t w)
+{
+	if (idx < 0 || idx >= c->n)
+		return;
+	c->v[idx]->rbytes += r;
+	c->v[idx]->wbytes += w;
+}
+
+static uint64_t iv_busy(const uint64_t *b)
+{
+	return b[WB_USER] + b[WB_KERNEL] + b[WB_IOWAIT] + b[WB_RUNQ];
+}
+
+/* Busiest in the interval first (then the most bytes, then by path). */
+static int cmp_iv(const void *x, const void *y)
+{
+	const struct iv_cgroup *a = x, *b = y;
+	uint64_t ba = iv_busy(a->bucket_ns), bb = iv_busy(b->bucket_ns);
+	uint64_t ya = a->read_bytes + a->write_bytes, yb = b->read_bytes + b->write_bytes;
+
+	if (ba != bb)
+		return ba < bb ? 1 : -1;
+	if (ya != yb)
+		return ya < yb ? 1 : -1;
+	return strcmp(a->path, b->path);
+}
+
+/* Busiest since the start first, then by path. */
+static int cmp_total(const void *x, const void *y)
+{
+	const struct iv_cgroup *a = x, *b = y;
+	uint64_t ba = iv_busy(a->total_bucket_ns), bb = iv_busy(b->total_bucket_ns);
+
+	return ba < bb ? 1 : ba > bb ? -1 : strcmp(a->path, b->path);
+}
+
+/* View v's interval up to `now` into o, and its prevs moved on. */
+static void view_interval(struct cg_view *v, uint64_t now, int lite, struct iv_cgroup *o)
+{
+	model_advance(&v->m, now);
+	snprintf(o->path, sizeof(o->path), "%s", v->path);
+	o->nprocs = v->nprocs;
+	for (int b = 0; b < WB_COUNT; b++) {
+		o->bucket_ns[b] = v->m.wall.bucket_ns[b] - v->prev[b];
+		o->total_bucket_ns[b] = v->m.wall.bucket_ns[b];
+		v->prev[b] = v->m.wall.bucket_ns[b];
+		o->ns += o->bucket_ns[b];
+	}
+	if (lite) {
+		o->read_bytes = o->write_bytes = o->total_read_bytes = o->total_write_bytes = ~0ull;
+		return;
+	}
+	/* a process that left the table (it exited, its counts gone) must not make it go back */
+	if (v->rbytes < v->prev_r)
+		v->rbytes = v->prev_r;
+	if (v->wbytes < v->prev_w)
+		v->wbytes = v->prev_w;
+	o->read_bytes = v->rbytes - v->prev_r;
+	o->write_bytes = v->wbytes - v->prev_w;
+	o->total_read_bytes = v->prev_r = v->rbytes;
+	o->total_write_bytes = v->prev_w = v->wbytes;
+}
+
+/* The cgroups after the first `keep` of all[n], summed into one row named "other". */
+static void sum_other(const struct iv_cgroup *all, int n, int keep, int lite, struct iv_cgroup *o)
+{
+	memset(o, 0, sizeof(*o));
+	snprintf(o->path, sizeof(o->path), "other");
+	for (int i = keep; i < n; i++) {
+		o->nprocs += all[i].nprocs;
+		o->ns += all[i].ns;
+		for (int b = 0; b < WB_COUNT; b++) {
+			o->bucket_ns[b] += all[i].bucket_ns[b];
+			o->total_bucket_ns[b] += all[i].total_bucket_ns[b];
+		}
+		o->read_bytes += all[i].read_bytes;
+		o->write_bytes += all[i].write_bytes;
+		o->total_read_bytes += all[i].total_read_bytes;
+		o->total_write_bytes += all[i].total_write_bytes;
+	}
+	if (lite)
+		o->read_bytes = o->write_bytes = o->total_read_bytes = o->total_write_bytes = ~0ull;
+}
+
+void cg_views_interval(struct cg_views *c, uint64_t now, int lite, struct interval_sample *s)
+{
+	struct iv_cgroup *all = calloc(c->n ? (size_t)c->n : 1, sizeof(*all));
+	int n = 0, keep;
+
+	s->ncgroups = s->ncg_total = 0;
+	if (!all)
+		return;
+	for (int i = 0; i < c->n; i++)
+		view_interval(c->v[i], now, lite, &all[i]);
+	/* Prometheus: the busiest since the start, the rest as "other" */
+	qsort(all, (size_t)c->n, sizeof(*all), cmp_total);
+	keep = c->n < IV_TOP_CGROUPS ? c->n : IV_TOP_CGROUPS;
+	memcpy(s->cg_total, all, (size_t)keep * sizeof(*all));
+	s->ncg_total = keep;
+	if (c->n > keep)
+		sum_other(all, c->n, keep, lite, &s->cg_total[s->ncg_total++]);
+	/* the block: the busiest of the interval, those that did something */
+	qsort(all, (size_t)c->n, sizeof(*all), cmp_iv);
+	while (n < c->n && n < IV_TOP_CGROUPS &&
+	       (iv_busy(all[n].bucket_ns) || (!lite && all[n].read_bytes + all[n].write_bytes)))
+		n++;
+	memcpy(s->cgroups, all, (size_t)n * sizeof(*all));
+	s->ncgroups = n;
+	free(all);
 }
 
 void cg_views_free(struct cg_views *c)

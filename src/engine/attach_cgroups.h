@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include "model.h"
 #include "result.h"
+#include "interval_data.h"
 
 #define CG_VIEWS_MAX 512   /* cgroups with a view; processes of others count as untracked */
 
@@ -38,6 +39,17 @@ uint64_t cg_views_untracked(const struct cg_views *c);
 void cg_views_finish(struct cg_views *c, uint64_t end, struct proc_row *procs, size_t nprocs,
 		     int lite, struct cgroup_row **out, size_t *n);
 void cg_views_free(struct cg_views *c);
+
+/* --interval: the bytes of each view's processes so far, summed anew each interval: clear, then
+ * add each process's counts to its view. */
+void cg_views_clear_bytes(struct cg_views *c);
+void cg_views_add_bytes(struct cg_views *c, int idx, uint64_t r, uint64_t w);
+/*
+ * --interval: every view advanced to `now`; s->cgroups gets the busiest of the interval (on CPU +
+ * run queue + I/O wait, then bytes; those with neither left out), s->cg_total the busiest since
+ * the start followed by one "other" row summing the rest. Bytes are all ones under --lite.
+ */
+void cg_views_interval(struct cg_views *c, uint64_t now, int lite, struct interval_sample *s);
 
 /* The cgroup v2 path of process pid ("0::PATH" in /proc/PID/cgroup) into buf. 0, or -1. */
 int cgroup2_path_of(pid_t pid, char *buf, size_t n);

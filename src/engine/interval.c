@@ -53,6 +53,8 @@ struct interval_out {
 	uint64_t tot_bucket[WB_COUNT], tot_group[SG_COUNT];
 	int (*procs_fn)(void *ctx, struct iv_proc *out, int max);
 	void *procs_ctx;
+	void (*cgroups_fn)(void *ctx, struct interval_sample *s);
+	void *cgroups_ctx;
 	/* devices */
 	int ndisks;
 	char disk[MAX_DISKS][32];
@@ -474,6 +476,8 @@ static void cut(struct interval_out *iv, uint64_t to, int final)
 	smp.target = iv->target;
 	if (iv->procs_fn)
 		smp.nprocs = iv->procs_fn(iv->procs_ctx, smp.procs, IV_TOP_PROCS);
+	if (iv->cgroups_fn)
+		iv->cgroups_fn(iv->cgroups_ctx, &smp);
 	iv->cut = to;
 	if (iv->text)
 		iv->lines = interval_text(iv->text, &smp, iv->tty, iv->tty ? iv->lines : 0);
@@ -546,6 +550,7 @@ void interval_begin(struct interval_out *iv, struct session *s, struct model *m,
 	iv->lite = lite;
 	iv->open = 1;
 	iv->procs_fn = NULL;
+	iv->cgroups_fn = NULL;
 	memset(iv->prev_bucket, 0, sizeof(iv->prev_bucket));
 	memset(iv->prev_group, 0, sizeof(iv->prev_group));
 	iv->prev_unattr = 0;
@@ -585,6 +590,15 @@ void interval_set_procs(struct interval_out *iv,
 		return;
 	iv->procs_fn = fn;
 	iv->procs_ctx = ctx;
+}
+
+void interval_set_cgroups(struct interval_out *iv,
+			  void (*fn)(void *ctx, struct interval_sample *s), void *ctx)
+{
+	if (!iv)
+		return;
+	iv->cgroups_fn = fn;
+	iv->cgroups_ctx = ctx;
 }
 
 void interval_event(struct interval_out *iv, const struct iowhy_event *e, const char *comm)

@@ -32,6 +32,12 @@ void interval_begin(struct interval_out *iv, struct session *s, struct model *m,
 /* -a / --cgroup: the busiest processes of each interval (fills at most max, returns how many). */
 void interval_set_procs(struct interval_out *iv,
 			int (*fn)(void *ctx, struct iv_proc *out, int max), void *ctx);
+/*
+ * -a / --cgroup: the cgroups of each interval: fn fills the sample's cgroups (the busiest of the
+ * interval) and cg_total (the busiest since the start, then "other").
+ */
+void interval_set_cgroups(struct interval_out *iv,
+			  void (*fn)(void *ctx, struct interval_sample *s), void *ctx);
 /* Every event the phase model takes (syscalls one by one: the slowest, --slow). */
 void interval_event(struct interval_out *iv, const struct iowhy_event *e, const char *comm);
 /* Called in the drain loop: a block when one is due. */

@@ -8,6 +8,8 @@
 
 #define IV_MAX_DEVS 8
 #define IV_TOP_PROCS 10
+#define IV_TOP_CGROUPS 10
+#define IV_CGROUP_PATH 256
 
 struct iv_dev {
 	char name[32];
@@ -22,6 +24,17 @@ struct iv_proc {
 	char comm[IOWHY_COMM_LEN];
 	uint64_t bucket_ns[WB_COUNT];
 	uint64_t ns;            /* its time in the interval */
+};
+
+/* -a / --cgroup: one cgroup (v2 path) over the interval and since the start. */
+struct iv_cgroup {
+	char path[IV_CGROUP_PATH];          /* "other": the cgroups not listed, summed */
+	uint32_t nprocs;                    /* processes seen in it so far */
+	uint64_t bucket_ns[WB_COUNT];       /* its own wall view over the interval */
+	uint64_t ns;                        /* its time in the interval */
+	uint64_t read_bytes, write_bytes;   /* its processes' syscall bytes in the interval */
+	uint64_t total_bucket_ns[WB_COUNT]; /* since the start */
+	uint64_t total_read_bytes, total_write_bytes;
 };
 
 struct iv_call {           /* the slowest syscall that ended in the interval */
@@ -46,6 +59,10 @@ struct interval_sample {
 	struct iv_call slowest;
 	int nprocs;                      /* -a / --cgroup: the busiest processes */
 	struct iv_proc procs[IV_TOP_PROCS];
+	int ncgroups;                    /* -a / --cgroup: the busiest cgroups of the interval */
+	struct iv_cgroup cgroups[IV_TOP_CGROUPS];
+	int ncg_total;                   /* the busiest since the start, then "other" (Prometheus) */
+	struct iv_cgroup cg_total[IV_TOP_CGROUPS + 1];
 	int lite;                        /* no syscall probes: no slowest call, on-CPU not split */
 	const char *target;              /* what is traced ("pid 12", "all processes", "run") */
 	/* since the start, for counters (Prometheus) */

@@ -108,6 +108,8 @@ struct phase_result {
 	char target[160];         /* attach: what was traced ("pid 123", "cgroup /x", "all") */
 	char end_note[160];       /* attach: why the window ended early ("pid 123 exited"), or "" */
 	uint64_t seeded_ns;       /* attach: every target task at attach traced from here (CLOCK_MONOTONIC) */
+	char seeded_by[16];       /* attach: "task_iter" (bpf/seed.bpf.c) or "proc" (/proc/PID/task) */
+	char seed_note[96];       /* attach, seeded by /proc: why not by the task iterator */
 	int lite;                 /* --lite: no syscall probes (syscall counts not available) */
 	struct slow_call *slow;   /* --slow: the slowest calls, slowest first (owned) */
 	size_t nslow;

@@ -60,6 +60,27 @@ static struct json_object *procs_arr(const struct interval_sample *s)
 	return a;
 }
 
+/* -a / --cgroup: the busiest cgroups of the interval (bytes null under --lite). */
+static struct json_object *cgroups_arr(const struct interval_sample *s)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < s->ncgroups; i++) {
+		const struct iv_cgroup *g = &s->cgroups[i];
+		struct json_object *o = json_object_new_object();
+
+		jput_str(o, "path", g->path);
+		jput_u64(o, "processes", g->nprocs);
+		jput_u64(o, "ns", g->ns);
+		for (int k = 0; k < WB_COUNT; k++)
+			jput_u64(o, bucket_keys[k], g->bucket_ns[k]);
+		jput(o, "read_bytes", s->lite ? NULL : json_object_new_int64((int64_t)g->read_bytes));
+		jput(o, "write_bytes", s->lite ? NULL : json_object_new_int64((int64_t)g->write_bytes));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static struct json_object *slowest_obj(const struct interval_sample *s)
 {
 	struct json_object *o;
@@ -92,6 +113,7 @@ int interval_json_line(FILE *out, const struct interval_sample *s)
 	jput_u64(o, "writeback_bytes", s->writeback_bytes);
 	jput(o, "slowest_call", slowest_obj(s));
 	jput(o, "processes", procs_arr(s));
+	jput(o, "cgroups", cgroups_arr(s));
 	jput_bool(o, "lite", s->lite);
 	rc = fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) < 0 ||
 	     fflush(out) ? -1 : 0;

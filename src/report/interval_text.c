@@ -53,6 +53,20 @@ int interval_text(FILE *out, const struct interval_sample *s, int tty, int prev_
 			pct(p->bucket_ns[WB_IOWAIT], p->ns));
 		lines++;
 	}
+	for (int i = 0; i < s->ncgroups; i++) {
+		const struct iv_cgroup *g = &s->cgroups[i];
+
+		fprintf(out, "  cgroup  user %5.1f%% kernel %5.1f%% runq %5.1f%% iowait %5.1f%%",
+			pct(g->bucket_ns[WB_USER], g->ns), pct(g->bucket_ns[WB_KERNEL], g->ns),
+			pct(g->bucket_ns[WB_RUNQ], g->ns), pct(g->bucket_ns[WB_IOWAIT], g->ns));
+		if (s->lite)
+			fprintf(out, "  read n/a written n/a");
+		else
+			fprintf(out, "  read %s written %s", fmt_bytes(a, sizeof(a), g->read_bytes),
+				fmt_bytes(b, sizeof(b), g->write_bytes));
+		fprintf(out, "  %s\n", g->path);
+		lines++;
+	}
 	for (int i = 0; i < s->ndevs; i++) {
 		const struct iv_dev *d = &s->devs[i];
 

@@ -3,7 +3,7 @@
  * The node_exporter textfile collector format (--prometheus FILE), rewritten atomically every
  * interval: a temporary file beside FILE, then rename(2). Labels are few and bounded: target,
  * bucket (5), group (6), device (at most IV_MAX_DEVS), pid/comm for at most IV_TOP_PROCS
- * processes.
+ * processes, cgroup for at most IV_TOP_CGROUPS cgroups and "other".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +31,39 @@ static void label(FILE *f, const char *v)
 static void head(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* -a / --cgroup: per cgroup since the start, the busiest IV_TOP_CGROUPS by name and the rest as
+ * cgroup="other" (a real cgroup's path starts with '/'). */
+static void write_cgroups(FILE *f, const struct interval_sample *s)
+{
+	head(f, "iowhy_cgroup_wall_seconds_total", "counter",
+	     "Wall time of each cgroup's tasks since iowhy started, by the state the busiest of them "
+	     "was in (the cgroup's own wall view; the busiest 10 cgroups, the rest summed as other).");
+	for (int i = 0; i < s->ncg_total; i++) {
+		for (int k = 0; k < WB_COUNT; k++) {
+			fprintf(f, "iowhy_cgroup_wall_seconds_total{cgroup=\"");
+			label(f, s->cg_total[i].path);
+			fprintf(f, "\",bucket=\"%s\"} %.9f\n", bucket_keys[k],
+				s->cg_total[i].total_bucket_ns[k] / 1e9);
+		}
+	}
+	if (s->lite)
+		return;
+	head(f, "iowhy_cgroup_read_bytes_total", "counter",
+	     "Bytes the cgroup's processes read with syscalls since iowhy started.");
+	for (int i = 0; i < s->ncg_total; i++) {
+		fprintf(f, "iowhy_cgroup_read_bytes_total{cgroup=\"");
+		label(f, s->cg_total[i].path);
+		fprintf(f, "\"} %llu\n", (unsigned long long)s->cg_total[i].total_read_bytes);
+	}
+	head(f, "iowhy_cgroup_write_bytes_total", "counter",
+	     "Bytes the cgroup's processes wrote with syscalls since iowhy started.");
+	for (int i = 0; i < s->ncg_total; i++) {
+		fprintf(f, "iowhy_cgroup_write_bytes_total{cgroup=\"");
+		label(f, s->cg_total[i].path);
+		fprintf(f, "\"} %llu\n", (unsigned long long)s->cg_total[i].total_write_bytes);
+	}
 }
 
 static void write_metrics(FILE *f, const struct interval_sample *s)
@@ -108,6 +141,8 @@ static void write_metrics(FILE *f, const struct interval_sample *s)
 			fprintf(f, "\"} %.6f\n", p->ns ? (double)busy / (double)p->ns : 0.0);
 		}
 	}
+	if (s->ncg_total)
+		write_cgroups(f, s);
 	head(f, "iowhy_last_interval_timestamp_seconds", "gauge",
 	     "When the last interval ended (Unix time).");
 	fprintf(f, "iowhy_last_interval_timestamp_seconds %.3f\n", s->unix_time);

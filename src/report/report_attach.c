@@ -263,6 +263,11 @@ void report_attach_text(FILE *out, const struct phase_result *p, const char (*di
 	fprintf(out, "\nattached to %s for %s%s%s\n", p->target,
 		fmt_ns(a, sizeof(a), wall_ns(&p->wall)), p->end_note[0] ? "; ended: " : "",
 		p->end_note);
+	if (!strcmp(p->seeded_by, "task_iter"))
+		fprintf(out, "  tasks at attach seeded by a BPF task iterator%s%s%s\n",
+			p->seed_note[0] ? " (" : "", p->seed_note, p->seed_note[0] ? ")" : "");
+	else if (p->seeded_by[0])
+		fprintf(out, "  tasks at attach seeded from /proc (%s)\n", p->seed_note);
 	if (p->lite)
 		print_lite_split(out, p);
 	print_procs(out, p, detail);
@@ -490,6 +495,8 @@ void report_attach_json(struct json_object *phase, const struct phase_result *p,
 	jput_str(o, "ended", p->end_note);
 	jput_u64(o, "window_start_ns", p->wall.start_ns); /* CLOCK_MONOTONIC */
 	jput_u64(o, "seeded_ns", p->seeded_ns);
+	jput_str(o, "seeded_by", p->seeded_by);
+	jput(o, "seed_note", p->seed_note[0] ? json_object_new_string(p->seed_note) : NULL);
 	jput_u64(o, "window_end_ns", p->wall.end_ns);
 	jput_bool(o, "lite", p->lite);
 	if (p->lite)
