@@ -18,14 +18,16 @@ check "attach -p exits 0 (got $rc)" [ "$rc" = 0 ]
 
 kill -USR1 "$P"
 for _ in $(seq 50); do [ -s "$TMPROOT/calls" ] && break; sleep 0.1; done
-# the calls that ended between the target's seeding (its syscalls count from there) and the end
+# the calls that ended between the target's seeding (its syscalls count from there) and the end;
+# one call may straddle each edge (the one in progress at seeding is not counted as a call, the
+# one in progress at the end is cut), so the two counts agree within one per edge
 start=$(jqr "$J" '.phases[0].attach.seeded_ns')
 end=$(jqr "$J" '.phases[0].attach.window_end_ns')
 own=$(awk -v s="$start" -v e="$end" '$2 >= s && $2 <= e { n++ } END { print n + 0 }' "$TMPROOT/calls")
 traced=$(sys_count "$J" 0 fsync)
 echo "  fsync: traced $traced, the program's own count in the window $own"
-check "fsync count equals the program's own within ±1 ($traced vs $own)" \
-	fcmp "$traced - $own <= 1 && $own - $traced <= 1 && $own > 10"
+check "fsync count equals the program's own within one per edge ($traced vs $own)" \
+	fcmp "$traced - $own <= 2 && $own - $traced <= 2 && $own > 10"
 
 iow=$(jqr "$J" '.phases[0].wall.iowait_ns // 0')
 loop_iow=$(jqr "$J" "[.phases[0].iowait_by_device[] | select(.name == \"$LOOPNAME\") | .ns] | add // 0")
@@ -69,5 +71,5 @@ end=$(jqr "$J2" '.phases[0].attach.window_end_ns')
 own=$(awk -v s="$start" -v e="$end" '$2 >= s && $2 <= e { n++ } END { print n + 0 }' "$TMPROOT/calls")
 traced=$(sys_count "$J2" 0 fsync)
 check "raw_tp: probe mode raw_tp" [ "$(jqr "$J2" .probe_mode)" = raw_tp ]
-check "raw_tp: fsync count equals the program's own within ±1 ($traced vs $own)" \
-	fcmp "$traced - $own <= 1 && $own - $traced <= 1 && $own > 10"
+check "raw_tp: fsync count equals the program's own within one per edge ($traced vs $own)" \
+	fcmp "$traced - $own <= 2 && $own - $traced <= 2 && $own > 10"
