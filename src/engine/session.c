@@ -379,7 +379,6 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	/* rusage will include what the child used before the release (fork, gate): not traced */
 	pre_release = task_cpu_ns(pid);
 	start = now_ns();
-	session_cost_begin(s, start);
 	model_init(&pc->model, start);
 	if (s->tl && !timeline_phase_begin(s->tl, ps->name, start))
 		model_set_slice_sink(&pc->model, timeline_slice, s->tl);
@@ -392,6 +391,9 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		kill(pid, SIGKILL);
 	}
 	close(gate[1]);
+	/* after the release: the statistics' set-up (the first time, a clock calibration) must not
+	 * hold the workload at its gate */
+	session_cost_begin(s, now_ns());
 
 	pidfd = syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
