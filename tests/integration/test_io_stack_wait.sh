@@ -42,6 +42,9 @@ check "below no more than $DISK's requests for $LOOPNAME took" fcmp "$low <= $to
 # about what the requests below took (loop worker queueing and CPU are the rest)
 check "below within 25% of min($DISK's requests' time, the wait on $LOOPNAME)" \
 	fcmp "$low >= 0.75 * ($took < $up ? $took : $up)"
-check "below no more than $DISK's busy time (io_ticks, + 1 tick)" fcmp "$low <= ($ticks + 4) * 1000000"
+# io_ticks is kept in whole jiffies as requests start and end: busy periods shorter than a tick
+# are rounded, so it is a coarse witness (once 40 ms against 45.5 ms of vda requests traced)
+check "below no more than $DISK's busy time (io_ticks, within 25% + 1 tick)" \
+	fcmp "$low <= 1.25 * ($ticks + 4) * 1000000"
 check "the text says how much of it was in $DISK's requests" \
 	grep -qE "of it on $LOOPNAME's requests, which sit on $DISK; [0-9.]+ [mµu]?s of that in $DISK's requests below them" "$OUT"
