@@ -89,7 +89,7 @@ check "dirty bytes sampled through the window ($nd samples), none negative" \
 
 # --- the bound ---
 "$IOWHY" attach -p "$P" --duration 1 --timeline "$TMPROOT/cut.json" --timeline-max 40 \
-	-o /dev/null 2>"$TMPROOT/cut.err"
+	-o "$TMPROOT/cut.txt" 2>"$TMPROOT/cut.err"
 check "a cut timeline still exits 0" test $? = 0
 check "and says so on stderr" grep -q "timeline.*cut at" "$TMPROOT/cut.err"
 check "cut: the file says so" test "$(jqr "$TMPROOT/cut.json" .otherData.cut)" = true
@@ -105,28 +105,32 @@ echo "$P" >"$CG/cgroup.procs" || skip "cannot move the target into $CG"
 for how in cgroup all; do
 	F=$TMPROOT/$how.json
 	if [ $how = cgroup ]; then
-		"$IOWHY" attach --cgroup "$CG" --duration 1 --timeline "$F" -o /dev/null 2>"$TMPROOT/$how.err"
-	else
-		"$IOWHY" attach -a --duration 1 --timeline "$F" -o /dev/null 2>"$TMPROOT/$how.err"
+		"$IOWHY" attach --cgroup "$CG" --duration 1 --timeline "$F" -o "$TMPROOT/$how.txt" 2>"$TMPROOT/$how.err"
+	else # (the whole machine: a short window keeps the file and jq's work small)
+		"$IOWHY" attach -a --duration 0.5 --timeline "$F" -o "$TMPROOT/$how.txt" 2>"$TMPROOT/$how.err"
 	fi
 	check "$how: exits 0" test $? = 0
 	check "$how: the timeline parses" bash -c "jq -e '.traceEvents | length > 0' '$F' >/dev/null"
 	check "$how: every slice begins at or before its end" test "$(tl_negative "$F")" = 0
-	check "$how: per task the slices tile ($(tl_untiled "$F") off)" test "$(tl_untiled "$F")" = 0
-	first=$(tl_task_slices "$F" "map(select(.tid == $P)) | min_by(.ts) | .ts // -1")
-	check "$how: the target's track begins at the window's start ($first)" \
-		fcmp "($first - $(tl_phase "$F" 0 ts))^2 <= 0.0015^2"
-	if [ "$(jqr "$F" .otherData.cut)" = true ]; then # (-a on a busy host: the bound reached)
+	bad=$(tl_untiled "$F")
+	check "$how: per task the slices tile ($bad off)" test "$bad" = 0
+	# the target's first slice against the phase's start; the processes with a track; cut?
+	read -r first w0 procs cut devs <<<"$(jqr "$F" "[.traceEvents[] | select(.ph == \"X\" and
+		.pid < 1073741824)] as \$x | [([\$x[] | select(.tid == $P)] | min_by(.ts) | .ts // -1),
+		([\$x[] | select(.cat == \"phase\")][0].ts), ([\$x[] | select(.cat != \"phase\") |
+		.pid] | unique | length), .otherData.cut, ([.traceEvents[] | select(.name ==
+		\"process_name\" and .args.name == \"device $LOOPNAME\")] | length)] | map(tostring) |
+		join(\" \")")"
+	check "$how: the target's track begins at the window's start ($first vs $w0)" \
+		fcmp "($first - $w0)^2 <= 0.0015^2"
+	if [ "$cut" = true ]; then # (-a on a busy host: the bound reached)
 		check "$how: cut, and the file says what it left out" \
 			fcmp "$(jqr "$F" '.otherData.slices_left_out + .otherData.requests_left_out') > 0"
-		continue
+	else
+		check "$how: a device track for $LOOPNAME" test "$devs" = 1
 	fi
-	check "$how: a device track for $LOOPNAME" test "$(jqr "$F" "[.traceEvents[] |
-		select(.name == \"process_name\" and .args.name == \"device $LOOPNAME\")] | length")" = 1
 done
-check "all: more than the target's process ($(tl_task_slices "$TMPROOT/all.json" \
-	'map(.pid) | unique | length') processes)" \
-	fcmp "$(tl_task_slices "$TMPROOT/all.json" 'map(.pid) | unique | length') >= 2"
+check "all: more than the target's process ($procs processes)" fcmp "$procs >= 2"
 
 # after the detach: alive, and still counting
 kill -USR1 "$P"
