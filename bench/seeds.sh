@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Reproduce the seed experiment (../shared/seeds/000): loop vs split for four file sizes / counts,
-# each followed by its flush phase (--sync), side by side (seeds 001 and 002: bench/seeds_fuse.sh). Writes one text and one JSON report per
+# each followed by its flush phase (--sync), side by side. Writes one text and one JSON report per
 # case to a results folder (default results/seeds-DATE) and prints where they are.
 #   bench/seeds.sh [RESULTS_DIR] [SCRATCH_PARENT]
+# Seeds 001 and 002 (ext4, bindfs, S3fs, sshfs): bench/seeds_fuse.sh.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 IOWHY=${IOWHY:-./iowhy}
