@@ -3,6 +3,7 @@
 # each followed by its flush phase (--sync), side by side. Writes one text and one JSON report per
 # case to a results folder (default results/seeds-DATE) and prints where they are.
 #   bench/seeds.sh [RESULTS_DIR] [SCRATCH_PARENT]
+# Seeds 001 and 002 (ext4, bindfs, S3fs, sshfs): bench/seeds_fuse.sh.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 IOWHY=${IOWHY:-./iowhy}

@@ -4,8 +4,8 @@
 # tests/integration/test_cli_install.sh checks these lists against each command's --help.
 
 _iowhy_common="--json -j --output -o --repeat --drop-caches --no-io --freq --no-sample --folded --html --timeline --timeline-max --interval --json-lines --brief -q --detail -v --help -h --version -V"
-# attach takes fewer of them (no --repeat, --drop-caches, --dir)
-_iowhy_attach="--pid -p --cgroup --all -a --duration --lite --slow --prometheus --json -j --output -o --no-io --freq --no-sample --folded --interval --json-lines --brief -q --detail -v --help -h --version -V"
+# attach takes fewer of them (no --repeat, --drop-caches, --dir, --html)
+_iowhy_attach="--pid -p --cgroup --all -a --duration --lite --slow --prometheus --json -j --output -o --no-io --freq --no-sample --folded --timeline --timeline-max --interval --json-lines --brief -q --detail -v --help -h --version -V"
 
 # The options of a subcommand (its own, then the common ones it takes).
 _iowhy_options()

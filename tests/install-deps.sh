@@ -20,7 +20,7 @@ install_s3rver() {
 	return 0
 }
 if [ "$1" = browser ]; then
-	PKGS="chromium fonts-dejavu-core"
+	PKGS="chromium fonts-dejavu-core nodejs" # nodejs: tests/trace_viewer.js
 	install_s3rver() { return 0; }
 fi
 missing=""

@@ -118,7 +118,7 @@ const struct cmd_def attach_cmd = {
 	.name = "attach",
 	.usage = attach_usage,
 	.opts = attach_opt_defs,
-	.common = CO_JSON | CO_TEXT | CO_NOIO | CO_DETAIL | CO_INTERVAL | CO_SAMPLE,
+	.common = CO_JSON | CO_TEXT | CO_NOIO | CO_DETAIL | CO_INTERVAL | CO_SAMPLE | CO_TIMELINE,
 	.operand = OPERAND_NONE,
 	.handle = attach_handle,
 };

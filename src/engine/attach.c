@@ -21,6 +21,7 @@
 #include "session_priv.h"
 #include "sampler.h"
 #include "fuse_probes.h"
+#include "timeline.h"
 
 #define RESCAN_NS (250ull * 1000 * 1000)   /* --cgroup: look for tasks that joined this often */
 #define EXIT_DRAIN_NS (200ull * 1000 * 1000) /* after a target exits: its last events */
@@ -690,6 +691,7 @@ static void watch(struct attach_run *a, uint64_t start, struct phase_result *r)
 
 		usleep(20000);
 		core_probes_drain(&a->s->core);
+		io_probes_poll(a->s->io); /* --timeline: the requests' ring, the dirty bytes */
 		now = now_ns();
 		interval_poll(a->s->iv, now);
 		session_cost_poll(a->s, now);
@@ -753,6 +755,9 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	start = now_ns();
 	session_cost_begin(s, start);
 	model_init(&pc->model, start);
+	/* --timeline: the seeded tasks' tracks begin at the window's start, in their seeded state */
+	if (s->tl && !timeline_phase_begin(s->tl, ps->name, start))
+		model_set_slice_sink(&pc->model, timeline_slice, s->tl);
 	pc->tap = tap_event;
 	pc->tap_ctx = &a;
 	rc = seed_targets(&a);
@@ -808,6 +813,8 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	r->tasks_left = 0; /* attached tasks go on living: that is the point */
 	session_cost_end(s, now_ns(), r);
 	model_finish(&pc->model, end);
+	if (s->tl)
+		timeline_phase_end(s->tl, pc->model.wall.end_ns);
 	interval_end(s->iv, r);
 	pc->iv = NULL;
 	pc->open = 0;
@@ -835,6 +842,8 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	}
 	if (s->io)
 		io_probes_phase_end(s->io, pc->tag, r);
+	if (s->tl && r->io && timeline_devices(s->tl, r->io))
+		fprintf(stderr, "iowhy: --timeline: out of memory for the devices' names\n");
 	if (sampler_active(s->smp) && (r->samples = sampler_phase_end(s->smp, pc->tag, NULL)))
 		cpu_samples_split_phase(r->samples, r);
 	fuse_probes_phase_end(s->fuse, pc->tag, r);

@@ -44,7 +44,8 @@ static unsigned common_bit(int key)
 {
 	switch (key) {
 	case 'j': return CO_JSON;
-	case K_HTML: case K_TIMELINE: case K_TLMAX: return CO_PICTURES;
+	case K_HTML: return CO_PICTURES;
+	case K_TIMELINE: case K_TLMAX: return CO_TIMELINE;
 	case 'o': return CO_TEXT;
 	case K_DIR: return CO_DIR;
 	case K_REPEAT: return CO_REPEAT;

@@ -37,9 +37,10 @@ enum {
 	CO_NOIO = 1 << 5,    /* --no-io */
 	CO_DETAIL = 1 << 6,  /* -q/--brief, -v/--detail */
 	CO_SAMPLE = 1 << 7,  /* --freq HZ, --no-sample, --folded FILE */
-	CO_PICTURES = 1 << 8, /* --html FILE, --timeline FILE, --timeline-max N (a traced session) */
+	CO_PICTURES = 1 << 8, /* --html FILE (a traced session) */
 	CO_INTERVAL = 1 << 9, /* --interval S, --json-lines FILE */
-	CO_ALL = (1 << 10) - 1,
+	CO_TIMELINE = 1 << 10, /* --timeline FILE, --timeline-max N (a traced session) */
+	CO_ALL = (1 << 11) - 1,
 };
 
 /* What a command takes besides options. */

@@ -132,12 +132,46 @@ void tl_json_str(FILE *out, const char *s)
 	free(buf);
 }
 
-/* Microseconds since base, exact to the ns. */
+/* ns in 1/1024 µs, rounded: binary fractions, exact in a double. */
+static uint64_t tl_units(uint64_t ns)
+{
+	return (ns * 128 + 62) / 125;
+}
+
+/* 1/1024 µs units as a decimal number of µs: exact (at most 10 decimals, trailing zeros cut). */
+static void tl_put_units(FILE *out, uint64_t u)
+{
+	unsigned long long frac = (u % 1024) * 9765625ull; /* 1/1024 = 0.0009765625 */
+	char digits[16];
+	int n = 10;
+
+	fprintf(out, "%llu", (unsigned long long)(u / 1024));
+	if (!frac)
+		return;
+	snprintf(digits, sizeof(digits), "%010llu", frac);
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	fprintf(out, ".%.*s", n, digits);
+}
+
+/*
+ * Microseconds since base, to 1/1024 µs (0.98 ns): a binary fraction, so that a viewer adding a
+ * slice's begin and duration in doubles lands exactly on the next slice's begin (with 3 decimals
+ * it lands a hair after it, and Chrome's DevTools then drops the next slice as badly nested).
+ */
 void tl_json_us(FILE *out, uint64_t ns, uint64_t base)
 {
-	uint64_t d = ns > base ? ns - base : 0;
+	tl_put_units(out, tl_units(ns > base ? ns - base : 0));
+}
 
-	fprintf(out, "%llu.%03llu", (unsigned long long)(d / 1000), (unsigned long long)(d % 1000));
+/* The duration of [begin, end) in the same units: the difference of the rounded ends, so that
+ * begin + dur is the rounded end exactly. */
+void tl_json_dur(FILE *out, uint64_t begin, uint64_t end, uint64_t base)
+{
+	uint64_t b = tl_units(begin > base ? begin - base : 0);
+	uint64_t e = tl_units(end > base ? end - base : 0);
+
+	tl_put_units(out, e > b ? e - b : 0);
 }
 
 static const char *state_key(unsigned st)
@@ -277,7 +311,7 @@ static void write_slice(FILE *out, const struct tl_slice *s, uint64_t base)
 	fputs(",\"ts\":", out);
 	tl_json_us(out, s->begin, base);
 	fputs(",\"dur\":", out);
-	tl_json_us(out, s->end, s->begin);
+	tl_json_dur(out, s->begin, s->end, base);
 	fprintf(out, ",\"cname\":\"%s\",\"args\":{\"comm\":", state_colour(s->state));
 	tl_json_str(out, s->comm);
 	fputs("}}", out);
@@ -317,7 +351,7 @@ uint64_t timeline_write(FILE *out, const struct timeline *tl, const char *comman
 		fputs(",\"ts\":", out);
 		tl_json_us(out, tl->ph[i].start, base);
 		fputs(",\"dur\":", out);
-		tl_json_us(out, tl->ph[i].end, tl->ph[i].start);
+		tl_json_dur(out, tl->ph[i].start, tl->ph[i].end, base);
 		fputs("}", out);
 	}
 	ev += write_names(out, tl);

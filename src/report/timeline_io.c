@@ -163,7 +163,7 @@ static void req_part(FILE *out, uint32_t pid, uint32_t tid, const char *cat, con
 		pid, tid, cat, name);
 	tl_json_us(out, b, base);
 	fputs(",\"dur\":", out);
-	tl_json_us(out, e, b);
+	tl_json_dur(out, b, e, base);
 	fputs("}", out);
 }
 
@@ -180,7 +180,7 @@ static uint64_t write_req(FILE *out, const struct tl_req *q, const char *dev, ui
 		     "\"ts\":", pid, lane, io_op_name(q->op), size);
 	tl_json_us(out, q->begin, base);
 	fputs(",\"dur\":", out);
-	tl_json_us(out, q->done, q->begin);
+	tl_json_dur(out, q->begin, q->done, base);
 	fputs(",\"args\":{\"dev\":", out);
 	tl_json_str(out, dev);
 	fprintf(out, ",\"op\":\"%s\",\"bytes\":%llu,\"class\":\"%s\",\"queue_ns\":%llu,"

@@ -54,9 +54,11 @@ struct timeline {
 
 /* Grow *p (n used of *cap elements of `size`) to hold one more, up to `max`. 0 or -1. */
 int tl_grow(void **p, size_t n, size_t *cap, size_t size, uint64_t max);
-/* A JSON string, escaped; microseconds since base with 3 decimals (exact ns). */
+/* A JSON string, escaped; microseconds since base to 1/1024 µs (exact in a double); the
+ * duration of [begin, end) as the difference of the two rounded times. */
 void tl_json_str(FILE *out, const char *s);
 void tl_json_us(FILE *out, uint64_t ns, uint64_t base);
+void tl_json_dur(FILE *out, uint64_t begin, uint64_t end, uint64_t base);
 /* The devices' tracks (requests, flows from their syscalls, queue depth) and the dirty bytes,
  * with at most `budget` counter samples (*cut set when that ran out). Returns the events. */
 uint64_t tl_write_devices(FILE *out, const struct timeline *tl, uint64_t base, uint64_t budget,

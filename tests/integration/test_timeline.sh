@@ -2,6 +2,7 @@
 # begins at or before its end; per task the slices tile its life without overlap; the phases are
 # there; --timeline-max cuts it and the file (and stderr) say so. Then the device tracks (below).
 need_root
+source tests/integration/lib_timeline.sh
 T=$TMPROOT/t.json
 "$IOWHY" run --no-io --timeline "$T" --json "$TMPROOT/r.json" -- \
 	sh -c 'for i in 1 2 3 4 5; do cat /etc/hostname >/dev/null; done; sleep 0.02' \
@@ -11,12 +12,9 @@ check "the timeline parses as JSON" bash -c "jq -e '.traceEvents | length > 0' '
 n=$(jqr "$T" '[.traceEvents[] | select(.ph == "X" and .cat != "phase")] | length')
 echo "  $n task slices"
 check "task slices ($n)" fcmp "$n >= 20"
-check "every slice begins at or before its end" \
-	test "$(jqr "$T" '[.traceEvents[] | select(.ph == "X") | select(.dur < 0)] | length')" = 0
+check "every slice begins at or before its end" test "$(tl_negative "$T")" = 0
 # per task: sorted by start, each slice starts where the one before ended (3-decimal µs)
-bad=$(jqr "$T" '[.traceEvents[] | select(.ph == "X" and .cat != "phase")] | group_by(.tid)
-	| map(sort_by(.ts) | . as $s | [range(1; length) | select(($s[.].ts - ($s[. - 1].ts +
-	  $s[. - 1].dur)) | (if . < 0 then -. else . end) > 0.0015)] | length) | add')
+bad=$(tl_untiled "$T")
 check "per task the slices tile its life: no gap, no overlap ($bad off)" test "$bad" = 0
 tasks=$(jqr "$T" '[.traceEvents[] | select(.ph == "X" and .cat != "phase") | .tid] | unique | length')
 check "one track per tree task: sh, cat x5, sleep ($tasks tids)" fcmp "$tasks >= 7"
@@ -83,10 +81,7 @@ bad=$(jqr "$D" '[.traceEvents[] | select(.ph == "X" and (.cat == "request" or .c
 	select(.cat == "request")] | last | select(. == null or $l[$i].ts < .ts - 0.0005 or
 	$l[$i].ts + $l[$i].dur > .ts + .dur + 0.0015)] | length) | add // 0')
 check "queue and device parts inside their request ($bad outside)" test "$bad" = 0
-# (sorted by begin, then length: a request of no length may begin where the one before ended)
-pairs=$(jq -c '[.traceEvents[] | select(.cat == "request")] | group_by([.pid, .tid]) |
-	map(sort_by(.ts, .dur) | . as $l | range(1; length) | select($l[.].ts < $l[. - 1].ts +
-	$l[. - 1].dur - 0.0015) | [$l[. - 1], $l[.]]) | .[]' "$D")
+pairs=$(tl_lane_overlaps "$D")
 check "requests on one lane never overlap ($(grep -c . <<<"$pairs") pairs do)" test -z "$pairs"
 head -2 <<<"$pairs"
 s=$(jqr "$D" '[.traceEvents[] | select(.ph == "s")] | length')

@@ -164,6 +164,11 @@ static const struct opt_case cases[] = {
 	{ "attach", { "-a", "-o", "@NEW" }, 0, "output", SFIELD(attach.co.text_path, "@NEW") },
 	{ "attach", { "-a", "--no-io" }, 0, "no-io", FIELD(attach.co.no_io, F_INT, 1) },
 	{ "attach", { "-a", "-q" }, 0, "brief", FIELD(attach.co.detail, F_INT, -1) },
+	{ "attach", { "-p", "1", "--timeline", "@NEW" }, 0, "timeline",
+	  SFIELD(attach.co.timeline_path, "@NEW") },
+	{ "attach", { "-p", "1", "--timeline-max", "500" }, 0, "timeline-max",
+	  FIELD(attach.co.timeline_max, F_U64, 500) },
+	{ "attach", { "-a", "--html", "@NEW" }, 2, NULL, .wants = "--html" },
 	{ "attach", { "-a", "-v" }, 0, "detail", FIELD(attach.co.detail, F_INT, 1) },
 	{ "attach", { "--help" }, 1, "help" },
 	{ "attach", { NULL }, 2, NULL, .wants = "no target" },
@@ -508,8 +513,8 @@ static unsigned common_bit(const char *name)
 		{ "json", CO_JSON }, { "output", CO_TEXT }, { "dir", CO_DIR }, { "repeat", CO_REPEAT },
 		{ "drop-caches", CO_DROP }, { "no-io", CO_NOIO }, { "brief", CO_DETAIL },
 		{ "detail", CO_DETAIL }, { "freq", CO_SAMPLE }, { "no-sample", CO_SAMPLE },
-		{ "folded", CO_SAMPLE }, { "html", CO_PICTURES }, { "timeline", CO_PICTURES },
-		{ "timeline-max", CO_PICTURES },
+		{ "folded", CO_SAMPLE }, { "html", CO_PICTURES }, { "timeline", CO_TIMELINE },
+		{ "timeline-max", CO_TIMELINE },
 		{ "interval", CO_INTERVAL }, { "json-lines", CO_INTERVAL },
 	};
 

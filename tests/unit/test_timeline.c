@@ -112,10 +112,24 @@ static const char *str(struct json_object *o, const char *k)
 	return json_object_get_string(get(o, k));
 }
 
-/* µs with 3 decimals back to ns, relative to the phase start (1000). */
+/* µs (to 1/1024 µs) back to ns, relative to the phase start (1000). */
 static long ns(struct json_object *o, const char *k)
 {
 	return lround(json_object_get_double(get(o, k)) * 1000.0);
+}
+
+/* Where a slice ends: begin + duration added as a viewer adds them (in doubles), in ns. The times
+ * are binary fractions, so the sum is exact: the end as written, within half a ns. */
+static long end_ns(struct json_object *o)
+{
+	return lround((json_object_get_double(get(o, "ts")) +
+		       json_object_get_double(get(o, "dur"))) * 1000.0);
+}
+
+/* A slice's duration in ns: end - begin, each rounded to the ns (exact for ns inputs). */
+static long dur_ns(struct json_object *o)
+{
+	return end_ns(o) - ns(o, "ts");
 }
 
 struct want {
@@ -127,22 +141,31 @@ static void check_task(struct json_object *events, int tid, const struct want *w
 {
 	int seen = 0;
 	long prev_end = -1;
+	double prev_sum = -1;
 
 	for (size_t i = 0; i < json_object_array_length(events); i++) {
 		struct json_object *e = json_object_array_get_idx(events, i);
+		double ts, dur;
 
 		if (strcmp(str(e, "ph"), "X") || json_object_get_int(get(e, "tid")) != tid)
 			continue;
+		/* a viewer's doubles: begin + duration is the next begin exactly (with 3 decimals,
+		 * 2.6 + 0.6 would be 3.2000000000000006 and the next slice would overlap it) */
+		ts = json_object_get_double(get(e, "ts"));
+		dur = json_object_get_double(get(e, "dur"));
+		if (prev_sum >= 0)
+			assert_true(ts == prev_sum);
+		prev_sum = ts + dur;
 		assert_true(seen < n);
-		assert_true(ns(e, "dur") >= 0);
+		assert_true(dur_ns(e) >= 0);
 		assert_int_equal(ns(e, "ts"), w[seen].begin - 1000);
-		assert_int_equal(ns(e, "ts") + ns(e, "dur"), w[seen].end - 1000);
+		assert_int_equal(end_ns(e), w[seen].end - 1000);
 		assert_string_equal(str(e, "name"), w[seen].name);
 		assert_string_equal(str(e, "cat"), w[seen].cat);
 		assert_int_equal(json_object_get_int(get(e, "pid")), 10);
 		if (prev_end >= 0)
 			assert_int_equal(ns(e, "ts"), prev_end); /* tiles: no gap, no overlap */
-		prev_end = ns(e, "ts") + ns(e, "dur");
+		prev_end = end_ns(e);
 		seen++;
 	}
 	assert_int_equal(seen, n);
@@ -185,7 +208,7 @@ static void test_slices_exact(void **state)
 		if (!strcmp(str(e, "ph"), "X") && !strcmp(str(e, "cat"), "phase")) {
 			phase++;
 			assert_int_equal(ns(e, "ts"), 0);
-			assert_int_equal(ns(e, "dur"), 4000);
+			assert_int_equal(dur_ns(e), 4000);
 		}
 		/* at 3000 ns task 10 sleeps on I/O while 11 waits for a CPU */
 		if (!strcmp(str(e, "ph"), "C") && ns(e, "ts") == 2000) {
@@ -321,7 +344,7 @@ static void check_req(struct json_object *ev, long begin, long issue, long done,
 	struct json_object *r = request_at(ev, begin), *a = get(r, "args"), *q, *d;
 	int pid = num(r, "pid"), tid = num(r, "tid");
 
-	assert_int_equal(ns(r, "ts") + ns(r, "dur"), done - 1000);
+	assert_int_equal(end_ns(r), done - 1000);
 	assert_string_equal(str(a, "dev"), dev);
 	assert_string_equal(str(a, "op"), op);
 	assert_int_equal(num(a, "bytes"), bytes);
@@ -330,13 +353,13 @@ static void check_req(struct json_object *ev, long begin, long issue, long done,
 	q = part(ev, pid, tid, "queue", begin);
 	if (issue > begin) {
 		assert_non_null(q);
-		assert_int_equal(ns(q, "dur"), issue - begin);
+		assert_int_equal(dur_ns(q), issue - begin);
 	} else {
 		assert_null(q);
 	}
 	d = part(ev, pid, tid, "device", issue);
 	assert_non_null(d);
-	assert_int_equal(ns(d, "dur"), done - issue);
+	assert_int_equal(dur_ns(d), done - issue);
 }
 
 /* Every request exactly, its queue and device parts inside it, the devices named. */
@@ -389,8 +412,8 @@ static void test_lanes_disjoint(void **state)
 
 			if (!is(b, "cat", "request") || num(a, "tid") != num(b, "tid"))
 				continue;
-			assert_true(ns(a, "ts") + ns(a, "dur") <= ns(b, "ts") ||
-				    ns(b, "ts") + ns(b, "dur") <= ns(a, "ts"));
+			assert_true(end_ns(a) <= ns(b, "ts") ||
+				    end_ns(b) <= ns(a, "ts"));
 		}
 	}
 	json_object_put(r);
@@ -534,9 +557,51 @@ static void test_early_request(void **state)
 	assert_non_null(rq);
 	assert_non_null(ph);
 	assert_int_equal(ns(rq, "ts"), 0);
-	assert_int_equal(ns(rq, "dur"), 300);
+	assert_int_equal(dur_ns(rq), 300);
 	assert_int_equal(ns(ph, "ts"), 100);
-	assert_int_equal(ns(ph, "dur"), 4000);
+	assert_int_equal(dur_ns(ph), 4000);
+	json_object_put(r);
+	timeline_free(tl);
+}
+
+/* Times a viewer adds in doubles: slices of a real run (86018.300 + 7.755 µs is not 86026.055 in
+ * doubles) still tile exactly, each begin + duration equal to the next begin, within 1 ns of the
+ * true times. */
+static void test_viewer_doubles(void **state)
+{
+	static const uint64_t t[] = { 0, 86018300, 86026055, 86082340, 86105524, 123456789 };
+	struct timeline *tl = timeline_new(100);
+	struct json_object *r, *ev;
+	double prev = -1;
+	int k = 0;
+
+	(void)state;
+	assert_int_equal(timeline_phase_begin(tl, "work", 0), 0);
+	for (int i = 0; i + 1 < (int)(sizeof(t) / sizeof(t[0])); i++)
+		timeline_slice(tl, &(struct model_slice){ .tid = 7, .tgid = 7, .comm = "dd",
+							  .state = i % 2 ? IOWHY_TS_USER :
+									   IOWHY_TS_KERNEL,
+							  .nr = IOWHY_NR_NONE, .begin = t[i],
+							  .end = t[i + 1] });
+	timeline_phase_end(tl, t[5]);
+	r = write_parse(tl);
+	ev = get(r, "traceEvents");
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		struct json_object *e = json_object_array_get_idx(ev, i);
+		double ts, dur;
+
+		if (!is(e, "ph", "X") || num(e, "tid") != 7)
+			continue;
+		ts = json_object_get_double(get(e, "ts"));
+		dur = json_object_get_double(get(e, "dur"));
+		if (prev >= 0)
+			assert_true(ts == prev);
+		assert_true(fabs(ts * 1000 - (double)t[k]) < 1.0);
+		assert_true(fabs((ts + dur) * 1000 - (double)t[k + 1]) < 1.0);
+		prev = ts + dur;
+		k++;
+	}
+	assert_int_equal(k, 5);
 	json_object_put(r);
 	timeline_free(tl);
 }
@@ -552,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_requests_cut),
 		cmocka_unit_test(test_early_request),
+		cmocka_unit_test(test_viewer_doubles),
 	};
 
 	return cmocka_run_group_tests_name("timeline", tests, NULL, NULL);

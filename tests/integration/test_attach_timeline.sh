@@ -1,0 +1,144 @@
+# iowhy attach --timeline: a write+fsync loop on a loop-device ext4 of our own, attached with -p,
+# --cgroup and -a. The file parses; per task the slices tile its life in the window (no gap, no
+# overlap, none ending before it begins); the target, there before the window, has a track from
+# the window's start to its end whose state times equal the report's work view; the loop device has
+# a track with the io report's requests (same count, queue and device time) and a flow from the
+# target's syscall that queued its data; queue depth, dirty bytes and tasks-by-state counters are
+# there; --timeline-max cuts it and says so; the target runs on untouched afterwards.
+need_root
+source tests/integration/lib_dev.sh
+source tests/integration/lib_attach.sh
+source tests/integration/lib_timeline.sh
+command -v jq >/dev/null || skip "jq missing"
+build_attach_target
+make_loop_ext4 128
+make_test_cgroup iowhy-test-attach-tl
+
+start_bg P "$TGT" fsync "$MNT/f" "$TMPROOT/calls"
+sleep 0.5
+T=$TMPROOT/p.tl.json
+J=$TMPROOT/p.json
+"$IOWHY" attach -p "$P" --duration 2 --timeline "$T" -j "$J" -o "$TMPROOT/p.txt" 2>"$TMPROOT/p.err"
+rc=$?
+check "attach -p --timeline exits 0 (got $rc)" [ "$rc" = 0 ]
+check "the timeline parses as JSON (jq)" bash -c "jq -e '.traceEvents | length > 0' '$T' >/dev/null"
+[ -s "$J" ] || { fail "no JSON report: $(cat "$TMPROOT/p.err")"; finish; }
+
+# --- the tasks: one phase, the window; the target's track spans it ---
+check "one phase slice, named attach" test "$(tl_phase "$T" 0 name)" = attach
+check "and only one" test "$(jqr "$T" '[.traceEvents[] | select(.cat == "phase")] | length')" = 1
+w0=$(tl_phase "$T" 0 ts); wd=$(tl_phase "$T" 0 dur)
+wall_us=$(jqr "$J" '.phases[0].wall_ns / 1000')
+echo "  window: ts $w0 µs, $wd µs long; the report's wall $wall_us µs"
+check "the phase slice is the report's window ($wd vs $wall_us µs)" fcmp "($wd - $wall_us)^2 <= 0.0015^2"
+check "every slice begins at or before its end" test "$(tl_negative "$T")" = 0
+bad=$(tl_untiled "$T")
+check "per task the slices tile its life: no gap, no overlap ($bad off)" test "$bad" = 0
+n=$(tl_task_slices "$T" "map(select(.tid == $P)) | length")
+first=$(tl_task_slices "$T" "map(select(.tid == $P)) | min_by(.ts) | .ts")
+last=$(tl_task_slices "$T" "map(select(.tid == $P)) | map(.ts + .dur) | max")
+fst=$(tl_task_slices "$T" "map(select(.tid == $P)) | min_by(.ts) | .name")
+echo "  target $P: $n slices from $first to $last µs (the first: $fst)"
+check "the target's tid has a track ($n slices)" fcmp "$n >= 20"
+check "seeded: its track begins at the window's start ($first vs $w0)" \
+	fcmp "($first - $w0)^2 <= 0.0015^2"
+check "and ends at the window's end ($last vs $w0 + $wd)" fcmp "($last - $w0 - $wd)^2 <= 0.003^2"
+check "its track is named after it" test "$(jqr "$T" "[.traceEvents[] | select(.name ==
+	\"thread_name\" and .tid == $P) | .args.name] | first")" = attach_target
+# the same model: each state's time in the timeline is the work view's
+for st in user:user_ns kernel:kernel_ns runq:runq_ns iowait:iowait_ns other:other_ns; do
+	tl=$(tl_task_slices "$T" "map(select(.cat == \"${st%%:*}\") | .dur) | add // 0 | . * 1000")
+	js=$(jqr "$J" "[.phases[0].comms[].${st##*:}] | add // 0")
+	check "${st%%:*} time in the timeline = the work view's ($tl vs $js ns)" \
+		fcmp "($tl - $js)^2 <= (0.001 * $js + 100)^2"
+done
+check "the tasks-by-state counter is there" \
+	fcmp "$(jqr "$T" '[.traceEvents[] | select(.name == "tree tasks by state")] | length') >= 2"
+
+# --- the loop device's track ---
+reqs() { jqr "$T" "[.traceEvents[] | select(.cat == \"request\" and .args.dev == \"$LOOPNAME\")] | $1"; }
+rep() { jqr "$J" "[.phases[].io.requests[] | select(.name == \"$LOOPNAME\")] | $1"; }
+n=$(reqs length); want=$(rep 'map(.requests) | add // 0')
+echo "  $LOOPNAME: $n requests in the timeline, $want in the io report; lost $(jqr "$T" .otherData.requests_lost)"
+check "a device track named after $LOOPNAME" test "$(jqr "$T" "[.traceEvents[] |
+	select(.name == \"process_name\" and .args.name == \"device $LOOPNAME\")] | length")" = 1
+check "not cut, no request lost" test "$(jqr "$T" '[.otherData.cut, .otherData.requests_lost] |
+	map(tostring) | join(" ")')" = "false 0"
+check "$LOOPNAME's track holds the io report's $want requests ($n)" test "$n" = "$want"
+check "the target's fsyncs made requests ($n)" fcmp "$n >= 10"
+check "queue time: the timeline's = the io report's" \
+	test "$(reqs 'map(.args.queue_ns) | add')" = "$(rep 'map(.queue_ns.total) | add')"
+check "device time: the timeline's = the io report's" \
+	test "$(reqs 'map(.args.device_ns) | add')" = "$(rep 'map(.device_ns.total) | add')"
+pairs=$(tl_lane_overlaps "$T")
+check "requests on one lane never overlap ($(grep -c . <<<"$pairs") pairs do)" test -z "$pairs"
+check "flows pair up, one id each" test "$(jqr "$T" '[.traceEvents[] | select(.ph == "s" or
+	.ph == "f")] | group_by(.id) | map(select(length != 2 or (map(.ph) | sort) != ["f", "s"])) |
+	length')" = 0
+fl=$(jqr "$T" "[.traceEvents[] | select(.ph == \"s\" and .tid == $P)] | length")
+check "flows from the target's syscalls to its requests ($fl)" fcmp "$fl >= 1"
+check "queue depth of $LOOPNAME: samples, none negative" test "$(jqr "$T" "[.traceEvents[] |
+	select(.name == \"process_name\" and .args.name == \"device $LOOPNAME\") | .pid] as \$p |
+	[.traceEvents[] | select(.name == \"queue depth\" and .pid == \$p[0])] | if length == 0
+	then -1 else ([.[].args[] | select(. < 0)] | length) end")" = 0
+# sampled every 10 ms while the window is open: tens of samples in 2 s, not one at its end
+nd=$(jqr "$T" '[.traceEvents[] | select(.name == "dirty bytes")] | length')
+check "dirty bytes sampled through the window ($nd samples), none negative" \
+	test "$(jqr "$T" '[.traceEvents[] | select(.name == "dirty bytes") | .args[] |
+	select(. < 0)] | length')" = 0 -a "$nd" -ge 20
+
+# --- the bound ---
+"$IOWHY" attach -p "$P" --duration 1 --timeline "$TMPROOT/cut.json" --timeline-max 40 \
+	-o "$TMPROOT/cut.txt" 2>"$TMPROOT/cut.err"
+check "a cut timeline still exits 0" test $? = 0
+check "and says so on stderr" grep -q "timeline.*cut at" "$TMPROOT/cut.err"
+check "cut: the file says so" test "$(jqr "$TMPROOT/cut.json" .otherData.cut)" = true
+check "cut: 40 slices and requests" test "$(jqr "$TMPROOT/cut.json" '[.traceEvents[] |
+	select(.ph == "X" and (.cat != "phase" and .cat != "queue" and .cat != "device"))] |
+	length')" = 40
+check "cut: an instant event marks it" \
+	test "$(jqr "$TMPROOT/cut.json" '[.traceEvents[] | select(.ph == "i")] | length')" = 1
+check "cut: what is kept still tiles" test "$(tl_untiled "$TMPROOT/cut.json")" = 0
+
+# --- --cgroup and -a: the same guarantees ---
+echo "$P" >"$CG/cgroup.procs" || skip "cannot move the target into $CG"
+for how in cgroup all; do
+	F=$TMPROOT/$how.json
+	if [ $how = cgroup ]; then
+		"$IOWHY" attach --cgroup "$CG" --duration 1 --timeline "$F" -o "$TMPROOT/$how.txt" 2>"$TMPROOT/$how.err"
+	else # (the whole machine: a short window keeps the file and jq's work small)
+		"$IOWHY" attach -a --duration 0.5 --timeline "$F" -o "$TMPROOT/$how.txt" 2>"$TMPROOT/$how.err"
+	fi
+	check "$how: exits 0" test $? = 0
+	check "$how: the timeline parses" bash -c "jq -e '.traceEvents | length > 0' '$F' >/dev/null"
+	check "$how: every slice begins at or before its end" test "$(tl_negative "$F")" = 0
+	bad=$(tl_untiled "$F")
+	check "$how: per task the slices tile ($bad off)" test "$bad" = 0
+	# the target's first slice against the phase's start; the processes with a track; cut?
+	read -r first w0 procs cut devs <<<"$(jqr "$F" "[.traceEvents[] | select(.ph == \"X\" and
+		.pid < 1073741824)] as \$x | [([\$x[] | select(.tid == $P)] | min_by(.ts) | .ts // -1),
+		([\$x[] | select(.cat == \"phase\")][0].ts), ([\$x[] | select(.cat != \"phase\") |
+		.pid] | unique | length), .otherData.cut, ([.traceEvents[] | select(.name ==
+		\"process_name\" and .args.name == \"device $LOOPNAME\")] | length)] | map(tostring) |
+		join(\" \")")"
+	check "$how: the target's track begins at the window's start ($first vs $w0)" \
+		fcmp "($first - $w0)^2 <= 0.0015^2"
+	if [ "$cut" = true ]; then # (-a on a busy host: the bound reached)
+		check "$how: cut, and the file says what it left out" \
+			fcmp "$(jqr "$F" '.otherData.slices_left_out + .otherData.requests_left_out') > 0"
+	else
+		check "$how: a device track for $LOOPNAME" test "$devs" = 1
+	fi
+done
+check "all: more than the target's process ($procs processes)" fcmp "$procs >= 2"
+
+# after the detach: alive, and still counting
+kill -USR1 "$P"
+for _ in $(seq 50); do [ -s "$TMPROOT/calls" ] && break; sleep 0.1; done
+n1=$(wc -l < "$TMPROOT/calls")
+sleep 0.5
+kill -USR1 "$P"
+sleep 0.5
+n2=$(wc -l < "$TMPROOT/calls")
+check "the target keeps running after the detach" kill -0 "$P"
+check "and keeps doing its work ($n1 -> $n2 calls)" [ "$n2" -gt "$n1" ]
