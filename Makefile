@@ -105,7 +105,7 @@ $(OUT)/tests/test_symbols: | $(OUT)/tests/elf_fixture
 
 # Calibration workloads with known answers (integration tests).
 $(OUT)/calib: tests/calib.c | $(OUT)
-	$(CC) $(CFLAGS) -pthread -o $@ $<
+	$(CC) $(CFLAGS) -fno-omit-frame-pointer -pthread -o $@ $<
 
 # A FUSE daemon that answers each WRITE after 20 ms (integration tests; libfuse3).
 $(OUT)/fuse_slow: tests/fuse_slow.c tests/fuse_test.h | $(OUT)
