@@ -14,6 +14,7 @@
 #   bench/seeds_fuse.sh [RESULTS_DIR]
 set -u
 cd "$(dirname "$0")/.." || exit 1
+. tests/lib_local_servers.sh
 IOWHY=${IOWHY:-./iowhy}
 OUTDIR=$(realpath -m "${1:-results/seeds-fuse-$(date +%Y%m%d-%H%M%S)}")
 [ "$(id -u)" = 0 ] || { echo "seeds_fuse: needs root (BPF tracing, mounts)" >&2; exit 1; }
@@ -43,19 +44,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_port() {
 	for _ in $(seq 100); do
 		python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), 1)" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# wait_mount MNT PID: until MNT is a FUSE mount and PID lives (10 s)
-wait_mount() {
-	for _ in $(seq 100); do
-		findmnt -rn -o FSTYPE --mountpoint "$1" 2>/dev/null | grep -q '^fuse' && return 0
-		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.1
 	done
 	return 1
@@ -71,7 +62,7 @@ MNTS+=("$W/ext4")
 bindfs -f "$W/bindsrc" "$W/bind" &
 PIDS+=($!)
 MNTS+=("$W/bind")
-wait_mount "$W/bind" $! || { echo "seeds_fuse: bindfs did not mount" >&2; exit 1; }
+fuse_mount_wait "$W/bind" $! || { echo "seeds_fuse: bindfs did not mount" >&2; exit 1; }
 
 S3PORT=$(free_port)
 s3rver --directory "$W/s3" --address 127.0.0.1 --port "$S3PORT" --configure-bucket iowhy \
@@ -84,27 +75,14 @@ s3fs iowhy "$W/s3mnt" -f -o "url=http://127.0.0.1:$S3PORT,use_path_request_style
 	-o "passwd_file=$W/passwd,dbglevel=warn" 2>"$W/s3fs.log" &
 PIDS+=($!)
 MNTS+=("$W/s3mnt")
-wait_mount "$W/s3mnt" $! || { echo "seeds_fuse: s3fs did not mount" >&2; exit 1; }
+fuse_mount_wait "$W/s3mnt" $! || { echo "seeds_fuse: s3fs did not mount" >&2; exit 1; }
 
 K=$W/ssh
 chmod 700 "$K"
 ssh-keygen -q -t ed25519 -N '' -f "$K/host_key" && ssh-keygen -q -t ed25519 -N '' -f "$K/id" || exit 1
 cp "$K/id.pub" "$K/authorized_keys"
 SSHPORT=$(free_port)
-cat >"$K/sshd_config" <<CONF
-Port $SSHPORT
-ListenAddress 127.0.0.1
-HostKey $K/host_key
-AuthorizedKeysFile $K/authorized_keys
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
-StrictModes no
-UsePAM no
-PidFile none
-Subsystem sftp internal-sftp
-CONF
-mkdir -p /run/sshd
+sshd_local_config "$K" "$SSHPORT"
 /usr/sbin/sshd -f "$K/sshd_config" -D -e 2>"$K/sshd.log" &
 PIDS+=($!)
 wait_port "$SSHPORT" || { echo "seeds_fuse: sshd did not listen" >&2; exit 1; }
@@ -113,12 +91,12 @@ sshfs -f -o "IdentityFile=$K/id,StrictHostKeyChecking=no,UserKnownHostsFile=/dev
 	"root@127.0.0.1:$W/remote" "$W/sshmnt" 2>"$K/sshfs.log" &
 PIDS+=($!)
 MNTS+=("$W/sshmnt")
-wait_mount "$W/sshmnt" $! || { echo "seeds_fuse: sshfs did not mount" >&2; exit 1; }
+fuse_mount_wait "$W/sshmnt" $! || { echo "seeds_fuse: sshfs did not mount" >&2; exit 1; }
 
 FUSE_SLOW_MS=20 "$SLOW" -f "$W/slow" &
 PIDS+=($!)
 MNTS+=("$W/slow")
-wait_mount "$W/slow" $! || { echo "seeds_fuse: fuse_slow did not mount" >&2; exit 1; }
+fuse_mount_wait "$W/slow" $! || { echo "seeds_fuse: fuse_slow did not mount" >&2; exit 1; }
 
 # --- the runs ---
 rc=0

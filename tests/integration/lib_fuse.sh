@@ -1,15 +1,7 @@
 # FUSE helpers for the integration tests (sourced after lib.sh). Every mount made here is
 # unmounted on exit, also on failure: fusermount3 -u, else umount -l.
 
-# fuse_mount_wait MNT PID: wait (up to 10 s) until MNT is a FUSE mount served by PID (alive).
-fuse_mount_wait() {
-	for _ in $(seq 100); do
-		findmnt -rn -o FSTYPE --mountpoint "$1" 2>/dev/null | grep -q '^fuse' && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
+source tests/lib_local_servers.sh
 
 # fuse_teardown MNT [PID]: unmount MNT (lazily if busy or if its daemon is gone), stop PID.
 fuse_teardown() {

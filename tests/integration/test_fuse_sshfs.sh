@@ -13,21 +13,8 @@ mkdir -p "$TMPROOT/remote" "$TMPROOT/mnt"
 ssh-keygen -q -t ed25519 -N '' -f "$K/host_key" && ssh-keygen -q -t ed25519 -N '' -f "$K/id" ||
 	{ fail "ssh keys made"; finish; }
 cp "$K/id.pub" "$K/authorized_keys"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$K/sshd_config" <<CONF
-Port $PORT
-ListenAddress 127.0.0.1
-HostKey $K/host_key
-AuthorizedKeysFile $K/authorized_keys
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
-StrictModes no
-UsePAM no
-PidFile none
-Subsystem sftp internal-sftp
-CONF
-mkdir -p /run/sshd # privilege separation directory sshd insists on
+PORT=$(free_port)
+sshd_local_config "$K" "$PORT"
 /usr/sbin/sshd -f "$K/sshd_config" -D -e 2>"$K/sshd.log" &
 SSHD=$!
 on_exit "kill $SSHD 2>/dev/null"
