@@ -358,11 +358,43 @@ uint64_t io_below_request_ns(const struct io_phase *p, uint32_t upper)
 	return ns;
 }
 
+/* The busy time (>= 1 request in flight) of the disks below upper (those its stack rows are on):
+ * what the requests below can have overlapped, however many of them were in flight at once. */
+static uint64_t below_busy_ns(const struct io_phase *p, uint32_t upper)
+{
+	uint32_t seen[8];
+	int n = 0;
+	uint64_t ns = 0;
+
+	for (size_t i = 0; upper && i < p->nrows; i++) {
+		const struct io_devinfo *d;
+		uint32_t disk;
+		int k;
+
+		if (p->rows[i].cls != IO_CL_STACK || p->rows[i].upper != upper)
+			continue;
+		d = io_phase_find_dev(p, p->rows[i].dev);
+		disk = d ? d->disk : p->rows[i].dev;
+		for (k = 0; k < n && seen[k] != disk; k++)
+			;
+		if (k < n || n == 8)
+			continue;
+		seen[n++] = disk;
+		d = io_phase_find_dev(p, disk);
+		ns += d ? d->busy_ns : 0;
+	}
+	return ns;
+}
+
 uint64_t io_wait_below(const struct io_phase *p, uint32_t upper, uint64_t wait_ns)
 {
 	const struct io_devinfo *d = io_phase_find_dev(p, upper);
 	uint64_t below = io_below_request_ns(p, upper), busy = d ? d->busy_ns : 0, part;
+	uint64_t lbusy = below_busy_ns(p, upper);
 
+	/* requests below in flight together: their summed time is more than the time they took */
+	if (lbusy && below > lbusy)
+		below = lbusy;
 	if (!wait_ns || !below || !busy)
 		return 0;
 	part = below >= busy ? wait_ns : (uint64_t)((double)wait_ns * (double)below / (double)busy);

@@ -4,7 +4,7 @@
 # direct write of the backing file is a request on the disk below, class `stack`). The report splits the wait on loopN into the part
 # while DISK's requests below it were outstanding: lower part <= upper part <= the I/O wait, the
 # lower part close to what DISK's requests for loopN took (the report's own `stack` rows) and no
-# more than DISK's busy time (/sys/block io_ticks over the run). Ratios only, no absolute times.
+# more than DISK's busy time as traced. Ratios only, no absolute times.
 need_root
 source tests/integration/lib_dev.sh
 LOOP_DIO=1 make_loop_ext4 128
@@ -29,8 +29,11 @@ low=$(jqr "$J" "$st.most_waited_below_ns // 0")
 dev_low=$(jqr "$J" "$st.devices[] | select(.name == \"$LOOPNAME\") | .iowait_below_ns")
 # what DISK's requests done for loopN took: queue + device time of its `stack` rows
 took=$(jqr "$J" "[.phases[].io.requests[] | select(.disk == \"$DISK\" and .class == \"stack\" and .upper == \"$LOOPNAME\") | .queue_ns.total + .device_ns.total] | add // 0")
+# DISK's busy time as traced (>= 1 request in flight): the requests below may overlap, so what
+# they can account for is at most this, whatever their summed time
+busy=$(jqr "$J" "[.phases[].io.devices[] | select(.name == \"$DISK\") | .busy_ns] | add // 0")
 grep "^  stack " "$OUT"
-echo "  I/O wait $iow ns; on $LOOPNAME $up ns, of it below in $DISK $low ns; $DISK requests for $LOOPNAME took $took ns; $DISK io_ticks $ticks ms"
+echo "  I/O wait $iow ns; on $LOOPNAME $up ns, of it below in $DISK $low ns; $DISK requests for $LOOPNAME took $took ns; $DISK busy $busy ns, io_ticks $ticks ms"
 check "the most waited device is $LOOPNAME, with $DISK below" \
 	test "$(jqr "$J" "$st.most_waited") $(jqr "$J" "$st.most_waited_below")" = "$LOOPNAME $DISK"
 check "the workload waited on $LOOPNAME" fcmp "$up > 0"
@@ -40,11 +43,12 @@ check "devices[] carries the same split" test "$dev_low" = "$low"
 check "below no more than $DISK's requests for $LOOPNAME took" fcmp "$low <= $took"
 # one writer waits on every request: its wait on loopN is about loopN's busy time, and the split
 # about what the requests below took (loop worker queueing and CPU are the rest)
-check "below within 25% of min($DISK's requests' time, the wait on $LOOPNAME)" \
-	fcmp "$low >= 0.75 * ($took < $up ? $took : $up)"
-# io_ticks is kept in whole jiffies as requests start and end: busy periods shorter than a tick
-# are rounded, so it is a coarse witness (once 40 ms against 45.5 ms of vda requests traced)
-check "below no more than $DISK's busy time (io_ticks, within 25% + 1 tick)" \
-	fcmp "$low <= 1.25 * ($ticks + 4) * 1000000"
+check "below no more than $DISK's traced busy time ($busy ns)" fcmp "$low <= $busy"
+m=$(awk -v a="$took" -v b="$up" -v c="$busy" 'BEGIN { m = a < b ? a : b; if (c < m) m = c; print m }')
+check "below within 25% of min($DISK's requests' time, the wait on $LOOPNAME, $DISK's busy time)" \
+	fcmp "$low >= 0.75 * $m"
+# Not checked against /sys/block io_ticks: it is kept in whole jiffies (4 ms here) as requests
+# start and end, so sub-tick busy periods count 0 or a tick: 8 ms against 27 ms of traced busy
+# time in one run, 40 ms against 38 ms in another. It is only printed.
 check "the text says how much of it was in $DISK's requests" \
 	grep -qE "of it on $LOOPNAME's requests, which sit on $DISK; [0-9.]+ [mµu]?s of that in $DISK's requests below them" "$OUT"

@@ -316,6 +316,10 @@ static void test_wait_below(void **state)
 	assert_int_equal(io_wait_below(p, loop1, 50000000), 50000000);
 	assert_int_equal(io_wait_below(p, vda, 50000000), 0);
 	assert_int_equal(io_wait_below(p, loop0, 0), 0);
+	/* the requests below were in flight together: vda busy 0.25 s although they summed 0.6 s */
+	io_phase_dev(p, vda)->busy_ns = 250000000;
+	assert_int_equal(io_wait_below(p, loop0, 1000000000), 250000000);
+	assert_int_equal(io_wait_below(p, loop0, 400000000), 125000000);
 	io_phase_dev(p, loop0)->busy_ns = 0;
 	assert_int_equal(io_wait_below(p, loop0, 400000000), 0);
 	io_result_free(p);
