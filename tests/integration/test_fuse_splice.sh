@@ -2,7 +2,7 @@
 # splices each request from /dev/fuse into a pipe, then reads its header from the pipe) is still
 # charged per request: the thread that spliced a request in, and read the header of that length
 # from that pipe, is charged from the splice to its reply. Witness: strace of the daemon shows the
-# requests came by splice (only INIT by read of /dev/fuse); dd's 64 WRITEs are charged per request,
+# requests came by splice (only INIT, and at most one request that raced it, by read of /dev/fuse); dd's 64 WRITEs are charged per request,
 # each with its 20 ms sleep as the daemon's other wait, and no more than their latency.
 need_root
 source tests/integration/lib_fuse.sh
@@ -23,8 +23,11 @@ fuse_mount_wait "$TMPROOT/mnt" "${DPID:-$SPID}" || { fail "fuse_slow mounted"; f
 check "iowhy run exits 0" test $? = 0
 fuse_teardown "$TMPROOT/mnt"
 wait "$SPID" 2>/dev/null
-# strace -y names each descriptor's file: splices from /dev/fuse, and reads of it (one: libfuse
-# reads INIT before splice is agreed with the kernel)
+# strace -y names each descriptor's file: splices from /dev/fuse, and reads of it. libfuse reads
+# INIT before splice is agreed with the kernel; its multi-threaded loop starts a second worker as
+# INIT arrives, and that worker may test for splice before INIT's reply set it and so read one
+# request too. The kernel holds every other request until INIT is answered, so a third worker
+# starts after splice was agreed: at most two reads, whatever the timing (CI saw two).
 spliced=$(grep -Ec 'splice\([0-9]+</dev/fuse>' "$TMPROOT/strace")
 read_dev=$(grep -Ec 'read\([0-9]+</dev/fuse>' "$TMPROOT/strace")
 wreq=$(fuse_row "$J" requests WRITE)
@@ -39,7 +42,7 @@ echo "  strace: $spliced splices from /dev/fuse, $read_dev reads of it from /dev
 	"$wreq per request, daemon other wait $wother ns of $wbusy ns, latency sum $lat ns;" \
 	"daemon $paired of $answered per request"
 check "the daemon read its requests by splice (>= $N splices)" fcmp "$spliced >= $N"
-check "... and at most INIT by read of /dev/fuse" fcmp "$read_dev <= 1"
+check "... and at most INIT and one racing request by read of /dev/fuse" fcmp "$read_dev <= 2"
 check "one WRITE request per 128 KiB dd record ($N)" test "$wreq" = "$N"
 check "at least 90% of the WRITEs charged per request" fcmp "$wpaired >= 0.9 * $N"
 check "at least 90% of the daemon's requests charged per request" \
