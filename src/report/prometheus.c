@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The node_exporter textfile collector format (--prometheus FILE), rewritten atomically every
- * interval: a temporary file beside FILE, then rename(2). Labels are few and bounded: target,
+ * interval: a temporary file of ours beside FILE, then renameat(2). Labels are few and bounded: target,
  * bucket (5), group (6), device (at most IV_MAX_DEVS), pid/comm for at most IV_TOP_PROCS
  * processes, cgroup for at most IV_TOP_CGROUPS cgroups and "other".
  */
@@ -33,6 +33,21 @@ static void head(FILE *f, const char *name, const char *type, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* One byte counter per cgroup since the start: its read (0) or written (1) bytes. */
+static void cgroup_counter(FILE *f, const char *name, const char *help,
+			   const struct interval_sample *s, int written)
+{
+	head(f, name, "counter", help);
+	for (int i = 0; i < s->ncg_total; i++) {
+		const struct iv_cgroup *c = &s->cg_total[i];
+
+		fprintf(f, "%s{cgroup=\"", name);
+		label(f, c->path);
+		fprintf(f, "\"} %llu\n",
+			(unsigned long long)(written ? c->total_write_bytes : c->total_read_bytes));
+	}
+}
+
 /* -a / --cgroup: per cgroup since the start, the busiest IV_TOP_CGROUPS by name and the rest as
  * cgroup="other" (a real cgroup's path starts with '/'). */
 static void write_cgroups(FILE *f, const struct interval_sample *s)
@@ -50,20 +65,10 @@ static void write_cgroups(FILE *f, const struct interval_sample *s)
 	}
 	if (s->lite)
 		return;
-	head(f, "iowhy_cgroup_read_bytes_total", "counter",
-	     "Bytes the cgroup's processes read with syscalls since iowhy started.");
-	for (int i = 0; i < s->ncg_total; i++) {
-		fprintf(f, "iowhy_cgroup_read_bytes_total{cgroup=\"");
-		label(f, s->cg_total[i].path);
-		fprintf(f, "\"} %llu\n", (unsigned long long)s->cg_total[i].total_read_bytes);
-	}
-	head(f, "iowhy_cgroup_write_bytes_total", "counter",
-	     "Bytes the cgroup's processes wrote with syscalls since iowhy started.");
-	for (int i = 0; i < s->ncg_total; i++) {
-		fprintf(f, "iowhy_cgroup_write_bytes_total{cgroup=\"");
-		label(f, s->cg_total[i].path);
-		fprintf(f, "\"} %llu\n", (unsigned long long)s->cg_total[i].total_write_bytes);
-	}
+	cgroup_counter(f, "iowhy_cgroup_read_bytes_total",
+		       "Bytes the cgroup's processes read with syscalls since iowhy started.", s, 0);
+	cgroup_counter(f, "iowhy_cgroup_write_bytes_total",
+		       "Bytes the cgroup's processes wrote with syscalls since iowhy started.", s, 1);
 }
 
 static void write_metrics(FILE *f, const struct interval_sample *s)
@@ -148,42 +153,76 @@ static void write_metrics(FILE *f, const struct interval_sample *s)
 	fprintf(f, "iowhy_last_interval_timestamp_seconds %.3f\n", s->unix_time);
 }
 
+/* A new file beside FILE (in the directory dfd) that only we can have made: a random name,
+ * O_EXCL|O_NOFOLLOW. Nothing already there is opened, written or removed. */
+static int open_temp(int dfd, const char *base, char *tmp, size_t size)
+{
+	for (int tries = 0; tries < 64; tries++) {
+		unsigned int r;
+		int fd;
+
+		if (getentropy(&r, sizeof(r)))
+			r = (unsigned int)getpid() * 2654435761u + (unsigned int)tries;
+		if (snprintf(tmp, size, ".%s.iowhy-%08x", base, r) >= (int)size) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* Replace FILE atomically: write a temporary file of ours in FILE's directory, fsync it, then
+ * renameat(2) over FILE's name. A symlink at FILE is replaced, never written through; on any
+ * failure only our temporary file is removed. */
 int prometheus_write(const char *path, const struct interval_sample *s)
 {
-	char tmp[4200];
+	char dir[4096], tmp[4200];
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
 	FILE *f;
-	int fd, err;
+	int dfd, fd, err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.iowhy-tmp", path) >= (int)sizeof(tmp)) {
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+		errno = EISDIR;
+		return -1;
+	}
+	if (slash && snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) ? (int)(slash - path) : 1,
+			      path) >= (int)sizeof(dir)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	unlink(tmp); /* a leftover of ours; O_EXCL below refuses anything put there meanwhile */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
+	dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
 		return -1;
+	fd = open_temp(dfd, base, tmp, sizeof(tmp));
+	if (fd < 0)
+		goto fail_dir;
 	f = fdopen(fd, "w");
 	if (!f) {
-		err = errno;
 		close(fd);
-		unlink(tmp);
-		errno = err;
-		return -1;
+		goto fail_tmp;
 	}
 	write_metrics(f, s);
 	if (fflush(f) || ferror(f) || fsync(fd)) {
 		err = errno;
 		fclose(f);
-		unlink(tmp);
 		errno = err;
-		return -1;
+		goto fail_tmp;
 	}
-	fclose(f);
-	if (rename(tmp, path)) {
-		err = errno;
-		unlink(tmp);
-		errno = err;
-		return -1;
-	}
+	if (fclose(f) || renameat(dfd, tmp, dfd, base))
+		goto fail_tmp;
+	close(dfd);
 	return 0;
+fail_tmp:
+	err = errno;
+	unlinkat(dfd, tmp, 0);
+	errno = err;
+fail_dir:
+	err = errno;
+	close(dfd);
+	errno = err;
+	return -1;
 }

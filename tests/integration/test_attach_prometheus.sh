@@ -15,7 +15,7 @@ check "promtool check metrics passes ($(head -c 300 "$TMPROOT/lint"))" [ "$rc" =
 check "HELP and TYPE lines" grep -q "^# TYPE iowhy_wall_seconds_total counter" "$F"
 check "wall buckets as counters" grep -q '^iowhy_wall_seconds_total{target="all processes",bucket="iowait"}' "$F"
 check "device gauges" grep -q '^# TYPE iowhy_device_busy_ratio gauge' "$F"
-check "no temporary file left" bash -c "! ls '$TMPROOT' | grep -q 'iowhy-tmp'"
+check "no temporary file left" bash -c "! ls -A '$TMPROOT' | grep -q '\.iowhy-'"
 "$IOWHY" attach -p 1 --interval 1s --duration 2.2 --prometheus "$F" >/dev/null 2>&1
 promtool check metrics < "$F" >"$TMPROOT/lint" 2>&1
 check "with syscall groups (-p, not lite) it passes too ($(head -c 300 "$TMPROOT/lint"))" [ "$?" = 0 ]
