@@ -599,7 +599,7 @@ static int reports_write(struct report_files *rf, const struct common_opts *o,
 		rf->json = NULL; /* report_json_file closes it */
 		if (report_json_file(j, o->json_path, res))
 			rc = -1;
-	} else if (o->json_path && report_json("-", res)) {
+	} else if (o->json_path && report_json_stdout(res)) {
 		rc = -1;
 	}
 	return rc;

@@ -436,13 +436,8 @@ int report_json_file(FILE *f, const char *name, const struct session_result *s)
 	return ret;
 }
 
-int report_json(const char *path, const struct session_result *s)
+/* --json -: to standard output (a file is opened by the engine: outfile_open). */
+int report_json_stdout(const struct session_result *s)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-
-	if (!f) {
-		fprintf(stderr, "iowhy: cannot write JSON report '%s': %s\n", path, strerror(errno));
-		return -1;
-	}
-	return report_json_file(f, path, s);
+	return report_json_file(stdout, "-", s);
 }
