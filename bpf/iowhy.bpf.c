@@ -46,6 +46,11 @@ struct {
 /* The phase whose syscalls go into sys_hist (set by user space as each phase starts). */
 volatile __u32 hist_tag = 0;
 
+/* Syscalls that end after this (bpf_ktime_get_ns) are not counted in sys_stats: an attach window's
+ * end, stored by user space the moment it reads the clock for it, so a target that goes on calling
+ * while iowhy is preempted before it reads the table adds nothing (~0: no end). */
+volatile __u64 sys_until = ~0ULL;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -262,6 +267,8 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 		c->count_sys = 1;
 		return;
 	}
+	if (now > sys_until)
+		return;
 	total = now - c->sys_start;
 	oncpu = c->sys_oncpu;
 	idx = (c->phase % IOWHY_MAX_PHASES) * IOWHY_NR_SLOTS + c->nr;

@@ -629,6 +629,11 @@ int core_probes_sys_stats(struct core_probes *c, int phase, struct iowhy_sys_sta
 	return 0;
 }
 
+void core_probes_sys_until(struct core_probes *c, uint64_t end_ns)
+{
+	c->skel->data->sys_until = end_ns;
+}
+
 void core_probes_reset_sys_stats(struct core_probes *c, int phase)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -644,6 +649,7 @@ void core_probes_reset_sys_stats(struct core_probes *c, int phase)
 		bpf_map_update_elem(bpf_map__fd(c->skel->maps.sys_hist), &nr, zero, BPF_ANY);
 	}
 	free(zero);
+	core_probes_sys_until(c, UINT64_MAX); /* the slot counts again, from zero */
 }
 
 void core_probes_counters(struct core_probes *c, struct iowhy_counters *out)

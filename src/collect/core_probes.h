@@ -94,7 +94,11 @@ int core_probes_flush_until(struct core_probes *c, uint64_t end);
 /* Syscall statistics of `phase`, summed over CPUs. */
 int core_probes_sys_stats(struct core_probes *c, int phase,
 			  struct iowhy_sys_stat *out /* [IOWHY_NR_SLOTS] */);
-/* Zero the statistics of `phase` (its slot is reused IOWHY_MAX_PHASES phases later). */
+/* Count no syscall that ends after end_ns (CLOCK_MONOTONIC) in the statistics: an attach window's
+ * end, so that what the targets do while iowhy reads the table is not the window's. */
+void core_probes_sys_until(struct core_probes *c, uint64_t end_ns);
+/* Zero the statistics of `phase` and count again without an end (its slot is reused
+ * IOWHY_MAX_PHASES phases later). */
 void core_probes_reset_sys_stats(struct core_probes *c, int phase);
 /* Loss counters summed over CPUs. */
 void core_probes_counters(struct core_probes *c, struct iowhy_counters *out);

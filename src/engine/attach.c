@@ -791,6 +791,7 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 		session_clear_interrupt(); /* Ctrl-C / SIGTERM: the normal end of the window */
 
 	end = now_ns();
+	core_probes_sys_until(&s->core, end); /* the table is the window's, however late it is read */
 	if (r->end_note[0]) { /* the target's last events (its exit) */
 		uint64_t until = end + EXIT_DRAIN_NS;
 
@@ -799,8 +800,8 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 			usleep(10000);
 		}
 	}
-	/* the syscall table at the window's end: the targets go on calling, and what follows
-	 * (draining, the model, the process rows) takes long enough on a busy host to count more */
+	/* the syscall table at the window's end: the targets go on calling, but calls ending after
+	 * `end` are not counted (sys_until), so a preempted iowhy reads the window's table */
 	core_probes_sys_stats(&s->core, pc->tag, r->sys);
 	core_probes_reset_sys_stats(&s->core, pc->tag);
 	/* the window's events; living targets' later ones are not the window's */

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 #include <linux/types.h>
+#include "outfile.h"
 #include "report.h"
 #include "syscalls.h"
 #include "summary.h"
@@ -20,6 +21,14 @@
 #define MS 1000000ULL
 
 /* A quote, a backslash, a control character and invalid UTF-8 in a 15-byte comm. */
+/* The JSON report into a file, as the engine writes --json FILE (it opens it: outfile_open). */
+static int json_to(const char *path, const struct session_result *s)
+{
+	FILE *out = fopen(path, "w");
+
+	return out ? report_json_file(out, path, s) : -1;
+}
+
 static const char odd_comm[] = "a\"b\\c\x01\xff";
 
 struct fixture {
@@ -174,7 +183,7 @@ static const char *str(struct json_object *o, const char *key)
 static struct json_object *write_and_parse(struct fixture *f)
 {
 	assert_int_equal(summary_compute(&f->s), 0);
-	assert_int_equal(report_json(f->path, &f->s), 0);
+	assert_int_equal(json_to(f->path, &f->s), 0);
 	summary_free(&f->s);
 	f->root = json_object_from_file(f->path);
 	if (!f->root)
@@ -433,9 +442,9 @@ static void test_write_failure(void **state)
 {
 	struct fixture *f = *state;
 
-	assert_int_equal(report_json("/nonexistent-iowhy-dir/report.json", &f->s), -1);
+	assert_null(outfile_open("run", "--json", "/nonexistent-iowhy-dir/report.json"));
 	if (access("/dev/full", W_OK) == 0)
-		assert_int_equal(report_json("/dev/full", &f->s), -1);
+		assert_int_equal(json_to("/dev/full", &f->s), -1);
 }
 
 int main(void)
