@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include "outfile.h"
+#include "text.h"
 
 #ifndef TRACEFS_MAGIC
 #define TRACEFS_MAGIC 0x74726163
@@ -58,20 +59,6 @@ static const char *bad_kind(const struct stat *st)
 }
 
 /* The directory part of path ("." when there is none). */
-static void dir_of(const char *path, char *dir, size_t n)
-{
-	char *slash;
-
-	snprintf(dir, n, "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, n, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-}
-
 int outfile_check(const char *tool, const char *opt, const char *path)
 {
 	char dir[PATH_MAX], why[PATH_MAX + 64];
@@ -92,7 +79,7 @@ int outfile_check(const char *tool, const char *opt, const char *path)
 	}
 	if (errno != ENOENT)
 		return refuse(tool, opt, path, strerror(errno));
-	dir_of(path, dir, sizeof(dir));
+	path_dir(path, dir, sizeof(dir));
 	if (statfs(dir, &sf) || access(dir, W_OK)) {
 		snprintf(why, sizeof(why), "cannot create it: %s", strerror(errno));
 		return refuse(tool, opt, path, why);

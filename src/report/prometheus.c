@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The node_exporter textfile collector format (--prometheus FILE), rewritten atomically every
- * interval: a temporary file of ours beside FILE, then renameat(2). Labels are few and bounded: target,
- * bucket (5), group (6), device (at most IV_MAX_DEVS), pid/comm for at most IV_TOP_PROCS
+ * interval: a temporary file of ours beside FILE, then renameat(2). Labels are few and bounded:
+ * target, bucket (5), group (6), device (at most IV_MAX_DEVS), pid/comm for at most IV_TOP_PROCS
  * processes, cgroup for at most IV_TOP_CGROUPS cgroups and "other".
  */
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "interval_out.h"
 #include "syscalls.h"
+#include "text.h"
 
 static const char *const bucket_keys[WB_COUNT] = { "user", "kernel", "runq", "iowait", "other" };
 
@@ -189,39 +190,37 @@ int prometheus_write(const char *path, const struct interval_sample *s)
 		errno = EISDIR;
 		return -1;
 	}
-	if (slash && snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) ? (int)(slash - path) : 1,
-			      path) >= (int)sizeof(dir)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	path_dir(path, dir, sizeof(dir));
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -1;
 	fd = open_temp(dfd, base, tmp, sizeof(tmp));
-	if (fd < 0)
-		goto fail_dir;
+	if (fd < 0) {
+		err = errno;
+		close(dfd);
+		errno = err;
+		return -1;
+	}
 	f = fdopen(fd, "w");
 	if (!f) {
+		err = errno;
 		close(fd);
-		goto fail_tmp;
+		goto fail;
 	}
 	write_metrics(f, s);
 	if (fflush(f) || ferror(f) || fsync(fd)) {
 		err = errno;
 		fclose(f);
-		errno = err;
-		goto fail_tmp;
+		goto fail;
 	}
-	if (fclose(f) || renameat(dfd, tmp, dfd, base))
-		goto fail_tmp;
+	if (fclose(f) || renameat(dfd, tmp, dfd, base)) {
+		err = errno;
+		goto fail;
+	}
 	close(dfd);
 	return 0;
-fail_tmp:
-	err = errno;
+fail: /* only our temporary file is removed */
 	unlinkat(dfd, tmp, 0);
-	errno = err;
-fail_dir:
-	err = errno;
 	close(dfd);
 	errno = err;
 	return -1;

@@ -13,7 +13,7 @@ struct report_options {
 
 /* Text report to `out`. */
 void report_text(FILE *out, const struct session_result *s, const struct report_options *ro);
-/* JSON report to `path` ("-" for stdout). Returns 0, or -1 with a message on stderr. */
+/* JSON report to stdout (--json -). Returns 0, or -1 with a message on stderr. */
 int report_json_stdout(const struct session_result *s);
 /* JSON report to an open stream (closed after, unless stdout); `name` for messages. 0 or -1. */
 int report_json_file(FILE *f, const char *name, const struct session_result *s);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Text helpers: see text.h. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "text.h"
 
@@ -65,4 +66,18 @@ size_t text_width(const char *s)
 	for (; *s; s++)
 		w += ((unsigned char)*s & 0xc0) != 0x80;
 	return w;
+}
+
+void path_dir(const char *path, char *dir, size_t n)
+{
+	char *slash;
+
+	snprintf(dir, n, "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, n, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
 }
