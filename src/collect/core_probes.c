@@ -158,7 +158,31 @@ static int handle_event(void *ctx, void *data, size_t size)
 		c->seen_ts = ts;
 	if (c->order->n >= REORDER_EARLY)
 		release_early(c);
+	/* consume_present: what was there when it began is read; stop (the sample is consumed) */
+	if (c->take && (c->taken += (size + BPF_RINGBUF_HDR_SZ + 7) & ~(size_t)7) >= c->take)
+		return -ECANCELED;
 	return 0;
+}
+
+/*
+ * Read the events in the ring now, not those written meanwhile: ring_buffer__consume reads until
+ * the ring is empty, and producers as fast as this consumer (iowhy attach -a beside a syscall
+ * storm) would keep it from returning, so intervals, --duration and Ctrl-C would wait. What stays
+ * is read by the next call; a ring that fills meanwhile counts its lost events. 0 or -errno.
+ */
+static int consume_present(struct core_probes *c)
+{
+	int n;
+
+	if (!c->ring_pos) /* its positions not mapped: read until empty */
+		return ring_buffer__consume(c->rb);
+	c->take = core_probes_ring_used(c);
+	c->taken = 0;
+	if (!c->take)
+		return 0;
+	n = ring_buffer__consume(c->rb);
+	c->take = 0;
+	return n == -ECANCELED ? 0 : n;
 }
 
 /* The ring buffer's size in bytes for this host (see RINGBUF_PER_CPU). */
@@ -319,7 +343,7 @@ static void calibrate_traced(struct core_probes *c)
 		c->event_cost_ps = calib_event_cost_ps(c->calib_untraced_ps, c->calib_traced_ps);
 	core_probes_reset_sys_stats(c, CALIB_TAG);
 	/* the child is gone and was the only tree task: its events are all in the ring; drop them */
-	if (ring_buffer__consume(c->rb) >= 0)
+	if (consume_present(c) >= 0)
 		reorder_release(c->order, UINT64_MAX, discard, c);
 }
 
@@ -525,7 +549,7 @@ int core_probes_drain(struct core_probes *c)
 {
 	uint64_t now = now_ns();
 	unsigned long long before = c->received;
-	int n = ring_buffer__consume(c->rb);
+	int n = consume_present(c);
 
 	if (n < 0)
 		return n;
@@ -557,7 +581,7 @@ int core_probes_poll_ms(struct core_probes *c)
 int core_probes_flush(struct core_probes *c)
 {
 	unsigned long long before = c->received;
-	int n = ring_buffer__consume(c->rb);
+	int n = consume_present(c);
 	if (n < 0)
 		return n;
 	reorder_release(c->order, UINT64_MAX, deliver, c);
@@ -567,7 +591,7 @@ int core_probes_flush(struct core_probes *c)
 int core_probes_flush_until(struct core_probes *c, uint64_t end)
 {
 	unsigned long long before = c->received;
-	int n = ring_buffer__consume(c->rb);
+	int n = consume_present(c);
 
 	if (n < 0)
 		return n;

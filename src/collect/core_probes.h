@@ -38,6 +38,7 @@ struct core_probes {
 	struct reorder *order;    /* events wait here to be put in time order */
 	__u64 seen_ts;            /* the newest timestamp read from the ring buffer */
 	unsigned long long received; /* events delivered (a batch counts as its transitions) */
+	__u64 take, taken;        /* consume_present: the bytes in the ring when it began, read */
 	unsigned long long dropped;  /* events the reorder buffer had no memory for */
 	__u64 calib_untraced_ps;  /* a null syscall untraced, and in a traced tree task (ps) */
 	__u64 calib_traced_ps;
