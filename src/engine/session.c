@@ -42,6 +42,7 @@
 #include "fuse_probes.h"
 #include "bg_call.h"
 #include "prog_runtime.h"
+#include "task_clock.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
@@ -338,8 +339,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	const char *exe = ps->fn ? NULL : resolve_command(ps->argv[0], exe_buf, sizeof(exe_buf));
 	struct phase_ctx *pc = &s->pc;
 	struct rusage ru0, ru1;
-	int gate[2], st = 0, signalled = 0, pidfd, hinted = 0;
-	uint64_t start, deadline = 0, end, pre_release;
+	int gate[2], st = 0, signalled = 0, pidfd, hinted = 0, tclock;
+	uint64_t start, deadline = 0, end, pre_release, tclock0, tclock1;
 	pid_t pid, parent = getpid();
 
 	memset(s->shared, 0, sizeof(*s->shared));
@@ -370,6 +371,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		waitpid(pid, NULL, 0);
 		return -1;
 	}
+	tclock = task_clock_open(pid); /* a second witness of the tree's CPU (or none: -1) */
 	if (s->io)
 		io_probes_phase_begin(s->io, pc->tag);
 	if (sampler_active(s->smp))
@@ -386,6 +388,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	interval_begin(s->iv, s, &pc->model, start, ps->name, pc->tag, 0);
 	pc->iv = s->iv;
 	pc->open = 1;
+	tclock0 = task_clock_read(tclock);
 	if (write(gate[1], "g", 1) != 1) {
 		fprintf(stderr, "iowhy: cannot release the workload: %s\n", strerror(errno));
 		kill(pid, SIGKILL);
@@ -430,6 +433,9 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	if (interrupted)
 		wgroup_signal(&wg, SIGKILL); /* nothing of an interrupted workload lives on */
 	getrusage(RUSAGE_CHILDREN, &ru1);
+	tclock1 = task_clock_read(tclock);
+	if (tclock >= 0)
+		close(tclock);
 
 	end = pc->model.live ? now_ns() : pc->model.last_dead_ns;
 	session_cost_end(s, now_ns(), r);
@@ -444,6 +450,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	r->rusage_user_ns = tv_ns(ru1.ru_utime) - tv_ns(ru0.ru_utime);
 	r->rusage_sys_ns = tv_ns(ru1.ru_stime) - tv_ns(ru0.ru_stime);
 	r->rusage_sys_ns -= pre_release < r->rusage_sys_ns ? pre_release : r->rusage_sys_ns;
+	r->task_clock_ok = tclock0 != UINT64_MAX && tclock1 != UINT64_MAX && tclock1 >= tclock0;
+	r->task_clock_ns = r->task_clock_ok ? tclock1 - tclock0 : 0;
 	core_probes_sys_stats(&s->core, pc->tag, r->sys);
 	core_probes_reset_sys_stats(&s->core, pc->tag);
 	if (s->io)

@@ -90,6 +90,9 @@ struct phase_result {
 	size_t ncomms;
 	struct iowhy_sys_stat sys[IOWHY_NR_SLOTS]; /* summed over CPUs */
 	uint64_t rusage_user_ns, rusage_sys_ns;   /* getrusage(RUSAGE_CHILDREN) delta of the phase */
+	/* perf's task-clock of the tree over the phase (collect/task_clock.h), when task_clock_ok */
+	uint64_t task_clock_ns;
+	int task_clock_ok;
 	uint64_t tasks_left;      /* tree tasks still alive when the phase was closed */
 	uint64_t events, out_of_order, unknown_task;
 	/* iowhy's BPF programs over the phase, from the kernel's statistics while they were on

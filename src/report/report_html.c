@@ -627,12 +627,16 @@ static void phase_cpu_check(FILE *out, const struct phase_result *p)
 {
 	double tree = (double)phase_cpu_ns(p);
 	double ru = (double)p->rusage_user_ns + (double)p->rusage_sys_ns;
-	char a[32], b[32], c[32], e[32], u[32];
+	char a[32], b[32], c[32], e[32], u[32], t[64] = "";
 
+	if (p->task_clock_ok) {
+		snprintf(t, sizeof(t), ", perf task-clock ");
+		ns_str(t + strlen(t), sizeof(t) - strlen(t), (double)p->task_clock_ns);
+	}
 	fprintf(out, "<p class=\"meta\">CPU cross-check: traced user+kernel %s, "
-		     "getrusage(RUSAGE_CHILDREN) user+sys %s. Events %s (out of order %s, unknown "
+		     "getrusage(RUSAGE_CHILDREN) user+sys %s%s. Events %s (out of order %s, unknown "
 		     "tasks %s)%s.</p>\n",
-		ns_str(a, sizeof(a), tree), ns_str(b, sizeof(b), ru),
+		ns_str(a, sizeof(a), tree), ns_str(b, sizeof(b), ru), t,
 		fmt_count(c, sizeof(c), p->events), fmt_count(e, sizeof(e), p->out_of_order),
 		fmt_count(u, sizeof(u), p->unknown_task),
 		p->tasks_left ? "; tree tasks were still alive when the phase was closed" : "");

@@ -134,6 +134,8 @@ static struct json_object *cpu_check_obj(const struct phase_result *p)
 	jput_u64(o, "tree_kernel_ns", kernel);
 	jput_u64(o, "rusage_user_ns", p->rusage_user_ns);
 	jput_u64(o, "rusage_sys_ns", p->rusage_sys_ns);
+	if (p->task_clock_ok)
+		jput_u64(o, "task_clock_ns", p->task_clock_ns);
 	return o;
 }
 

@@ -259,6 +259,8 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 	load_facts(ph, p);
 	p->rusage_user_ns = rl_u64(cpu, "rusage_user_ns");
 	p->rusage_sys_ns = rl_u64(cpu, "rusage_sys_ns");
+	p->task_clock_ok = rl_member(cpu, "task_clock_ns") != NULL;
+	p->task_clock_ns = rl_u64(cpu, "task_clock_ns");
 	p->events = rl_u64(tr, "events");
 	p->out_of_order = rl_u64(tr, "out_of_order");
 	p->unknown_task = rl_u64(tr, "unknown_task");

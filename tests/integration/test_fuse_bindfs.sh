@@ -15,13 +15,12 @@ fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { fail "bindfs mounted"; finish; }
 "$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=1M count=8 \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
-# (check_phase_invariants' two-sided CPU check is left out: on FUSE workloads the traced CPU runs
-# 4-40% below getrusage with or without the FUSE probes (--no-io too); see docs/SEEDS.md.)
-wall=$(jqr "$J" '.phases[0].wall_ns')
-check "buckets sum to the wall within 2%" within "$(jqr "$J" '.phases[0].wall | .user_ns +
-	.kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns')" "$wall" 2
+# (On FUSE workloads the traced CPU ran 4-40% below getrusage: dd and the daemon hand each request
+# back and forth, and the scheduler charges each woken side part of its run-queue wait. The
+# task-clock witness agrees with the trace: docs/ACCURACY.md.)
+check_phase_invariants "$J" 0
 tree=$(jqr "$J" '.phases[0].cpu_check.tree_cpu_ns')
-ru=$(jqr "$J" '.phases[0].cpu_check.rusage_cpu_ns')
+ru=$(jqr "$J" '.phases[0].cpu_check.task_clock_ns')
 ddbytes=$(sed -n 's/^\([0-9]*\) bytes.*copied.*/\1/p' "$TMPROOT/out.txt")
 wbytes=$(fuse_row "$J" bytes WRITE)
 wreq=$(fuse_row "$J" requests WRITE)
@@ -36,10 +35,9 @@ echo "  daemon pid $DPID: CPU $cpu ns, replies $(fuse_daemon "$J" "$DPID" replie
 check "the daemon is identified by its pid" test -n "$cpu"
 check "the daemon's CPU is shown" fcmp "${cpu:-0} > 0"
 check "the daemon serves the mount" test "$(fuse_daemon "$J" "$DPID" mount)" = "$TMPROOT/mnt"
-echo "  workload CPU: traced $tree ns, getrusage (dd only) $ru ns; daemon CPU ${cpu:-0} ns"
-# Folded in, the daemon's CPU would add to the tree's; the tree's CPU may run above getrusage's
-# on a loaded VM (steal time), so the margin is half the daemon's CPU, not a fixed share.
-check "the daemon's CPU is not in the workload's (traced - getrusage < daemon / 2)" \
+echo "  workload CPU: traced $tree ns, task-clock (dd only) $ru ns; daemon CPU ${cpu:-0} ns"
+# Folded in, the daemon's CPU would add to the tree's; task-clock counts dd's tree alone.
+check "the daemon's CPU is not in the workload's (traced - task-clock < daemon / 2)" \
 	fcmp "$tree - $ru < ${cpu:-0} / 2"
 check "the daemon is not a workload task" \
 	test "$(jqr "$J" '[.phases[0].comms[] | select(.comm == "bindfs")] | length')" = 0
@@ -54,7 +52,7 @@ check "at least 90% of the WRITEs charged per request" fcmp "$wpaired >= 0.9 * $
 check "the daemon's CPU per WRITE is shown" fcmp "$wcpu > 0"
 check "... within the daemon's CPU" fcmp "$wcpu <= ${cpu:-0}"
 check "... and within the WRITEs' latency" fcmp "$wbusy <= $(fuse_row "$J" latency_sum_ns WRITE)"
-check "... and not in the workload's CPU (traced - getrusage < daemon's WRITE CPU / 2)" \
+check "... and not in the workload's CPU (traced - task-clock < daemon's WRITE CPU / 2)" \
 	fcmp "$tree - $ru < $wcpu / 2"
 check "the text report has the daemon's CPU per opcode" \
 	grep -Eq "^    WRITE +daemon .* on CPU.* \($wpaired of $wreq requests\)" "$TMPROOT/out.txt"

@@ -572,6 +572,8 @@ static void test_text_report(void **state)
 	split_phase(f);
 	f->ph[0].rusage_user_ns = 1000 * MS;
 	f->ph[0].rusage_sys_ns = 6000 * MS;
+	f->ph[0].task_clock_ok = 1;
+	f->ph[0].task_clock_ns = 7100 * MS;
 	f->ph[2].wall.unattributed_ns = 100 * MS; /* 4.3% of split: earns a "!" */
 	f->ph[2].wall.end_ns += 100 * MS;
 	r = text_report(f);
@@ -587,7 +589,9 @@ static void test_text_report(void **state)
 	assert_contains(r, "== loop/flush (flush phase, column loop): exit status 0 ==");
 	assert_contains(r, "! unattributed is 4.3% of wall");
 	assert_contains(r, "CPU cross-check: traced user+kernel 7.40 s, getrusage(RUSAGE_CHILDREN) "
-			   "user+sys 7.00 s, difference +5.7%");
+			   "user+sys 7.00 s, difference +5.7%; perf task-clock 7.10 s, difference +4.2%\n");
+	/* only the phase that measured it names task-clock */
+	assert_null(strstr(strstr(r, "perf task-clock") + 1, "perf task-clock"));
 	assert_contains(r, "hypervisor steal time");
 	assert_block_aligned(r, "work view");
 	assert_block_aligned(r, "syscalls (top");

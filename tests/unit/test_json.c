@@ -74,6 +74,8 @@ static void fill_work(struct fixture *f)
 	fill_sys(&p->sys[op], 1000, 20 * MS, 20 * MS, 100000);
 	p->rusage_user_ns = 11 * MS;
 	p->rusage_sys_ns = 59 * MS;
+	p->task_clock_ok = 1;
+	p->task_clock_ns = 68 * MS;
 	p->events = 123456;
 	p->out_of_order = 2;
 	p->unknown_task = 1;
@@ -268,6 +270,7 @@ static void test_phase_facts_and_checks(void **state)
 	assert_int_equal(u64(cpu, "rusage_cpu_ns"), 70 * MS);
 	assert_int_equal(u64(cpu, "rusage_user_ns"), 11 * MS);
 	assert_int_equal(u64(cpu, "rusage_sys_ns"), 59 * MS);
+	assert_int_equal(u64(cpu, "task_clock_ns"), 68 * MS);
 	tr = get(p, "trace", json_type_object);
 	assert_int_equal(u64(tr, "events"), 123456);
 	assert_int_equal(u64(tr, "out_of_order"), 2);

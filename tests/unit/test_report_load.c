@@ -66,6 +66,8 @@ static void work_phase(struct phase_result *p, const char *name, uint64_t scale)
 	p->sys[op].hist[14] = 1000;
 	p->rusage_user_ns = 10 * MS * scale;
 	p->rusage_sys_ns = 60 * MS * scale;
+	p->task_clock_ok = scale == 1; /* one phase with the task-clock witness, one without */
+	p->task_clock_ns = 67 * MS;
 	p->events = 5000;
 	facts_set(&p->facts, "files_written", "files written", "", 1000);
 	facts_set(&p->facts, "app_seconds", "time by its own clock", "s", 0.1 * scale);
@@ -332,6 +334,7 @@ static void test_text_same(void **state)
 		assert_string_equal(a, b);
 		if (detail == 1) { /* what only -v shows, from what only the JSON's new members keep */
 			assert_non_null(strstr(b, "files written: 1,000"));
+			assert_non_null(strstr(b, "perf task-clock 67.0 ms, difference -85.1%"));
 			assert_non_null(strstr(b, "Where the CPU went (73 samples"));
 			assert_non_null(strstr(b, "ext4_buffered_write_iter"));
 			assert_non_null(strstr(b, "Why the tree slept uninterruptibly"));
