@@ -8,8 +8,8 @@
 # syscall's.
 # iowhy and fio run at nice -20 so that other work on a busy host seldom preempts fio between its
 # clock reads and the syscall (time in fio's clat that is in no syscall), nor starves iowhy's reader.
-# (Not fio alone at -20 or SCHED_FIFO: then the traced CPU came out 10-20% below getrusage now and
-# then under load, an open question.)
+# (Under load the traced CPU can be 10-20% off getrusage's: the scheduler charges a woken task
+# from its wakeup; task-clock is the tight witness, docs/ACCURACY.md.)
 need_root
 command -v fio >/dev/null || skip "fio not installed"
 source tests/integration/lib_dev.sh
