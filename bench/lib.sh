@@ -13,6 +13,9 @@
 #   fs_release          unmount, detach, remove the mount point (safe to call twice)
 #   fs_cleanup          fs_release + remove the image (for traps)
 #   min_med_max         numbers on stdin, one a line -> "min / median / max" ("-" for none)
+#   ci                  numbers on stdin -> "median lo hi" (lo, hi: a distribution-free ~95%
+#                       interval of the median, ranks n/2 -+ 0.98 sqrt(n), clamped to the sample)
+#   side MED LO HI LINE "below", "above" or "not decidable" (the interval straddles the line)
 #   hide_fuse CMD...    CMD; with HIDE_FUSE=1 in a mount namespace of its own where the machine's
 #                       FUSE mounts are unmounted (other users' mounts would make iowhy load its
 #                       FUSE daemon programs; the machine's mounts stay)
@@ -24,6 +27,13 @@ now_us() { local t=${EPOCHREALTIME/[.,]/}; echo "$t"; }
 min_med_max() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	printf "%s / %s / %s", v[1], m, v[NR] }'; }
+ci() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan nan nan"; exit }
+	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	j = int(NR / 2 - 0.98 * sqrt(NR)); k = int(NR / 2 + 1 + 0.98 * sqrt(NR) + 0.999)
+	if (j < 1) j = 1; if (k > NR) k = NR
+	print m, v[j], v[k] }'; }
+side() { awk -v lo="$2" -v hi="$3" -v l="$4" 'BEGIN { if (lo == "nan" || hi == "nan") print "not decidable"
+	else if (hi + 0 < l + 0) print "below"; else if (lo + 0 > l + 0) print "above"; else print "not decidable" }'; }
 hide_fuse() {
 	if [ "${HIDE_FUSE:-1}" = 1 ]; then
 		# shellcheck disable=SC2016 # expanded by the inner shell

@@ -202,17 +202,6 @@ ms() { awk -v u="$1" 'BEGIN { printf "%.0f", u / 1000 }'; }
 pct() { awk -v r="$1" 'BEGIN { printf "%+.1f%%", (r - 1) * 100 }'; }
 # show METRIC: ms, or IOPS for a fio case
 show() { if [ "$FIO" = 1 ]; then awk -v v="$1" 'BEGIN { printf "%.0f IOPS", (v > 0 ? 1e9 / v : 0) }'; else echo "$(ms "$1") ms"; fi; }
-# ci: numbers on stdin -> "median lo hi" (lo, hi: a distribution-free ~95% interval of the median,
-# ranks n/2 -+ 0.98 sqrt(n), clamped to the sample)
-ci() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan nan nan"; exit }
-	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	j = int(NR / 2 - 0.98 * sqrt(NR)); k = int(NR / 2 + 1 + 0.98 * sqrt(NR) + 0.999)
-	if (j < 1) j = 1; if (k > NR) k = NR
-	print m, v[j], v[k] }'; }
-# side MEDIAN LO HI LINE: "below", "above" or "not decidable" (the interval straddles the line)
-side() { awk -v lo="$2" -v hi="$3" -v l="$4" 'BEGIN { if (lo == "nan" || hi == "nan") print "not decidable"
-	else if (hi + 0 < l + 0) print "below"; else if (lo + 0 > l + 0) print "above"; else print "not decidable" }'; }
-
 declare -A SUMMARY
 kinds=(A B "B'" S L F0 F1)
 K=${#kinds[@]}
