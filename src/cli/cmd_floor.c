@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `iowhy __floor [--core|--syscalls] [--] CMD [ARGS...]`: CMD under empty programs on iowhy's
- * tracepoints (floor_probes.h), for bench/overhead.sh's floor controls: F0 every tracepoint,
- * F1 (--syscalls) the raw_syscalls pair only; --core the core probes' tracepoints (as --no-io).
+ * `iowhy __floor [--core|--syscalls|--timer] [--] CMD [ARGS...]`: CMD under empty programs on
+ * iowhy's tracepoints (floor_probes.h), for the benchmarks' floor controls: F0 every tracepoint,
+ * F1 (--syscalls) the raw_syscalls pair only; --core the core probes' tracepoints (as --no-io);
+ * F2 (--timer) a minimal exact syscall timer on that pair (bench/syscall_floor.sh).
  * Exits with CMD's status (128 + signal if killed).
  */
 #include <errno.h>
@@ -28,18 +29,21 @@ int floor_main(int argc, char **argv)
 			kind = FLOOR_SYSCALLS;
 		} else if (!strcmp(argv[i], "--core")) {
 			kind = FLOOR_CORE;
+		} else if (!strcmp(argv[i], "--timer")) {
+			kind = FLOOR_TIMER;
 		} else {
 			fprintf(stderr, "iowhy __floor: unknown option %s\n", argv[i]);
 			return 2;
 		}
 	}
 	if (i >= argc) {
-		fprintf(stderr, "iowhy __floor: usage: iowhy __floor [--core|--syscalls] [--] CMD...\n");
+		fprintf(stderr, "iowhy __floor: usage: iowhy __floor [--core|--syscalls|--timer] [--] CMD...\n");
 		return 2;
 	}
 	if (floor_probes_attach(&f, kind))
 		return 1;
-	fprintf(stderr, "iowhy __floor: %d empty programs attached\n", f.attached);
+	fprintf(stderr, "iowhy __floor: %d %sprograms attached\n", f.attached,
+		kind == FLOOR_TIMER ? "timer " : "empty ");
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {

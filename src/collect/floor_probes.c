@@ -12,6 +12,7 @@
 #include "floor_probes.h"
 #include "core_probes.h"
 #include "io_probes.h"
+#include "floor_timer.skel.h"
 
 int floor_wants(enum floor_kind kind, int set, const char *name)
 {
@@ -21,6 +22,7 @@ int floor_wants(enum floor_kind kind, int set, const char *name)
 	case FLOOR_CORE:
 		return set == 0;
 	case FLOOR_SYSCALLS:
+	case FLOOR_TIMER:
 		return set == 0 && !strncmp(name, "raw_syscalls:", 13);
 	}
 	return 0;
@@ -80,6 +82,25 @@ static int attach_set(struct floor_probes *f, int i, const struct btf *vmlinux)
 	return 0;
 }
 
+/* F2: the timer's object, loaded and attached (its own programs stand on the raw_syscalls pair) */
+static int attach_timer(struct floor_probes *f)
+{
+	int err;
+
+	f->timer = floor_timer_bpf__open_and_load();
+	if (!f->timer) {
+		fprintf(stderr, "iowhy: cannot load the floor timer: %s\n", strerror(errno));
+		return -1;
+	}
+	err = floor_timer_bpf__attach(f->timer);
+	if (err) {
+		fprintf(stderr, "iowhy: cannot attach the floor timer: %s\n", strerror(-err));
+		return -1;
+	}
+	f->attached = 2;
+	return 0;
+}
+
 int floor_probes_attach(struct floor_probes *f, enum floor_kind kind)
 {
 	const struct probe_spec *specs[2] = { core_probe_specs, io_probe_specs };
@@ -90,6 +111,12 @@ int floor_probes_attach(struct floor_probes *f, enum floor_kind kind)
 	memset(f, 0, sizeof(*f));
 	memset(f->fd, -1, sizeof(f->fd));
 	memset(f->link, -1, sizeof(f->link));
+	if (kind == FLOOR_TIMER) {
+		rc = attach_timer(f);
+		if (rc)
+			floor_probes_detach(f);
+		return rc;
+	}
 	vmlinux = btf__load_vmlinux_btf();
 	if (!vmlinux) {
 		fprintf(stderr, "iowhy: cannot read the kernel's BTF: %s\n", strerror(errno));
@@ -124,5 +151,7 @@ void floor_probes_detach(struct floor_probes *f)
 			f->link[i][k] = f->fd[i][k] = -1;
 		}
 	}
+	floor_timer_bpf__destroy(f->timer);
+	f->timer = NULL;
 	f->attached = 0;
 }

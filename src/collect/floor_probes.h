@@ -11,23 +11,29 @@
 
 #include "probe_set.h"
 
+struct floor_timer_bpf;
+
 enum floor_kind {
 	FLOOR_ALL,       /* F0: every tracepoint of the core and I/O probes */
 	FLOOR_CORE,      /* the core probes' tracepoints only (what --no-io attaches) */
 	FLOOR_SYSCALLS,  /* F1: raw_syscalls sys_enter and sys_exit only */
+	FLOOR_TIMER,     /* F2: the least an exact syscall timer does, on the same pair
+			  * (bpf/floor_timer.bpf.c): its two programs, not empty ones */
 };
 
 struct floor_probes {
 	struct probe_set set[2];  /* core, I/O: the probes' states */
 	int fd[2][PROBE_SET_MAX]; /* program fds, -1 if none */
 	int link[2][PROBE_SET_MAX];
-	int attached;             /* how many empty programs are attached */
+	int attached;             /* how many programs are attached */
+	struct floor_timer_bpf *timer; /* FLOOR_TIMER's object, else NULL */
 };
 
 /* Whether a probe of that name belongs to the floor of `kind`. */
 int floor_wants(enum floor_kind kind, int set, const char *name);
 /* Load and attach the empty programs (IOWHY_SKIP_PROBES and tracepoints absent from the kernel are
- * left out, as iowhy leaves them out). Returns 0, or -1 after one line on stderr (detached). */
+ * left out, as iowhy leaves them out), or for FLOOR_TIMER the timer's two. Returns 0, or -1 after
+ * one line on stderr (detached). */
 int floor_probes_attach(struct floor_probes *f, enum floor_kind kind);
 /* Detach and close everything. Safe to call twice. */
 void floor_probes_detach(struct floor_probes *f);

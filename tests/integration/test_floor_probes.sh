@@ -1,7 +1,9 @@
 # The benchmark's floor controls: `iowhy __floor` attaches one empty program per probe iowhy attaches
 # (F0: the same tracepoints, from the same probe tables), `--core` those of --no-io, `--syscalls`
 # (F1) the raw_syscalls pair only; each runs on its tracepoint (bpf_stats run counts) and does
-# nothing; the command's exit status comes back; nothing stays attached afterwards.
+# nothing; the command's exit status comes back; nothing stays attached afterwards. `--timer` (F2)
+# attaches the minimal exact syscall timer instead: its two programs, on the same pair, each run on
+# every transition, and gone afterwards.
 need_root
 command -v bpftool >/dev/null || skip "needs bpftool"
 floors() { jq '[.[] | select(.name == "iowhy_floor")] | length' "$1"; }
@@ -54,5 +56,21 @@ for kind in all core syscalls; do
 done
 gone
 check "nothing stays attached afterwards" test "$(floors "$TMPROOT/after.json")" = 0
+timers() { jq '[.[] | select(.name == "ft_enter" or .name == "ft_exit")] | length' "$1"; }
+truns() { jq '[.[] | select(.name == "ft_enter" or .name == "ft_exit") | .run_cnt // 0] | min // 0' "$1"; }
+$IOWHY __floor --timer -- sh -c "bpftool prog show -j >'$TMPROOT/p0.json'; \
+	'$CALIB' getppid 20000; bpftool prog show -j >'$TMPROOT/p1.json'; exit 5" 2>"$TMPROOT/err"; rc=$?
+check "timer: the command's exit status comes back (got $rc)" test "$rc" = 5
+check "timer: its two programs attached, nothing else" \
+	test "$(timers "$TMPROOT/p0.json"):$(floors "$TMPROOT/p0.json")" = 2:0
+check "timer: it says so" grep -q "^iowhy __floor: 2 timer programs attached" "$TMPROOT/err"
+r0=$(truns "$TMPROOT/p0.json") r1=$(truns "$TMPROOT/p1.json")
+check "timer: each ran on the 20,000 calls of getppid 20000 ($r0 -> $r1)" fcmp "$r1 - $r0 >= 20000"
+for _ in $(seq 20); do
+	bpftool prog show -j >"$TMPROOT/after.json"
+	[ "$(timers "$TMPROOT/after.json")" = 0 ] && break
+	sleep 0.1
+done
+check "timer: gone afterwards" test "$(timers "$TMPROOT/after.json")" = 0
 $IOWHY __floor --bogus true 2>"$TMPROOT/err"; rc=$?
 check "an unknown option: exit 2 (got $rc)" test "$rc" = 2
