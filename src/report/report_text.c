@@ -782,8 +782,9 @@ static void print_cpu_check(FILE *out, const struct phase_result *p)
 	fprintf(out, "\n  (getrusage less the gated child's CPU before the release. Traced times%s are "
 		     "timestamps and include hypervisor steal time, which the kernel's accounting "
 		     "excludes; on a busy CPU that accounting also charges a woken task from its wakeup, "
-		     "part of its run-queue wait: docs/ACCURACY.md)\n",
-		p->task_clock_ok ? " and task-clock" : "");
+		     "part of its run-queue wait%s: docs/ACCURACY.md)\n",
+		p->task_clock_ok ? " and task-clock" : "",
+		p->task_clock_ok ? "; task-clock ends a task's count before its exit frees its memory" : "");
 }
 
 /* ---- Work view ---- */

@@ -40,19 +40,20 @@ steal_mark() { _steal0=$(steal_ns); }
 steal_mark
 
 # Invariants every traced phase must meet: the wall-view buckets sum to the wall within 2%, the
-# unattributed residual stays under 2%, and the tree's CPU agrees with two witnesses of the run
+# unattributed residual stays under 2%, and the tree's CPU lies between two witnesses of the run
 # (docs/ACCURACY.md):
-# - perf's task-clock (timestamps at perf's own switch hooks, as traced times are): within 3%, plus
-#   up to 5 us a context switch above it (task-clock starts a stint after the switch is done, the
-#   trace when it begins: 1-2 us a switch measured with fio beside two spinners);
+# - at least perf's task-clock (timestamps at perf's own switch hooks, as traced times are), less
+#   3%: task-clock counts the same stints but ends a task's count at its exit hook, before the
+#   exit frees its memory (calib touch 1024: 112 ms less), so it is a lower bound, and the
+#   scheduler's dating (below) does not move it;
 # - getrusage, the scheduler's account, within 10%, plus above it the steal time of all CPUs since
 #   steal_mark (and a tick per CPU of /proc/stat rounding), which timestamps count and it does not,
 #   and either way the tree's run-queue time: the scheduler dates a switch at its clock's last
-#   update, so a woken task is charged part of its wait (fio beside two spinners: 5-15% below
-#   getrusage, while task-clock agreed within 1-5%).
+#   update, so a woken task is charged part of its wait (fio beside two spinners: traced 0.85-1.11
+#   of getrusage).
 # check_phase_invariants JSON PHASE_INDEX
 check_phase_invariants() {
-	local j=$1 i=$2 wall sum resid tree ru tc runq sw name
+	local j=$1 i=$2 wall sum resid tree ru tc runq name
 	name=$(jqr "$j" ".phases[$i].name")
 	wall=$(jqr "$j" ".phases[$i].wall_ns")
 	sum=$(jqr "$j" ".phases[$i].wall | .user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns")
@@ -61,7 +62,6 @@ check_phase_invariants() {
 	ru=$(jqr "$j" ".phases[$i].cpu_check.rusage_cpu_ns")
 	tc=$(jqr "$j" ".phases[$i].cpu_check.task_clock_ns // -1")
 	runq=$(jqr "$j" "[.phases[$i].comms[]?.runq_ns] | add // 0")
-	sw=$(jqr "$j" "[.phases[$i].comms[]? | .vol_switches + .invol_switches] | add // 0")
 	check "$name: buckets sum to the wall ($sum vs $wall ns) within 2%" within "$sum" "$wall" 2
 	check "$name: unattributed $resid ns < 2% of wall $wall" fcmp "$resid < 0.02 * $wall"
 	# run phases measure task-clock (attach's phases have no tree root to open it on)
@@ -69,8 +69,8 @@ check_phase_invariants() {
 		check "$name: perf task-clock measured" fcmp "$tc >= 0"
 	fi
 	if fcmp "$tc > 20000000"; then
-		check "$name: tree CPU $tree ns within 3% of task-clock $tc ns (+ 5 us x $sw switches above)" \
-			fcmp "$tree >= 0.97 * $tc - 1000000 && $tree <= 1.03 * $tc + 5000 * $sw + 1000000"
+		check "$name: tree CPU $tree ns at least task-clock $tc ns less 3%" \
+			fcmp "$tree >= 0.97 * $tc - 1000000"
 	fi
 	# Tiny phases: getrusage has tick-free but µs-rounded fields; compare only when there is CPU to compare.
 	if fcmp "$ru > 20000000"; then
