@@ -81,7 +81,7 @@ run_one() {
 fit() { awk '{ n++; x += $1; y += $2; xx += $1 * $1; xy += $1 * $2 }
 	END { d = n * xx - x * x; printf "%.1f", (d > 0 ? (n * xy - x * y) / d : 0) }'; }
 
-kinds=(off $FREQS)
+read -ra kinds <<<"off $FREQS"
 K=${#kinds[@]}
 def=${kinds[1]}
 exec > >(tee "$out")

@@ -71,11 +71,11 @@ for ((i = 0; i < ROUNDS; i++)); do
 	q() { awk -v x="$1" -v y="$2" 'BEGIN { if (y > 0) printf "%.3f", x / y; else print "nan" }'; }
 	f1=$(add "${M[F1]}") f2=$(add "${M[F2]}") b=$(add "${M[B\']}")
 	r21+=("$(q "$f2" "$f1")") rb1+=("$(q "$b" "$f1")") rb2+=("$(q "$b" "$f2")")
+	pc() { awk -v t="$1" -v a="$a" -v n="$N" 'BEGIN { printf "%.0f", (t - a) * 1000 / n }'; }
+	b=${M[B\']}
 	printf "  round %d (load %s): A %d ms  F1 %d ms  F2 %d ms  B' %d ms | added per call: F1 %s  F2 %s  B' %s ns | F2/F1 %s  B'/F1 %s  B'/F2 %s\n" \
 		$((i + 1)) "$(cut -d' ' -f1 /proc/loadavg)" $((a / 1000)) $((M[F1] / 1000)) $((M[F2] / 1000)) \
-		$((M[B\'] / 1000)) "$(awk -v t="${M[F1]}" -v a="$a" -v n="$N" 'BEGIN { printf "%.0f", (t - a) * 1000 / n }')" \
-		"$(awk -v t="${M[F2]}" -v a="$a" -v n="$N" 'BEGIN { printf "%.0f", (t - a) * 1000 / n }')" \
-		"$(awk -v t="${M[B\']}" -v a="$a" -v n="$N" 'BEGIN { printf "%.0f", (t - a) * 1000 / n }')" \
+		$((b / 1000)) "$(pc "${M[F1]}")" "$(pc "${M[F2]}")" "$(pc "$b")" \
 		"${r21[-1]}" "${rb1[-1]}" "${rb2[-1]}"
 done
 echo "added cost per call (ns), median (95% CI):"
