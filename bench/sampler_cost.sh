@@ -14,6 +14,10 @@
 # decided when the interval lies on one side of TARGET, else more rounds up to MAX_ROUNDS, then
 # "not decidable". The cost per sample is also shown per frequency ((T_f - T_off) / samples_f):
 # if those agree, the cost is linear in the rate and the extrapolation holds.
+# A floor control runs in every round too: `iowhy run --no-sample` under `iowhy __floor --sampler`
+# at the highest of FREQS, an empty program on the same cpu-clock events. Its cost per sample
+# (counting as many samples per second of wall as the highest frequency's run had) is what
+# sampling costs on this host before iowhy's program does anything; iowhy's own part is the rest.
 #
 #   bench/sampler_cost.sh [MIN_ROUNDS]     (root; default 5; MAX_ROUNDS=3*MIN_ROUNDS)
 #
@@ -56,16 +60,20 @@ cp ./iowhy "$IOWHY"
 IMG=$(mktemp "$IMG_DIR/iowhy-bench-img.XXXXXX")
 fs_image_create "$IMG" "$IMG_SIZE"
 
-# run_one KIND (off or a frequency): sets WALL (ns) and SAMPLES of the workload's phase
+# run_one KIND (off, a frequency, or floor): sets WALL (ns) and SAMPLES of the workload's phase
 run_one() {
-	local kind=$1 opt=(--no-sample) rc=0
-	[ "$kind" = off ] || opt=(--freq "$kind")
+	local kind=$1 opt=(--no-sample) pre=() rc=0
+	case $kind in
+	off) ;;
+	floor) pre=("$IOWHY" __floor --sampler "$top" --) ;;
+	*) opt=(--freq "$kind") ;;
+	esac
 	fs_fresh
 	mkdir "$FS_MNT/w"
 	rm -f "$WORK/r.json"
 	drop_caches
 	sleep "$SETTLE"
-	(cd "$WORK" && "$IOWHY" run --json "$WORK/r.json" "${opt[@]}" -- \
+	(cd "$WORK" && "${pre[@]}" "$IOWHY" run --json "$WORK/r.json" "${opt[@]}" -- \
 		"$IOWHY" __gen direct 1k "$FILES" "$FS_MNT/w" >/dev/null 2>"$WORK/err") || rc=$?
 	fs_release
 	if [ "$rc" != 0 ]; then
@@ -80,17 +88,19 @@ run_one() {
 # fit "samples wall" lines on stdin -> the least-squares slope (ns per sample)
 fit() { awk '{ n++; x += $1; y += $2; xx += $1 * $1; xy += $1 * $2 }
 	END { d = n * xx - x * x; printf "%.1f", (d > 0 ? (n * xy - x * y) / d : 0) }'; }
+ms() { awk -v w="$1" 'BEGIN { printf "%.0f", w / 1e6 }'; }
 
-read -ra kinds <<<"off $FREQS"
+read -ra freqs <<<"$FREQS"
+kinds=(off "${freqs[@]}" floor)
 K=${#kinds[@]}
-def=${kinds[1]}
+def=${freqs[0]}
+top=${freqs[-1]}
 exec > >(tee "$out")
 echo "# iowhy CPU sampler cost by amplification, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(uname -r), $(nproc) CPUs"
-echo "# iowhy $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo '+dirty tree'); gen direct $FILES x 1k on a fresh ext4 per run (loop over $IMG_DIR); runs: --no-sample and --freq ${FREQS// /, }"
+echo "# iowhy $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo '+dirty tree'); gen direct $FILES x 1k on a fresh ext4 per run (loop over $IMG_DIR); runs: --no-sample, --freq ${FREQS// /, }, and the floor (an empty program at $top Hz)"
 printf 'round\tkind\twall_ns\tsamples\tload1\n' >"$tsv"
-declare -A W S
-over=()
-declare -A cost
+declare -A W S cost
+over=() floors=()
 i=0
 while [ $i -lt "$MAX_ROUNDS" ]; do
 	for ((k = 0; k < K; k++)); do
@@ -99,15 +109,18 @@ while [ $i -lt "$MAX_ROUNDS" ]; do
 		W[$kind]=$WALL S[$kind]=$SAMPLES
 		printf '%d\t%s\t%s\t%s\t%s\n' $((i + 1)) "$kind" "$WALL" "$SAMPLES" "$(cut -d' ' -f1 /proc/loadavg)" >>"$tsv"
 	done
-	slope=$(for kd in "${kinds[@]}"; do echo "${S[$kd]} ${W[$kd]}"; done | fit)
+	slope=$(for kd in off "${freqs[@]}"; do echo "${S[$kd]} ${W[$kd]}"; done | fit)
 	over+=("$(awk -v s="$slope" -v n="${S[$def]}" -v t="${W[off]}" 'BEGIN { printf "%.3f", s * n / t * 100 }')")
-	line="  round $((i + 1)) (load $(cut -d' ' -f1 /proc/loadavg)): off $(awk -v w="${W[off]}" 'BEGIN { printf "%.0f", w / 1e6 }') ms"
-	for f in $FREQS; do
+	# the floor's samples: as many per second of wall as the top frequency's run had
+	floors+=("$(awk -v wf="${W[floor]}" -v wo="${W[off]}" -v n="${S[$top]}" -v wt="${W[$top]}" \
+		'BEGIN { s = n * wf / wt; printf "%.0f", (s > 0 ? (wf - wo) / s : 0) }')")
+	line="  round $((i + 1)) (load $(cut -d' ' -f1 /proc/loadavg)): off $(ms "${W[off]}") ms"
+	for f in "${freqs[@]}"; do
 		c=$(awk -v a="${W[$f]}" -v b="${W[off]}" -v n="${S[$f]}" 'BEGIN { printf "%.0f", (n > 0 ? (a - b) / n : 0) }')
 		cost[$f]+="$c "
-		line+=" | $f Hz $(awk -v w="${W[$f]}" 'BEGIN { printf "%.0f", w / 1e6 }') ms, ${S[$f]} samples, $c ns each"
+		line+=" | $f Hz $(ms "${W[$f]}") ms, ${S[$f]} samples, $c ns each"
 	done
-	echo "$line | slope $slope ns/sample -> ${over[-1]}% at $def Hz"
+	echo "$line | floor $(ms "${W[floor]}") ms, ${floors[-1]} ns a sample | slope $slope ns/sample -> ${over[-1]}% at $def Hz"
 	i=$((i + 1))
 	[ $i -ge "$MIN_ROUNDS" ] || continue
 	read -r q lo hi < <(printf '%s\n' "${over[@]}" | ci)
@@ -115,8 +128,12 @@ while [ $i -lt "$MAX_ROUNDS" ]; do
 	[ "$verdict" = "not decidable" ] || break
 done
 echo "cost per sample (ns; median of the rounds, by frequency):"
-for f in $FREQS; do
+for f in "${freqs[@]}"; do
 	read -r cq clo chi < <(tr ' ' '\n' <<<"${cost[$f]}" | grep . | ci)
 	echo "  $f Hz: $cq (CI $clo-$chi)"
 done
+read -r fq flo fhi < <(printf '%s\n' "${floors[@]}" | ci)
+echo "  the floor, an empty program at $top Hz: $fq (CI $flo-$fhi)"
 echo "sampler overhead at $def Hz: median $q% (95% CI $lo-$hi%) over $i rounds: $verdict the ${TARGET}% target"
+read -r sq _ _ < <(tr ' ' '\n' <<<"${cost[$top]}" | grep . | ci)
+echo "the floor is $(awk -v f="$fq" -v s="$sq" 'BEGIN { printf "%.0f%%", (s > 0 ? 100 * f / s : 0) }') of the cost per sample at $top Hz"

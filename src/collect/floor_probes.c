@@ -13,6 +13,9 @@
 #include "core_probes.h"
 #include "io_probes.h"
 #include "floor_timer.skel.h"
+#include "sampler.h"
+#include <sys/ioctl.h>
+#include <linux/perf_event.h>
 
 int floor_wants(enum floor_kind kind, int set, const char *name)
 {
@@ -24,6 +27,8 @@ int floor_wants(enum floor_kind kind, int set, const char *name)
 	case FLOOR_SYSCALLS:
 	case FLOOR_TIMER:
 		return set == 0 && !strncmp(name, "raw_syscalls:", 13);
+	case FLOOR_SAMPLER:
+		return 0;
 	}
 	return 0;
 }
@@ -101,6 +106,48 @@ static int attach_timer(struct floor_probes *f)
 	return 0;
 }
 
+static void floor_reset(struct floor_probes *f)
+{
+	memset(f, 0, sizeof(*f));
+	memset(f->fd, -1, sizeof(f->fd));
+	memset(f->link, -1, sizeof(f->link));
+	f->sample_prog = -1;
+}
+
+int floor_sampler_attach(struct floor_probes *f, unsigned hz)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int n = libbpf_num_possible_cpus();
+
+	floor_reset(f);
+	f->sample_prog = bpf_prog_load(BPF_PROG_TYPE_PERF_EVENT, "iowhy_floor", "GPL", insns, 2, NULL);
+	f->perf_fds = n > 0 ? malloc(n * sizeof(int)) : NULL;
+	if (f->sample_prog < 0 || !f->perf_fds) {
+		fprintf(stderr, "iowhy: cannot load an empty perf_event program: %s\n",
+			strerror(f->sample_prog < 0 ? -f->sample_prog : ENOMEM));
+		floor_probes_detach(f);
+		return -1;
+	}
+	f->nperf = n;
+	for (int cpu = 0; cpu < n; cpu++) {
+		int fd = f->perf_fds[cpu] = sampler_perf_open(hz, cpu);
+
+		if (fd < 0 && (errno == ENODEV || errno == ENXIO))
+			continue; /* an offline CPU */
+		if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_SET_BPF, f->sample_prog) ||
+		    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+			fprintf(stderr, "iowhy: cannot sample CPU %d: %s\n", cpu, strerror(errno));
+			floor_probes_detach(f);
+			return -1;
+		}
+		f->attached++;
+	}
+	return 0;
+}
+
 int floor_probes_attach(struct floor_probes *f, enum floor_kind kind)
 {
 	const struct probe_spec *specs[2] = { core_probe_specs, io_probe_specs };
@@ -108,9 +155,7 @@ int floor_probes_attach(struct floor_probes *f, enum floor_kind kind)
 	struct btf *vmlinux;
 	int rc = 0;
 
-	memset(f, 0, sizeof(*f));
-	memset(f->fd, -1, sizeof(f->fd));
-	memset(f->link, -1, sizeof(f->link));
+	floor_reset(f);
 	if (kind == FLOOR_TIMER) {
 		rc = attach_timer(f);
 		if (rc)
@@ -153,5 +198,14 @@ void floor_probes_detach(struct floor_probes *f)
 	}
 	floor_timer_bpf__destroy(f->timer);
 	f->timer = NULL;
+	for (int cpu = 0; cpu < f->nperf; cpu++)
+		if (f->perf_fds[cpu] >= 0)
+			close(f->perf_fds[cpu]);
+	free(f->perf_fds);
+	f->perf_fds = NULL;
+	f->nperf = 0;
+	if (f->sample_prog >= 0)
+		close(f->sample_prog);
+	f->sample_prog = -1;
 	f->attached = 0;
 }

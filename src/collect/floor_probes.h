@@ -19,6 +19,8 @@ enum floor_kind {
 	FLOOR_SYSCALLS,  /* F1: raw_syscalls sys_enter and sys_exit only */
 	FLOOR_TIMER,     /* F2: the least an exact syscall timer does, on the same pair
 			  * (bpf/floor_timer.bpf.c): its two programs, not empty ones */
+	FLOOR_SAMPLER,   /* FS: an empty program on the sampler's cpu-clock event of every CPU at
+			  * the sampling frequency: what sampling costs before iowhy's program */
 };
 
 struct floor_probes {
@@ -27,6 +29,8 @@ struct floor_probes {
 	int link[2][PROBE_SET_MAX];
 	int attached;             /* how many programs are attached */
 	struct floor_timer_bpf *timer; /* FLOOR_TIMER's object, else NULL */
+	int *perf_fds, nperf;          /* FLOOR_SAMPLER's events, -1 where a CPU has none */
+	int sample_prog;               /* FLOOR_SAMPLER's empty program, else -1 */
 };
 
 /* Whether a probe of that name belongs to the floor of `kind`. */
@@ -35,6 +39,8 @@ int floor_wants(enum floor_kind kind, int set, const char *name);
  * left out, as iowhy leaves them out), or for FLOOR_TIMER the timer's two. Returns 0, or -1 after
  * one line on stderr (detached). */
 int floor_probes_attach(struct floor_probes *f, enum floor_kind kind);
+/* FLOOR_SAMPLER at `hz` (1..SAMPLER_MAX_HZ); the same contract. */
+int floor_sampler_attach(struct floor_probes *f, unsigned hz);
 /* Detach and close everything. Safe to call twice. */
 void floor_probes_detach(struct floor_probes *f);
 

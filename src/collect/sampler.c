@@ -38,7 +38,7 @@ struct sampler {
 	uint64_t unknown0;         /* unknown_task at phase begin */
 };
 
-static int perf_open(unsigned hz, int cpu)
+int sampler_perf_open(unsigned hz, int cpu)
 {
 	struct perf_event_attr a = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -122,7 +122,7 @@ static int attach_all(struct sampler *s)
 	int attached = 0;
 
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		s->fds[cpu] = perf_open(s->hz, cpu);
+		s->fds[cpu] = sampler_perf_open(s->hz, cpu);
 		if (s->fds[cpu] < 0) {
 			if (errno == ENODEV || errno == ENXIO)
 				continue;

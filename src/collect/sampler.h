@@ -35,6 +35,9 @@ struct probe_set;
  * sampler_active says), or -1 (out of memory).
  */
 int sampler_open(struct sampler **out, struct core_probes *core, unsigned hz);
+/* The software cpu-clock event on `cpu` sampling at `hz` (the sampler's, and the benchmark's
+ * sampler floor in floor_probes.c): an fd, or -1 with errno set. */
+int sampler_perf_open(unsigned hz, int cpu);
 /* sampler_open in two steps: sampler_load (after core_probes_load: the programs, nothing
  * attached; 0 or -1 as sampler_open), then sampler_attach (after core_probes_start: its
  * sched_switch program runs after the core's, as before). */

@@ -3,7 +3,8 @@
 # (F1) the raw_syscalls pair only; each runs on its tracepoint (bpf_stats run counts) and does
 # nothing; the command's exit status comes back; nothing stays attached afterwards. `--timer` (F2)
 # attaches the minimal exact syscall timer instead: its two programs, on the same pair, each run on
-# every transition, and gone afterwards.
+# every transition, and gone afterwards. `--sampler HZ` (FS) attaches one empty perf_event program
+# to a cpu-clock event per CPU; it runs HZ times a second on a busy CPU.
 need_root
 command -v bpftool >/dev/null || skip "needs bpftool"
 floors() { jq '[.[] | select(.name == "iowhy_floor")] | length' "$1"; }
@@ -74,3 +75,16 @@ done
 check "timer: gone afterwards" test "$(timers "$TMPROOT/after.json")" = 0
 $IOWHY __floor --bogus true 2>"$TMPROOT/err"; rc=$?
 check "an unknown option: exit 2 (got $rc)" test "$rc" = 2
+
+# FS: one empty program on every CPU's cpu-clock event; ~999 runs a second of a busy CPU
+$IOWHY __floor --sampler 999 -- sh -c "bpftool prog show -j >'$TMPROOT/p0.json'; \
+	'$CALIB' busy 500 >/dev/null; bpftool prog show -j >'$TMPROOT/p1.json'; exit 3" 2>"$TMPROOT/err"; rc=$?
+check "sampler: the command's exit status comes back (got $rc)" test "$rc" = 3
+check "sampler: one empty program" test "$(floors "$TMPROOT/p0.json")" = 1
+check "sampler: it says on how many CPUs" grep -q "^iowhy __floor: an empty program samples $(nproc) CPUs at 999 Hz" "$TMPROOT/err"
+r0=$(runs "$TMPROOT/p0.json") r1=$(runs "$TMPROOT/p1.json")
+check "sampler: it ran for 500 ms of a busy CPU at 999 Hz ($r0 -> $r1: >= 250)" fcmp "$r1 - $r0 >= 250"
+gone
+check "sampler: gone afterwards" test "$(floors "$TMPROOT/after.json")" = 0
+$IOWHY __floor --sampler 0 true 2>/dev/null; rc=$?
+check "--sampler 0: exit 2 (got $rc)" test "$rc" = 2
