@@ -386,6 +386,11 @@ static __always_inline __u32 dwait_disks(struct iowhy_task *c)
  * with ftrace's sched_switch too: ~0.2% of all switches). If our records still have it off CPU,
  * it has run since its hidden switch-in: send that switch-in, dated by the kernel's own account of
  * this stint (sum_exec_runtime since it was picked), no earlier than the last switch seen here.
+ * The same when the switch-in was seen but this CPU's slot holds the task as outside the tree:
+ * its task-storage lookup then failed (the storage's per-CPU busy guard is held by a task-storage
+ * section that was preempted on this CPU, bpf_task_storage_lock being migrate_disable only), and
+ * the stint would otherwise count as run-queue wait (a soak run beside spinners: calib touch's
+ * traced CPU 460 ms against task-clock 510, getrusage 546 and 547 samples).
  */
 static __always_inline void hidden_switch_in(struct task_struct *prev, struct iowhy_task *c,
 					     struct iowhy_cpu *s, __u32 ptid, __u32 tgid, __u64 now)
@@ -443,7 +448,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		/* Stamp the switch-out after the work above: that work is still the task's CPU time,
 		 * as the kernel's own accounting (rusage) counts it. */
 		now = bpf_ktime_get_ns();
-		if (s && s->tid != ptid)
+		if (s && (s->tid != ptid || !s->tree))
 			hidden_switch_in(prev, c, s, ptid, tgid, now);
 		if (c->nr != IOWHY_NR_NONE) {
 			c->sys_oncpu += now - c->on_since;
