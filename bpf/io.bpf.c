@@ -30,6 +30,9 @@ char LICENSE[] SEC("license") = "GPL";
  * by user space. */
 __u32 current_phase;
 __u64 phase_begin_ns;
+/* iowhy attach: the window's end (bpf_ktime_get_ns()'s clock), set the moment it is read; requests
+ * completing later count neither in the phase's rows nor in the timeline (0: no end yet) */
+__u64 phase_until_ns;
 /* --timeline: send every finished request on rq_events (user space sets it before loading and
  * sizes rq_events and bio_tids; without it both stay at their minimum). */
 __u32 timeline_on;
@@ -647,7 +650,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 		io_dev_done(&d->s, now, current_phase, phase_begin_ns);
 		bpf_spin_unlock(&d->lock);
 	}
-	if (r->phase < IO_MAX_PHASES) {
+	if (r->phase < IO_MAX_PHASES && !(phase_until_ns && now > phase_until_ns)) {
 		k.dev = r->dev;
 		k.phase = r->phase;
 		k.op = r->op;

@@ -469,7 +469,14 @@ void io_probes_phase_begin(struct io_probes *t, int tag)
 	t->begin_ns = now_ns();
 	t->skel->bss->phase_begin_ns = t->begin_ns; /* CLOCK_MONOTONIC, bpf_ktime_get_ns()'s clock */
 	t->open_tag = tag;
+	t->skel->bss->phase_until_ns = 0;
 	t->skel->bss->current_phase = tag;
+}
+
+void io_probes_until(struct io_probes *t, uint64_t end_ns)
+{
+	if (t)
+		t->skel->bss->phase_until_ns = end_ns;
 }
 
 static void read_rows(struct io_probes *t, int tag, struct io_phase *p)

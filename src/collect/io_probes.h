@@ -41,6 +41,9 @@ void io_probes_phase_begin(struct io_probes *t, int tag);
 /* Close it and hang the phase's data on p->io (allocated; free with io_result_free).
  * Returns 0, or -1 (out of memory: p->io stays NULL). */
 int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *p);
+/* iowhy attach: the window ended at end_ns (now_ns()'s clock); requests completing later are not
+ * the phase's, in its rows or its timeline, however late the phase is closed. NULL: nothing. */
+void io_probes_until(struct io_probes *t, uint64_t end_ns);
 /* Append the probes that are not attached, with why (nothing for NULL). 0, or -1 if out is full. */
 int io_probes_missing(const struct io_probes *t, struct missing_probes *out);
 /* The fd of the per-(phase, device, op, class) request statistics map (struct io_key ->

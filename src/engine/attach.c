@@ -792,6 +792,7 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 
 	end = now_ns();
 	core_probes_sys_until(&s->core, end); /* the table is the window's, however late it is read */
+	io_probes_until(s->io, end);           /* and so are the requests, in the rows and the timeline */
 	if (r->end_note[0]) { /* the target's last events (its exit) */
 		uint64_t until = end + EXIT_DRAIN_NS;
 
