@@ -375,8 +375,9 @@ static __always_inline __u32 dwait_disks(struct iowhy_task *c)
 	return m ? m : disks_in_flight();
 }
 
-/* A hidden switch-in is dated at most this long before the switch-out that reveals it, so that its
- * event stays well inside user space's reorder window (REORDER_WINDOW_NS, 60 ms). */
+/* A hidden switch-in's event is dated at most this long before the switch-out that reveals it, so
+ * that it stays well inside user space's reorder window (REORDER_WINDOW_NS, 60 ms); the rest of the
+ * stint travels in the event's arg and the model moves it from the run queue back to CPU. */
 #define HIDDEN_MAX_NS (20ull * 1000 * 1000)
 
 /*
@@ -397,7 +398,7 @@ static __always_inline void hidden_switch_in(struct task_struct *prev, struct io
 {
 	__u64 ran = BPF_CORE_READ(prev, se.sum_exec_runtime) -
 		    BPF_CORE_READ(prev, se.prev_sum_exec_runtime);
-	__u64 in = now - ran;
+	__u64 in = now - ran, back = 0;
 	struct iowhy_counters *k = cnt();
 
 	if (c->state < IOWHY_TS_RUNQ) /* an event of its own since then told its state */
@@ -406,11 +407,13 @@ static __always_inline void hidden_switch_in(struct task_struct *prev, struct io
 		k->hidden_switches++;
 	if (ran > now || in < s->at)
 		in = s->at;
-	if (now - in > HIDDEN_MAX_NS)
-		in = now - HIDDEN_MAX_NS;
 	c->on_since = in;
+	if (now - in > HIDDEN_MAX_NS) {
+		back = now - HIDDEN_MAX_NS - in;
+		in = now - HIDDEN_MAX_NS;
+	}
 	emit(in, ptid, tgid, c, c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL,
-	     IOWHY_EVF_HIDDEN, 0, 0);
+	     IOWHY_EVF_HIDDEN, back > 0xffffffffull ? 0xffffffffu : (__u32)back, 0);
 }
 
 static __always_inline void on_switch(bool preempt, struct task_struct *prev,

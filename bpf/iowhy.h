@@ -55,7 +55,10 @@ struct iowhy_event {
 	__u16 pad;
 	__u32 arg;    /* FORK: child tid; EXEC: the pid before the exec (differs when a thread other
 		       * than the leader execs: it takes the leader's); STATE DWAIT: mask of disk slots with workload I/O in flight;
-		       * STATE RUNQ after DWAIT: mask of the disk whose completion woke it (0: other) */
+		       * STATE RUNQ after DWAIT: mask of the disk whose completion woke it (0: other);
+		       * STATE USER/KERNEL with IOWHY_EVF_HIDDEN: ns of the stint before `ts` (the
+		       * event is dated at most HIDDEN_MAX_NS back; the model moves these from the
+		       * task's run-queue wait to CPU) */
 	__u32 arg2;   /* FORK: child tgid; EXEC and STATE DEAD: page faults since the last exec
 		       * (the kernel's own per-task min_flt + maj_flt, as getrusage counts them) */
 };

@@ -37,6 +37,8 @@ struct model_task {
 	uint8_t took_pid;           /* took the leader's pid before the EXEC event (de_thread) */
 	uint32_t diskmask;          /* DWAIT: disk slots with workload I/O in flight at sleep */
 	uint64_t pending_iowait;    /* DWAIT: wall I/O wait held until we know what woke it */
+	uint64_t runq_share;        /* RUNQ: wall run-queue time charged to it since it became
+				     * runnable or since the last model_advance */
 	uint64_t since;             /* work view: time accounted up to here */
 	struct model_task *hnext;   /* hash chain */
 	struct model_task *prev, *next; /* list of the tasks in the same state */
@@ -230,6 +232,8 @@ static void list_del(struct model *m, struct model_task *t)
 
 static void set_state(struct model *m, struct model_task *t, unsigned st, uint16_t nr)
 {
+	if (t->state != st || t->nr != nr) /* its share was charged under (state, nr) */
+		t->runq_share = 0;
 	if (t->state != st) {
 		list_del(m, t);
 		t->state = (uint8_t)st;
@@ -352,6 +356,8 @@ static void wall_split(struct model *m, enum wall_bucket b, unsigned st, uint64_
 			w->kernel_group_ns[task_group(t)] += part;
 		if (b == WB_IOWAIT)
 			t->pending_iowait += part;
+		else if (b == WB_RUNQ)
+			t->runq_share += part;
 		extra = 0;
 		if (!share) /* dt < n: the first task got all of it */
 			break;
@@ -438,6 +444,41 @@ static void task_die(struct model *m, struct model_task *t, uint64_t now)
 		m->last_dead_ns = now;
 }
 
+/*
+ * A switch-in the kernel did not trace, dated when the task switched out (IOWHY_EVF_HIDDEN): the
+ * event could be dated only so far back, and its arg holds the rest of the stint, which the trace
+ * had as run-queue wait before `now`. Work view: the task's slices are cut there, exactly. Wall
+ * view: the run-queue time charged to this task since it became runnable (and since the last
+ * model_advance, so that no interval already reported loses time) moves to the CPU bucket, up to
+ * that length; time other runnable tasks shared stays as it was.
+ */
+static void hidden_stint(struct model *m, struct model_task *t, const struct iowhy_event *e,
+			 uint64_t now)
+{
+	uint64_t from = max_u64(t->since, m->wall.start_ns), split, moved;
+	struct wall_view *w = &m->wall;
+
+	if (!(e->flags & IOWHY_EVF_HIDDEN) || !e->arg || t->state != IOWHY_TS_RUNQ ||
+	    (e->state != IOWHY_TS_USER && e->state != IOWHY_TS_KERNEL) || now <= from)
+		return;
+	split = e->arg < now - from ? now - e->arg : from;
+	moved = t->runq_share < now - split ? t->runq_share : now - split;
+	w->bucket_ns[WB_RUNQ] -= moved;
+	w->by_nr[WB_RUNQ][nr_index(t->nr)] -= moved;
+	task_flush(m, t, split);
+	set_state(m, t, e->state, e->nr);
+	task_flush(m, t, now);
+	if (e->state == IOWHY_TS_USER) {
+		w->bucket_ns[WB_USER] += moved;
+		w->by_nr[WB_USER][MODEL_NR_NONE] += moved;
+	} else {
+		w->bucket_ns[WB_KERNEL] += moved;
+		w->by_nr[WB_KERNEL][nr_index(t->nr)] += moved;
+		w->kernel_group_ns[task_group(t)] += moved;
+	}
+	m->hidden_ns += now - split;
+}
+
 static void on_state(struct model *m, const struct iowhy_event *e, uint64_t now)
 {
 	struct model_task *t = task_find(m, e->tid);
@@ -451,6 +492,7 @@ static void on_state(struct model *m, const struct iowhy_event *e, uint64_t now)
 			task_new(m, e->tid, e->tgid, comm_index(m, "?"), e->state, e->nr, now);
 		return;
 	}
+	hidden_stint(m, t, e, now);
 	task_flush(m, t, now);
 	if (t->state == IOWHY_TS_DWAIT)
 		settle_iowait(&m->wall, t, e->state == IOWHY_TS_RUNQ ? e->arg : 0);
@@ -670,8 +712,12 @@ void model_event(struct model *m, const struct iowhy_event *e, const char *comm)
 
 void model_advance(struct model *m, uint64_t now)
 {
-	if (!finished(m))
-		wall_advance(m, now);
+	if (finished(m))
+		return;
+	wall_advance(m, now);
+	/* what is reported up to here stays: a hidden stint moves only later run-queue time */
+	for (struct model_task *t = m->lists[IOWHY_TS_RUNQ]; t; t = t->next)
+		t->runq_share = 0;
 }
 
 /*

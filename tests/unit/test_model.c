@@ -616,6 +616,95 @@ static void test_runq_split_by_nr(void **st)
 	model_free(&m);
 }
 
+static void hidden_ev(struct model *m, uint64_t ts, uint32_t tid, enum iowhy_state st, uint16_t nr,
+		      uint32_t back)
+{
+	struct iowhy_event e = {
+		.ts = ts, .tid = tid, .tgid = tid, .type = IOWHY_EV_STATE, .state = st,
+		.flags = IOWHY_EVF_HIDDEN, .nr = nr, .arg = back,
+	};
+
+	model_event(m, &e, NULL);
+}
+
+/*
+ * A switch-in the kernel did not trace, dated at most so far back: the event at 100 says "on CPU
+ * in user mode since 40" (arg 60). Start 0: "spin" runnable from the start, "b" asleep throughout;
+ * spin switches out at 120, end 200. Work: spin RUNQ 40, USER 60 + 20, SWAIT 80. Wall: RUNQ
+ * [0,40), USER [40,120) (60 of it moved from RUNQ), OTHER [120,200).
+ */
+static void test_hidden_stint(void **st)
+{
+	struct model m;
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "spin", RQ, NONE);
+	model_add_task(&m, 2, 2, "b", SW, NONE);
+	hidden_ev(&m, 100, 1, US, NONE, 60);
+	state(&m, 120, 1, SW, NONE);
+	model_finish(&m, 200);
+
+	assert_buckets(&m, 80, 0, 40, 0, 80, 0);
+	assert_int_equal(m.wall.by_nr[WB_RUNQ][MODEL_NR_NONE], 40);
+	assert_work(comm_row(&m, "spin"), 80, 0, 40, 0, 80);
+	assert_int_equal(m.hidden_ns, 60);
+	model_free(&m);
+}
+
+/*
+ * The same inside read, with a model_advance at 70 (a live interval was cut there: what it
+ * reported stays): only the run-queue wall time after 70 moves, 30 ns, to kernel CPU in read; the
+ * work view is still exact. Wall: RUNQ 70, KERNEL 30 + 20, OTHER 80.
+ */
+static void test_hidden_stint_after_cut(void **st)
+{
+	uint16_t rd = nr_of("read");
+	struct model m;
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "spin", RQ, rd);
+	model_add_task(&m, 2, 2, "b", SW, NONE);
+	model_advance(&m, 70);
+	hidden_ev(&m, 100, 1, KE, rd, 60);
+	state(&m, 120, 1, SW, rd);
+	model_finish(&m, 200);
+
+	assert_buckets(&m, 0, 50, 70, 0, 80, 0);
+	assert_int_equal(m.wall.by_nr[WB_KERNEL][rd], 50);
+	assert_int_equal(m.wall.kernel_group_ns[SG_DATA], 50);
+	assert_work(comm_row(&m, "spin"), 0, 80, 40, 0, 80);
+	assert_int_equal(comm_row(&m, "spin")->kernel_group_ns[SG_DATA], 80);
+	model_free(&m);
+}
+
+/*
+ * The stint reaches back before the task became runnable (it woke at 20; arg 500 is the kernel's
+ * account, clipped by the last switch seen on its CPU only in BPF): the run-queue time from 20
+ * is all CPU. Another task on CPU in user mode [0,50) kept the wall in USER there: its time is
+ * not moved twice. Wall: USER [0,50) + spin's [50,100), OTHER from the switch-out at 100.
+ */
+static void test_hidden_stint_clipped(void **st)
+{
+	struct model m;
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "spin", SW, NONE);
+	model_add_task(&m, 2, 2, "b", US, NONE);
+	state(&m, 20, 1, RQ, NONE);
+	state(&m, 50, 2, SW, NONE);
+	hidden_ev(&m, 90, 1, US, NONE, 500);
+	state(&m, 100, 1, SW, NONE);
+	model_finish(&m, 150);
+
+	assert_buckets(&m, 100, 0, 0, 0, 50, 0);
+	assert_work(comm_row(&m, "spin"), 80, 0, 0, 0, 70);
+	assert_int_equal(m.hidden_ns, 70);
+	model_free(&m);
+}
+
 /*
  * fork + exec + start-up. Start 0, root "sh" (tid 1) in USER.
  *  10 sh KERNEL clone; 20 FORK -> tid 2 ("sh", RUNQ in clone); 30 sh USER; 35 sh KERNEL wait4;
@@ -962,6 +1051,9 @@ int main(void)
 		cmocka_unit_test(test_kernel_split),
 		cmocka_unit_test(test_runq_preemption),
 		cmocka_unit_test(test_runq_split_by_nr),
+		cmocka_unit_test(test_hidden_stint),
+		cmocka_unit_test(test_hidden_stint_after_cut),
+		cmocka_unit_test(test_hidden_stint_clipped),
 		cmocka_unit_test(test_fork_exec_startup),
 		cmocka_unit_test(test_startup_ends_at_munmap),
 		cmocka_unit_test(test_out_of_order),
