@@ -1,14 +1,26 @@
-# Page faults: 256 MiB of fresh anonymous memory touched page by page is almost all page-fault
-# time, which the syscall tracepoints call user CPU. The samples must put at least 70% of the
-# tree's CPU under page faults, with the fault path by name among their kernel functions.
+# Page faults: 1 GiB of fresh anonymous memory touched page by page is almost all page-fault
+# time, which the syscall tracepoints call user CPU. Where the guest kernel handles the fault that
+# is kernel CPU: the samples must put the tree's kernel-side CPU (all but user code) within 8 points
+# of getrusage's sys/(user+sys) of the same run, and at least 85% of that kernel-side time under
+# page faults, with the fault path by name among their kernel functions.
+# Not an absolute share: on a PVM guest (shadow page tables) about half of each first touch is the
+# hypervisor filling its own tables after the guest's fault returns, which neither the samples nor
+# the kernel's tick accounting can tell from user code (measured: samples 0.48-0.53 kernel-side,
+# getrusage 0.48-0.53 sys; on a host with hardware paging both are above 0.9). 1 GiB, ~3 s of CPU
+# here: getrusage's split is by tick (250 Hz: ~800 ticks), so the two estimates' combined
+# standard error is ~2 points and 8 points is 4 of them.
 need_root
 j=$TMPROOT/r.json
-$IOWHY run --no-io -v --json "$j" -o "$TMPROOT/out.txt" -- "$CALIB" touch 256 >/dev/null || fail "iowhy run exited $?"
+$IOWHY run --no-io -v --json "$j" -o "$TMPROOT/out.txt" -- "$CALIB" touch 1024 >/dev/null || fail "iowhy run exited $?"
 cs=".phases[0].cpu_samples"
 samples=$(jqr "$j" "$cs.samples")
 check "CPU samples were taken ($samples)" fcmp "${samples:-0} >= 50"
-f=$(jqr "$j" "$cs | .tree_user_split.page_fault.ns / (.tree_user_ns + .tree_kernel_ns)")
-check "page faults are $f of the tree's CPU (>= 0.70)" fcmp "$f >= 0.70"
+ks=$(jqr "$j" "$cs | 1 - .tree_user_split.user_code.ns / (.tree_user_ns + .tree_kernel_ns)")
+rs=$(jqr "$j" ".phases[0].cpu_check | .rusage_sys_ns / .rusage_cpu_ns")
+check "the kernel-side share of the tree's CPU by samples, $ks, is within 8 points of getrusage's sys share $rs" \
+	fcmp "$ks - $rs <= 0.08 && $rs - $ks <= 0.08"
+f=$(jqr "$j" "$cs | .tree_user_split.page_fault.ns / (.tree_user_ns + .tree_kernel_ns - .tree_user_split.user_code.ns)")
+check "page faults are $f of the tree's kernel-side CPU (>= 0.85)" fcmp "$f >= 0.85"
 names=$(jqr "$j" "[$cs.by_class.page_fault.top_kernel[].name] | join(\" \")")
 check "the fault path is named ($names)" grep -qE \
 	'(^| )(asm_exc_page_fault|exc_page_fault|do_user_addr_fault|handle_mm_fault|__handle_mm_fault|do_anonymous_page|clear_page_erms|clear_page_rep|clear_page_orig)( |$)' <<<"$names"
