@@ -358,7 +358,10 @@ uint64_t timeline_write(FILE *out, const struct timeline *tl, const char *comman
 	for (size_t i = 0; i < tl->n; i++)
 		write_slice(out, &tl->s[i], base);
 	budget = tl->max > tl->n + tl->nrq ? tl->max - tl->n - tl->nrq : 0;
-	nc = write_counters(out, tl, base, budget, &counters_cut);
+	/* the dirty bytes (tl_write_devices writes them first) keep their room: a window with tens
+	 * of thousands of state changes once left them none */
+	nc = write_counters(out, tl, base, budget - (tl->ndt < budget ? tl->ndt : budget),
+			    &counters_cut);
 	ev += tl_write_devices(out, tl, base, budget - nc, &counters_cut);
 	if (cut) {
 		fprintf(out, ",\n{\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"name\":\"timeline cut "

@@ -335,12 +335,14 @@ uint64_t tl_write_devices(FILE *out, const struct timeline *tl, uint64_t base, u
 {
 	const struct tl_req **o = malloc((tl->nrq ? tl->nrq : 1) * sizeof(*o));
 	struct tid_tgid *tg;
-	uint64_t ev = 0, id = 0;
+	uint64_t ev, id = 0;
 	size_t ntg, i, j;
 	uint32_t pid = DEV_PID0;
 
 	if (!o)
 		return 0;
+	/* first: a few samples a second, where the queue depths can be two per request */
+	ev = write_dirty(out, tl, base, &budget, cut);
 	tg = task_groups(tl, &ntg);
 	for (i = 0; i < tl->nrq; i++)
 		o[i] = &tl->rq[i];
@@ -352,5 +354,5 @@ uint64_t tl_write_devices(FILE *out, const struct timeline *tl, uint64_t base, u
 	}
 	free(tg);
 	free(o);
-	return ev + write_dirty(out, tl, base, &budget, cut);
+	return ev;
 }

@@ -518,6 +518,36 @@ static void test_counters(void **state)
 	timeline_free(tl);
 }
 
+/* Room for two counter samples past the slices and requests: they go to the dirty bytes (a few a
+ * second) before the tasks-by-state and queue-depth series (one per change), which are cut. A
+ * loaded soak run's 2 s window of fsyncs once filled the room with those and kept no dirty bytes. */
+static void test_counters_cut_keep_dirty(void **state)
+{
+	struct timeline *tl = session_io(9 + 4 + 2);
+	struct json_object *r = write_parse(tl), *ev = get(r, "traceEvents"), *od = get(r, "otherData");
+	int dirty = 0, other = 0;
+
+	(void)state;
+	assert_int_equal(timeline_slices(tl), 9);
+	assert_int_equal(timeline_requests(tl), 4);
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		struct json_object *e = json_object_array_get_idx(ev, i);
+
+		if (!is(e, "ph", "C"))
+			continue;
+		if (is(e, "name", "dirty bytes"))
+			dirty++;
+		else
+			other++;
+	}
+	assert_int_equal(dirty, 2);
+	assert_int_equal(other, 0);
+	assert_false(json_object_get_boolean(get(od, "cut")));
+	assert_true(json_object_get_boolean(get(od, "counters_cut")));
+	json_object_put(r);
+	timeline_free(tl);
+}
+
 /* Past the bound the requests are counted, not kept, and the file says so. */
 static void test_requests_cut(void **state)
 {
@@ -615,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_lanes_disjoint),
 		cmocka_unit_test(test_flows_pair),
 		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_counters_cut_keep_dirty),
 		cmocka_unit_test(test_requests_cut),
 		cmocka_unit_test(test_early_request),
 		cmocka_unit_test(test_viewer_doubles),
