@@ -375,6 +375,32 @@ static __always_inline __u32 dwait_disks(struct iowhy_task *c)
 	return m ? m : disks_in_flight();
 }
 
+/* Completion-to-wakeup distance within which a request completion counts as the waker. */
+#define WAKER_WINDOW_NS 200000
+
+/*
+ * At the wakeup (or hidden switch-in, `now`) of a task asleep since `slept`: the disk of the last
+ * workload request completion (noted on every CPU), as *waker when it is waking the task (just
+ * now), as *last when it came at any time during the sleep. A wakeup from a file system's
+ * completion worker can come milliseconds after the completion, and the disk need not be one the
+ * task had requests in flight on when it went to sleep: a member throttled for the workload's
+ * cgroup holds its bios back before they are requests (its waits once went to the other raid0
+ * members).
+ */
+static __always_inline void waking_disk(__u64 now, __u64 slept, __u32 *waker, __u32 *last)
+{
+	struct iowhy_last_complete *l;
+	__u32 zero = 0;
+
+	*waker = *last = 0;
+	l = bpf_map_lookup_elem(&last_complete, &zero);
+	if (!l || !l->slot1 || l->slot1 > IOWHY_DISK_SLOTS || l->ts < slept || l->ts > now)
+		return;
+	*last = 1u << (l->slot1 - 1);
+	if (now - l->ts <= WAKER_WINDOW_NS)
+		*waker = *last;
+}
+
 /* A hidden switch-in's event is dated at most this long before the switch-out that reveals it, so
  * that it stays well inside user space's reorder window (REORDER_WINDOW_NS, 60 ms); the rest of the
  * stint travels in the event's arg and the model moves it from the run queue back to CPU. */
@@ -400,6 +426,7 @@ static __always_inline void hidden_switch_in(struct task_struct *prev, struct io
 		    BPF_CORE_READ(prev, se.prev_sum_exec_runtime);
 	__u64 in = now - ran, back = 0;
 	struct iowhy_counters *k = cnt();
+	__u32 waker, last = 0;
 
 	if (c->state < IOWHY_TS_RUNQ) /* an event of its own since then told its state */
 		return;
@@ -407,13 +434,17 @@ static __always_inline void hidden_switch_in(struct task_struct *prev, struct io
 		k->hidden_switches++;
 	if (ran > now || in < s->at)
 		in = s->at;
+	/* its wakeup was not traced either (the kernel's idle-to-task switch on one host): the
+	 * disk that completed last during the sleep, before it ran, in arg2 as at a wakeup */
+	if (c->state == IOWHY_TS_DWAIT)
+		waking_disk(in, c->on_since, &waker, &last);
 	c->on_since = in;
 	if (now - in > HIDDEN_MAX_NS) {
 		back = now - HIDDEN_MAX_NS - in;
 		in = now - HIDDEN_MAX_NS;
 	}
 	emit(in, ptid, tgid, c, c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL,
-	     IOWHY_EVF_HIDDEN, back > 0xffffffffull ? 0xffffffffu : (__u32)back, 0);
+	     IOWHY_EVF_HIDDEN, back > 0xffffffffull ? 0xffffffffu : (__u32)back, last);
 }
 
 static __always_inline void on_switch(bool preempt, struct task_struct *prev,
@@ -458,6 +489,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 			if (state == IOWHY_TS_DEAD)
 				sys_done(c, now, 0);
 		}
+		c->on_since = now; /* off CPU: when it went (its wakeup reads it) */
 		flush_log(c, ptid, tgid); /* interrupts are off here: no busy mark needed */
 		emit(now, ptid, tgid, c, state, flags, disks,
 		     state == IOWHY_TS_DEAD ? (__u32)(task_faults(prev) - c->flt_base) : 0);
@@ -482,33 +514,20 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 	}
 }
 
-/* Completion-to-wakeup distance within which a request completion counts as the waker. */
-#define WAKER_WINDOW_NS 200000
-
-/* Mask of the disk whose request completion (just now, on this CPU) is waking a task, or 0. */
-static __always_inline __u32 waking_disk(__u64 now)
-{
-	struct iowhy_last_complete *l;
-	__u32 zero = 0;
-
-	l = bpf_map_lookup_elem(&last_complete, &zero);
-	if (!l || !l->slot1 || l->slot1 > IOWHY_DISK_SLOTS || now - l->ts > WAKER_WINDOW_NS)
-		return 0;
-	return 1u << (l->slot1 - 1);
-}
-
 static __always_inline void on_wakeup(struct task_struct *p)
 {
 	__u32 tid = BPF_CORE_READ(p, pid);
 	struct iowhy_task *c = task_of(p, tid);
+	__u32 waker = 0, last = 0;
 	__u64 now;
 
 	/* A wakeup of a task that is still running (ttwu_runnable) changes nothing. */
 	if (!c || (c->state != IOWHY_TS_DWAIT && c->state != IOWHY_TS_SWAIT))
 		return;
 	now = bpf_ktime_get_ns();
-	emit(now, tid, BPF_CORE_READ(p, tgid), c, IOWHY_TS_RUNQ, 0,
-	     c->state == IOWHY_TS_DWAIT ? waking_disk(now) : 0, 0);
+	if (c->state == IOWHY_TS_DWAIT)
+		waking_disk(now, c->on_since, &waker, &last);
+	emit(now, tid, BPF_CORE_READ(p, tgid), c, IOWHY_TS_RUNQ, 0, waker, last);
 }
 
 static __always_inline void on_fork(struct task_struct *parent, struct task_struct *child)

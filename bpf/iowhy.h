@@ -55,10 +55,12 @@ struct iowhy_event {
 	__u16 pad;
 	__u32 arg;    /* FORK: child tid; EXEC: the pid before the exec (differs when a thread other
 		       * than the leader execs: it takes the leader's); STATE DWAIT: mask of disk slots with workload I/O in flight;
-		       * STATE RUNQ after DWAIT: mask of the disk whose completion woke it (0: other);
+		       * STATE RUNQ after DWAIT: mask of the disk whose completion woke it (0: other;
+		       * arg2: the disk of the last workload completion during the sleep, 0: none);
 		       * STATE USER/KERNEL with IOWHY_EVF_HIDDEN: ns of the stint before `ts` (the
 		       * event is dated at most HIDDEN_MAX_NS back; the model moves these from the
-		       * task's run-queue wait to CPU) */
+		       * task's run-queue wait to CPU); arg2: after DWAIT (its wakeup was not traced
+		       * either), as at a RUNQ event, the disk that completed last during the sleep */
 	__u32 arg2;   /* FORK: child tgid; EXEC and STATE DEAD: page faults since the last exec
 		       * (the kernel's own per-task min_flt + maj_flt, as getrusage counts them) */
 };
@@ -124,7 +126,8 @@ struct iowhy_inflight {
 	__u8 used[IOWHY_DISK_SLOTS];
 };
 
-/* Per CPU: the disk slot (+1) of the last request completion and when, for wakeup attribution. */
+/* Per CPU (each written on every CPU): the disk slot (+1) of the last workload request completion
+ * and when, for wakeup attribution. */
 struct iowhy_last_complete {
 	__u64 ts;
 	__u32 slot1;
@@ -153,7 +156,7 @@ struct iowhy_proc_io {
 /* Per-task state kept in the kernel. */
 struct iowhy_task {
 	__u64 sys_start;   /* sys_enter timestamp */
-	__u64 on_since;    /* last switch-in (or sys_enter) */
+	__u64 on_since;    /* on CPU: last switch-in (or sys_enter); off CPU: the switch-out */
 	__u64 sys_oncpu;   /* on-CPU time inside the current syscall so far */
 	__u16 nr;          /* current syscall, IOWHY_NR_NONE outside */
 	__u8 phase;
@@ -165,5 +168,18 @@ struct iowhy_task {
 	__u64 flt_base;    /* the task's min_flt + maj_flt at its last exec (or when it joined) */
 	struct iowhy_logent log[IOWHY_LOG_LEN];
 };
+
+/*
+ * The disks a task's uninterruptible sleep is charged to when it wakes: the disk whose completion
+ * woke it (`waker`, from the RUNQ event's arg); else the disk of the last workload completion
+ * during the sleep (`last`, arg2: a wakeup from a completion worker can come milliseconds later,
+ * and a throttled disk's held bios were not in flight when the task went to sleep); else those
+ * with workload I/O in flight when it went to sleep (`slept`, the DWAIT event's mask). Shared by
+ * the model's wall view and the per-call tracker.
+ */
+static inline __u32 iowhy_wait_disks(__u32 waker, __u32 last, __u32 slept)
+{
+	return waker ? waker : last ? last : slept;
+}
 
 #endif

@@ -147,8 +147,13 @@ static void account(struct ct_task *k, const struct iowhy_event *e)
 		c->runq_ns += dt;
 		break;
 	case IOWHY_TS_DWAIT:
-		/* the disk whose completion woke it, else those it slept on */
-		add_iowait(c, e->state == IOWHY_TS_RUNQ && e->arg ? e->arg : k->diskmask, dt);
+		/* the disk whose completion woke it, else the last to complete of those it slept
+		 * on, else all of those */
+		if (e->state == IOWHY_TS_RUNQ)
+			add_iowait(c, iowhy_wait_disks(e->arg, e->arg2, k->diskmask), dt);
+		else /* a hidden switch-in: the wakeup was not traced either */
+			add_iowait(c, iowhy_wait_disks(0, e->flags & IOWHY_EVF_HIDDEN ? e->arg2 : 0,
+						       k->diskmask), dt);
 		break;
 	default:
 		c->other_ns += dt;

@@ -37,8 +37,8 @@ struct model_task {
 	uint8_t took_pid;           /* took the leader's pid before the EXEC event (de_thread) */
 	uint32_t diskmask;          /* DWAIT: disk slots with workload I/O in flight at sleep */
 	uint64_t pending_iowait;    /* DWAIT: wall I/O wait held until we know what woke it */
-	uint64_t runq_share;        /* RUNQ: wall run-queue time charged to it since it became
-				     * runnable or since the last model_advance */
+	uint64_t wall_share;        /* RUNQ, DWAIT: wall run-queue or I/O wait time charged to it
+				     * since it entered the state or since the last model_advance */
 	uint64_t since;             /* work view: time accounted up to here */
 	struct model_task *hnext;   /* hash chain */
 	struct model_task *prev, *next; /* list of the tasks in the same state */
@@ -233,7 +233,7 @@ static void list_del(struct model *m, struct model_task *t)
 static void set_state(struct model *m, struct model_task *t, unsigned st, uint16_t nr)
 {
 	if (t->state != st || t->nr != nr) /* its share was charged under (state, nr) */
-		t->runq_share = 0;
+		t->wall_share = 0;
 	if (t->state != st) {
 		list_del(m, t);
 		t->state = (uint8_t)st;
@@ -332,12 +332,13 @@ static void split_by_disk(struct wall_view *w, uint32_t mask, uint64_t part)
 
 /*
  * A task leaves uninterruptible sleep: its held I/O wait goes to the disk whose request completion
- * woke it (`waker`, a mask from the RUNQ event), else to the disks that had workload I/O in flight
- * when it went to sleep, else to "none in flight".
+ * woke it (`waker`, a mask from the RUNQ event), else to the disk that completed last during the
+ * sleep if it is one of those it slept on (`last`), else to the disks that had workload I/O in
+ * flight when it went to sleep, else to "none in flight" (iowhy_wait_disks).
  */
-static void settle_iowait(struct wall_view *w, struct model_task *t, uint32_t waker)
+static void settle_iowait(struct wall_view *w, struct model_task *t, uint32_t waker, uint32_t last)
 {
-	split_by_disk(w, waker ? waker : t->diskmask, t->pending_iowait);
+	split_by_disk(w, iowhy_wait_disks(waker, last, t->diskmask), t->pending_iowait);
 	t->pending_iowait = 0;
 }
 
@@ -356,8 +357,8 @@ static void wall_split(struct model *m, enum wall_bucket b, unsigned st, uint64_
 			w->kernel_group_ns[task_group(t)] += part;
 		if (b == WB_IOWAIT)
 			t->pending_iowait += part;
-		else if (b == WB_RUNQ)
-			t->runq_share += part;
+		if (b == WB_IOWAIT || b == WB_RUNQ)
+			t->wall_share += part;
 		extra = 0;
 		if (!share) /* dt < n: the first task got all of it */
 			break;
@@ -432,7 +433,7 @@ static void task_drop(struct model *m, struct model_task *t, uint64_t now)
 {
 	task_flush(m, t, now);
 	if (t->state == IOWHY_TS_DWAIT)
-		settle_iowait(&m->wall, t, 0);
+		settle_iowait(&m->wall, t, 0, 0);
 	task_remove(m, t);
 }
 
@@ -447,25 +448,32 @@ static void task_die(struct model *m, struct model_task *t, uint64_t now)
 /*
  * A switch-in the kernel did not trace, dated when the task switched out (IOWHY_EVF_HIDDEN): the
  * event could be dated only so far back, and its arg holds the rest of the stint, which the trace
- * had as run-queue wait before `now`. Work view: the task's slices are cut there, exactly. Wall
- * view: the run-queue time charged to this task since it became runnable (and since the last
- * model_advance, so that no interval already reported loses time) moves to the CPU bucket, up to
- * that length; time other runnable tasks shared stays as it was.
+ * had as run-queue wait (or, when the wakeup was not traced either, I/O wait) before `now`. Work
+ * view: the task's slices are cut there, exactly. Wall view: the run-queue or I/O wait time
+ * charged to this task since it entered that state (and since the last model_advance, so that no
+ * interval already reported loses time) moves to the CPU bucket, up to that length; time other
+ * tasks shared stays as it was. A held I/O wait is settled first, less what moved.
  */
 static void hidden_stint(struct model *m, struct model_task *t, const struct iowhy_event *e,
 			 uint64_t now)
 {
 	uint64_t from = max_u64(t->since, m->wall.start_ns), split, moved;
 	struct wall_view *w = &m->wall;
+	enum wall_bucket b = t->state == IOWHY_TS_RUNQ ? WB_RUNQ : WB_IOWAIT;
 
-	if (!(e->flags & IOWHY_EVF_HIDDEN) || !e->arg || t->state != IOWHY_TS_RUNQ ||
+	if (!(e->flags & IOWHY_EVF_HIDDEN) || !e->arg ||
+	    (t->state != IOWHY_TS_RUNQ && t->state != IOWHY_TS_DWAIT) ||
 	    (e->state != IOWHY_TS_USER && e->state != IOWHY_TS_KERNEL) || now <= from)
 		return;
 	split = e->arg < now - from ? now - e->arg : from;
-	moved = t->runq_share < now - split ? t->runq_share : now - split;
-	w->bucket_ns[WB_RUNQ] -= moved;
-	w->by_nr[WB_RUNQ][nr_index(t->nr)] -= moved;
+	moved = t->wall_share < now - split ? t->wall_share : now - split;
+	w->bucket_ns[b] -= moved;
+	w->by_nr[b][nr_index(t->nr)] -= moved;
 	task_flush(m, t, split);
+	if (b == WB_IOWAIT) {
+		t->pending_iowait -= moved;
+		settle_iowait(w, t, 0, e->arg2);
+	}
 	set_state(m, t, e->state, e->nr);
 	task_flush(m, t, now);
 	if (e->state == IOWHY_TS_USER) {
@@ -495,7 +503,8 @@ static void on_state(struct model *m, const struct iowhy_event *e, uint64_t now)
 	hidden_stint(m, t, e, now);
 	task_flush(m, t, now);
 	if (t->state == IOWHY_TS_DWAIT)
-		settle_iowait(&m->wall, t, e->state == IOWHY_TS_RUNQ ? e->arg : 0);
+		settle_iowait(&m->wall, t, e->state == IOWHY_TS_RUNQ ? e->arg : 0,
+			      e->state == IOWHY_TS_RUNQ || (e->flags & IOWHY_EVF_HIDDEN) ? e->arg2 : 0);
 	count_switch(m, t, e->state, e->flags);
 	update_startup(t, e->state, e->nr);
 	if (e->state == IOWHY_TS_DEAD) {
@@ -715,9 +724,11 @@ void model_advance(struct model *m, uint64_t now)
 	if (finished(m))
 		return;
 	wall_advance(m, now);
-	/* what is reported up to here stays: a hidden stint moves only later run-queue time */
+	/* what is reported up to here stays: a hidden stint moves only later wall time */
 	for (struct model_task *t = m->lists[IOWHY_TS_RUNQ]; t; t = t->next)
-		t->runq_share = 0;
+		t->wall_share = 0;
+	for (struct model_task *t = m->lists[IOWHY_TS_DWAIT]; t; t = t->next)
+		t->wall_share = 0;
 }
 
 /*
@@ -731,7 +742,7 @@ void model_finish(struct model *m, uint64_t end_ns)
 	wall_advance(m, end);
 	flush_all(m, end);
 	for (struct model_task *t = m->lists[IOWHY_TS_DWAIT]; t; t = t->next)
-		settle_iowait(&m->wall, t, 0);
+		settle_iowait(&m->wall, t, 0, 0);
 	m->wall.end_ns = end;
 }
 

@@ -63,6 +63,13 @@ check_phase_invariants() {
 	tc=$(jqr "$j" ".phases[$i].cpu_check.task_clock_ns // -1")
 	runq=$(jqr "$j" "[.phases[$i].comms[]?.runq_ns] | add // 0")
 	check "$name: buckets sum to the wall ($sum vs $wall ns) within 2%" within "$sum" "$wall" 2
+	# the core's scheduler and syscall probes all loaded, unless skipped on purpose or not in the
+	# kernel (a BPF change once made the wakeup programs too complex for the verifier, E2BIG, and
+	# every run went on without wakeups)
+	local core_failed
+	core_failed=$(jqr "$j" '[.probes.missing[]? | select((.name | test("^(sched|raw_syscalls):")) and
+		.reason != "skipped" and .reason != "absent") | "\(.name): \(.reason) \(.error)"] | join(", ")')
+	check "$name: no core probe failed (${core_failed:-none})" test -z "$core_failed"
 	check "$name: unattributed $resid ns < 2% of wall $wall" fcmp "$resid < 0.02 * $wall"
 	# run phases measure task-clock (attach's phases have no tree root to open it on)
 	if [ "$(jqr "$j" .tool)" != attach ]; then

@@ -522,6 +522,48 @@ static void test_iowait_waker(void **st)
 }
 
 /*
+ * No waker (the wakeup came from a completion worker later than the window): the disk that
+ * completed last during the sleep (arg2) takes the wait, even one the task had nothing in flight
+ * on when it went to sleep (a throttled member holds the bios back before they are requests: a
+ * raid0 member throttled for the workload once had its waits split over the other members).
+ * [0,30) slept on disks 0 and 1, the last completion disk 1 -> disk 1 30;
+ * [40,60) slept on 0 and 1, the last completion disk 2 -> disk 2 20;
+ * [70,80) slept on 0 and 1, no completion during the sleep -> 5 each.
+ */
+static void test_iowait_last_completion(void **st)
+{
+	uint16_t wr = nr_of("write");
+	struct model m;
+	struct iowhy_event wake = {
+		.ts = 30, .tid = 1, .tgid = 1, .type = IOWHY_EV_STATE, .state = IOWHY_TS_RUNQ,
+		.nr = wr, .arg = 0, .arg2 = 1u << 1,
+	};
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "dd", KE, wr);
+	dw_mask(&m, 0, 1, wr, 3);
+	model_event(&m, &wake, NULL);
+	state(&m, 40, 1, KE, wr);
+	dw_mask(&m, 40, 1, wr, 3);
+	wake.ts = 60;
+	wake.arg2 = 1u << 2;
+	model_event(&m, &wake, NULL);
+	state(&m, 70, 1, KE, wr);
+	dw_mask(&m, 70, 1, wr, 3);
+	wake.ts = 80;
+	wake.arg2 = 0;
+	model_event(&m, &wake, NULL);
+	model_finish(&m, 80);
+
+	assert_int_equal(m.wall.bucket_ns[WB_IOWAIT], 60);
+	assert_int_equal(m.wall.iowait_by_disk[0], 5);
+	assert_int_equal(m.wall.iowait_by_disk[1], 35);
+	assert_int_equal(m.wall.iowait_by_disk[2], 20);
+	model_free(&m);
+}
+
+/*
  * Kernel time of two tasks at once is split evenly; the remainder goes to the list head, the task
  * that entered the state last. Start 0; C sits in SWAIT (no syscall) throughout.
  * [0,20): A alone in KERNEL write (B: SWAIT, then RUNQ at 10)    -> data 20
@@ -676,6 +718,39 @@ static void test_hidden_stint_after_cut(void **st)
 	assert_int_equal(m.wall.kernel_group_ns[SG_DATA], 50);
 	assert_work(comm_row(&m, "spin"), 0, 80, 40, 0, 80);
 	assert_int_equal(comm_row(&m, "spin")->kernel_group_ns[SG_DATA], 80);
+	model_free(&m);
+}
+
+/*
+ * Neither the wakeup nor the switch-in was traced (one host's kernel switches from idle to a task
+ * without the tracepoints): the task was in I/O wait on disks 0 and 1 from 0; the hidden event at
+ * 100 says "user mode since 70" (arg 30) and names disk 1 as the last to complete during the sleep
+ * (arg2). Switch-out at 120, end 150. Work: DWAIT 70, USER 50, SWAIT 30. Wall: I/O wait 70, all on
+ * disk 1; USER 50 (30 moved from I/O wait); OTHER 30.
+ */
+static void test_hidden_stint_from_dwait(void **st)
+{
+	uint16_t wr = nr_of("write");
+	struct model m;
+	struct iowhy_event e = {
+		.ts = 100, .tid = 1, .tgid = 1, .type = IOWHY_EV_STATE, .state = IOWHY_TS_USER,
+		.flags = IOWHY_EVF_HIDDEN, .nr = NONE, .arg = 30, .arg2 = 1u << 1,
+	};
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "dd", KE, wr);
+	dw_mask(&m, 0, 1, wr, 3);
+	model_event(&m, &e, NULL);
+	state(&m, 120, 1, SW, NONE);
+	model_finish(&m, 150);
+
+	assert_buckets(&m, 50, 0, 0, 70, 30, 0);
+	assert_int_equal(m.wall.iowait_by_disk[0], 0);
+	assert_int_equal(m.wall.iowait_by_disk[1], 70);
+	assert_int_equal(m.wall.by_nr[WB_IOWAIT][wr], 70);
+	assert_work(comm_row(&m, "dd"), 50, 0, 0, 70, 30);
+	assert_int_equal(m.hidden_ns, 30);
 	model_free(&m);
 }
 
@@ -1044,6 +1119,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_over_iowait),
 		cmocka_unit_test(test_iowait_by_disk),
 		cmocka_unit_test(test_iowait_waker),
+		cmocka_unit_test(test_iowait_last_completion),
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_exec_by_thread),
 		cmocka_unit_test(test_exec_exchange_race),
@@ -1054,6 +1130,7 @@ int main(void)
 		cmocka_unit_test(test_hidden_stint),
 		cmocka_unit_test(test_hidden_stint_after_cut),
 		cmocka_unit_test(test_hidden_stint_clipped),
+		cmocka_unit_test(test_hidden_stint_from_dwait),
 		cmocka_unit_test(test_fork_exec_startup),
 		cmocka_unit_test(test_startup_ends_at_munmap),
 		cmocka_unit_test(test_out_of_order),
