@@ -11,10 +11,10 @@
  *
  * Off-CPU: the time a tree task sleeps uninterruptibly is added to its kernel stack (per phase and
  * comm). tp_btf: the switch-out only stamps the task (task storage); at its switch-in, once its D
- * time since its last captured stack reaches the sampling period (every sleep that long on its
- * own), the sleeping task's stack is taken (bpf_get_task_stack) and given that time: the stack
- * walk, the dearest step, is paid at most about once per period of D time per task, not once per
- * sleep (at 36k I/Os a second it cost 11% of the wall). raw_tp fallback: the stack is taken at
+ * time since its last captured stack reaches the sampling period, at most 1 ms (every sleep that
+ * long on its own), the sleeping task's stack is taken (bpf_get_task_stack) and given that time:
+ * the stack walk, the dearest step, is paid at most about once per period of D time per task, not
+ * once per sleep (at 36k I/Os a second it cost 11% of the wall). raw_tp fallback: the stack is taken at
  * every switch-out, the sleep timed in a hash by tid.
  */
 #include "vmlinux.h"
@@ -209,8 +209,8 @@ struct {
 /* Sleeps being timed (entries in off_pending): while none is, a switch-in needs no lookup. */
 __s64 off_pending_n = 0;
 
-/* tp_btf path: a task's D time is given a stack once it reaches this (the sampling period; 0: at
- * every sleep). */
+/* tp_btf path: a task's D time is given a stack once it reaches this (the sampling period, at most
+ * 1 ms; 0: at every sleep). */
 const volatile __u64 off_period_ns = 0;
 
 struct {

@@ -20,7 +20,7 @@
 #include "cpu_samples.h"
 #include "probe_status.h"
 
-#define SAMPLER_DEFAULT_HZ 999   /* not a multiple of the scheduler tick */
+#define SAMPLER_DEFAULT_HZ 99    /* not a multiple of the scheduler tick; see docs/PERFORMANCE.md */
 #define SAMPLER_MAX_HZ 20000
 
 struct sampler;

@@ -24,7 +24,7 @@ const struct opt_def common_opt_defs[] = {
 	{ "repeat", K_REPEAT, "R", "run each case R times (1-100); report the mean without best and worst" },
 	{ "drop-caches", K_DROP, NULL, "drop the page cache before each run (root)" },
 	{ "no-io", K_NOIO, NULL, "core probes only: no block layer / page cache tracing" },
-	{ "freq", K_FREQ, "HZ", "CPU sampling frequency (1-20000, default 999)" },
+	{ "freq", K_FREQ, "HZ", "CPU sampling frequency (1-20000, default 99)" },
 	{ "no-sample", K_NOSAMPLE, NULL, "no CPU sampling (no stacks, no user/kernel split by samples)" },
 	{ "folded", K_FOLDED, "FILE", "CPU samples as FlameGraph folded stacks (D sleeps: FILE.offcpu)" },
 	{ "html", K_HTML, "FILE", "also write the report as one self-contained HTML page" },
