@@ -147,8 +147,8 @@ static void account(struct ct_task *k, const struct iowhy_event *e)
 		c->runq_ns += dt;
 		break;
 	case IOWHY_TS_DWAIT:
-		/* the disk whose completion woke it, else the last to complete of those it slept
-		 * on, else all of those */
+		/* the disk whose completion woke it, else the last to complete during the sleep,
+		 * else those it slept on (iowhy_wait_disks) */
 		if (e->state == IOWHY_TS_RUNQ)
 			add_iowait(c, iowhy_wait_disks(e->arg, e->arg2, k->diskmask), dt);
 		else /* a hidden switch-in: the wakeup was not traced either */

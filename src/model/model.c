@@ -332,9 +332,9 @@ static void split_by_disk(struct wall_view *w, uint32_t mask, uint64_t part)
 
 /*
  * A task leaves uninterruptible sleep: its held I/O wait goes to the disk whose request completion
- * woke it (`waker`, a mask from the RUNQ event), else to the disk that completed last during the
- * sleep if it is one of those it slept on (`last`), else to the disks that had workload I/O in
- * flight when it went to sleep, else to "none in flight" (iowhy_wait_disks).
+ * woke it (`waker`, a mask from the RUNQ event), else to the disk of the last workload completion
+ * during the sleep (`last`), else to the disks that had workload I/O in flight when it went to
+ * sleep, else to "none in flight" (iowhy_wait_disks).
  */
 static void settle_iowait(struct wall_view *w, struct model_task *t, uint32_t waker, uint32_t last)
 {
