@@ -21,13 +21,17 @@ check "iowhy run exits 0" test $? = 0
 # dd's CPU (15-25 ms) against getrusage's user+sys, which is the scheduler's sum_exec_runtime to
 # the ns (only its user/sys split is by tick): it once came out 13-37% below under load, from
 # switch-ins the kernel made without its tracepoint (now dated: events.hidden_switches). 10% and
-# 2 ms for what the gated child ran before its exec; above, the steal timestamps count.
+# 2 ms for what the gated child ran before its exec; above, the steal timestamps count; below, the
+# tree's run-queue wait (under load the scheduler charges a woken task part of its wait, after a
+# preempting wakeup skips its clock update: docs/ACCURACY.md; a loaded soak run had 25.7 ms
+# against 30.8 ms).
 tree=$(jqr "$J" '.phases[0].cpu_check.tree_cpu_ns')
 ru=$(jqr "$J" '.phases[0].cpu_check.rusage_cpu_ns')
+runq=$(jqr "$J" '[.phases[0].comms[]?.runq_ns] | add // 0')
 # shellcheck disable=SC2154 # _steal0 is set by lib.sh steal_mark
 st=$(( $(steal_ns) - _steal0 + $(nproc) * 1000000000 / $(getconf CLK_TCK) ))
-check "the tree's CPU $tree ns within 10% (+ 2 ms) of getrusage $ru ns (+ steal $st ns)" \
-	fcmp "$ru > 0 && $tree >= 0.9 * $ru - 2e6 && $tree <= 1.1 * $ru + 2e6 + $st"
+check "the tree's CPU $tree ns within 10% (+ 2 ms) of getrusage $ru ns (+ steal $st ns above, + run queue $runq ns below)" \
+	fcmp "$ru > 0 && $tree >= 0.9 * $ru - 2e6 - $runq && $tree <= 1.1 * $ru + 2e6 + $st"
 wall=$(jqr "$J" '.phases[0].wall_ns')
 check "buckets sum to the wall within 2%" within "$(jqr "$J" '.phases[0].wall | .user_ns +
 	.kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns')" "$wall" 2
