@@ -37,7 +37,7 @@ struct model_task {
 	uint8_t took_pid;           /* took the leader's pid before the EXEC event (de_thread) */
 	uint32_t diskmask;          /* DWAIT: disk slots with workload I/O in flight at sleep */
 	uint64_t pending_iowait;    /* DWAIT: wall I/O wait held until we know what woke it */
-	uint64_t wall_share;        /* RUNQ, DWAIT: wall run-queue or I/O wait time charged to it
+	uint64_t wall_share;        /* off CPU: the wall run-queue, I/O or other wait charged to it
 				     * since it entered the state or since the last model_advance */
 	uint64_t since;             /* work view: time accounted up to here */
 	struct model_task *hnext;   /* hash chain */
@@ -357,7 +357,7 @@ static void wall_split(struct model *m, enum wall_bucket b, unsigned st, uint64_
 			w->kernel_group_ns[task_group(t)] += part;
 		if (b == WB_IOWAIT)
 			t->pending_iowait += part;
-		if (b == WB_IOWAIT || b == WB_RUNQ)
+		if (b != WB_KERNEL)
 			t->wall_share += part;
 		extra = 0;
 		if (!share) /* dt < n: the first task got all of it */
@@ -448,9 +448,9 @@ static void task_die(struct model *m, struct model_task *t, uint64_t now)
 /*
  * A switch-in the kernel did not trace, dated when the task switched out (IOWHY_EVF_HIDDEN): the
  * event could be dated only so far back, and its arg holds the rest of the stint, which the trace
- * had as run-queue wait (or, when the wakeup was not traced either, I/O wait) before `now`. Work
- * view: the task's slices are cut there, exactly. Wall view: the run-queue or I/O wait time
- * charged to this task since it entered that state (and since the last model_advance, so that no
+ * had as run-queue wait (or, when the wakeup was not traced either, I/O or other wait) before
+ * `now`. Work view: the task's slices are cut there, exactly. Wall view: the wait time charged to
+ * this task since it entered that state (and since the last model_advance, so that no
  * interval already reported loses time) moves to the CPU bucket, up to that length; time other
  * tasks shared stays as it was. A held I/O wait is settled first, less what moved.
  */
@@ -459,10 +459,10 @@ static void hidden_stint(struct model *m, struct model_task *t, const struct iow
 {
 	uint64_t from = max_u64(t->since, m->wall.start_ns), split, moved;
 	struct wall_view *w = &m->wall;
-	enum wall_bucket b = t->state == IOWHY_TS_RUNQ ? WB_RUNQ : WB_IOWAIT;
+	enum wall_bucket b = t->state == IOWHY_TS_RUNQ ? WB_RUNQ :
+			     t->state == IOWHY_TS_DWAIT ? WB_IOWAIT : WB_OTHER;
 
-	if (!(e->flags & IOWHY_EVF_HIDDEN) || !e->arg ||
-	    (t->state != IOWHY_TS_RUNQ && t->state != IOWHY_TS_DWAIT) ||
+	if (!(e->flags & IOWHY_EVF_HIDDEN) || !e->arg || on_cpu(t->state) ||
 	    (e->state != IOWHY_TS_USER && e->state != IOWHY_TS_KERNEL) || now <= from)
 		return;
 	split = e->arg < now - from ? now - e->arg : from;
@@ -728,6 +728,8 @@ void model_advance(struct model *m, uint64_t now)
 	for (struct model_task *t = m->lists[IOWHY_TS_RUNQ]; t; t = t->next)
 		t->wall_share = 0;
 	for (struct model_task *t = m->lists[IOWHY_TS_DWAIT]; t; t = t->next)
+		t->wall_share = 0;
+	for (struct model_task *t = m->lists[IOWHY_TS_SWAIT]; t; t = t->next)
 		t->wall_share = 0;
 }
 

@@ -70,7 +70,7 @@ struct model {
 	uint64_t events;          /* events fed */
 	uint64_t out_of_order;    /* events with a timestamp before the previous one (clamped) */
 	uint64_t unknown_task;    /* events for tasks never seen (state unknown) */
-	uint64_t hidden_ns;       /* run-queue or I/O wait turned into CPU by hidden stints' arg */
+	uint64_t hidden_ns;       /* waiting turned into CPU by hidden stints' arg */
 	uint64_t live;            /* tasks alive */
 	uint64_t last_dead_ns;    /* when the last task died (live dropped to 0) */
 	model_slice_fn slice_fn;  /* optional sink of task state slices (model_set_slice_sink) */

@@ -755,6 +755,29 @@ static void test_hidden_stint_from_dwait(void **st)
 }
 
 /*
+ * The same from an ordinary sleep (a timer's wakeup not traced, then the switch-in): asleep from 0,
+ * the hidden event at 100 says "user mode since 70". Switch-out at 120, end 150. Work: SWAIT
+ * 70 + 30, USER 50. Wall: OTHER 70 + 30, USER 50 (30 moved from other wait).
+ */
+static void test_hidden_stint_from_swait(void **st)
+{
+	struct model m;
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "sleep", SW, NONE);
+	hidden_ev(&m, 100, 1, US, NONE, 30);
+	state(&m, 120, 1, SW, NONE);
+	model_finish(&m, 150);
+
+	assert_buckets(&m, 50, 0, 0, 0, 100, 0);
+	assert_int_equal(m.wall.by_nr[WB_OTHER][MODEL_NR_NONE], 100);
+	assert_work(comm_row(&m, "sleep"), 50, 0, 0, 0, 100);
+	assert_int_equal(m.hidden_ns, 30);
+	model_free(&m);
+}
+
+/*
  * The stint reaches back before the task became runnable (it woke at 20; arg 500 is the kernel's
  * account, clipped by the last switch seen on its CPU only in BPF): the run-queue time from 20
  * is all CPU. Another task on CPU in user mode [0,50) kept the wall in USER there: its time is
@@ -1131,6 +1154,7 @@ int main(void)
 		cmocka_unit_test(test_hidden_stint_after_cut),
 		cmocka_unit_test(test_hidden_stint_clipped),
 		cmocka_unit_test(test_hidden_stint_from_dwait),
+		cmocka_unit_test(test_hidden_stint_from_swait),
 		cmocka_unit_test(test_fork_exec_startup),
 		cmocka_unit_test(test_startup_ends_at_munmap),
 		cmocka_unit_test(test_out_of_order),
