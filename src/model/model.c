@@ -725,12 +725,9 @@ void model_advance(struct model *m, uint64_t now)
 		return;
 	wall_advance(m, now);
 	/* what is reported up to here stays: a hidden stint moves only later wall time */
-	for (struct model_task *t = m->lists[IOWHY_TS_RUNQ]; t; t = t->next)
-		t->wall_share = 0;
-	for (struct model_task *t = m->lists[IOWHY_TS_DWAIT]; t; t = t->next)
-		t->wall_share = 0;
-	for (struct model_task *t = m->lists[IOWHY_TS_SWAIT]; t; t = t->next)
-		t->wall_share = 0;
+	for (unsigned st = IOWHY_TS_RUNQ; st <= IOWHY_TS_SWAIT; st++)
+		for (struct model_task *t = m->lists[st]; t; t = t->next)
+			t->wall_share = 0;
 }
 
 /*
