@@ -411,11 +411,21 @@ static int any_flush(const struct column *cols, int ncols)
 static int row_shown(const struct session_result *s, const struct column *cols, int n, int flush,
 		     const struct wall_row *row)
 {
-	if (row->get == pv_lite) { /* a part of on CPU by samples: none without samples */
-		for (int c = 0; c < n; c++)
-			if (phases_mean(s, flush ? cols[c].flush : cols[c].work,
-					flush ? cols[c].nflush : cols[c].nwork, pv_lite, row->arg) > 0)
+	if (row->get == pv_lite) {
+		/* a part of on CPU by samples: user code and kernel both whenever there are samples
+		 * (an estimate of zero says something), the kernel's parts only when not zero */
+		int top = row->arg == PVL_USER || row->arg == PVL_KERNEL;
+
+		for (int c = 0; c < n; c++) {
+			const int *idx = flush ? cols[c].flush : cols[c].work;
+			int m = flush ? cols[c].nflush : cols[c].nwork;
+			double v = top ? phases_mean(s, idx, m, pv_lite, PVL_USER) +
+					 phases_mean(s, idx, m, pv_lite, PVL_KERNEL)
+				       : phases_mean(s, idx, m, pv_lite, row->arg);
+
+			if (v > 0)
 				return 1;
+		}
 		return 0;
 	}
 	if (row->get != pv_group && row->get != pv_unattributed)

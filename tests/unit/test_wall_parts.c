@@ -20,6 +20,7 @@
 #include "report.h"
 #include "report_html.h"
 #include "summary.h"
+#include "cs_stack.h"
 
 #define MS 1000000ULL
 
@@ -254,6 +255,7 @@ static char *text_report(struct phase_result *p, int detail)
 	s.tool = "run";
 	s.phases = p;
 	s.nphases = 1;
+	s.lite = p->lite;
 	assert_int_equal(summary_compute(&s), 0);
 	report_text(out, &s, &ro);
 	fclose(out);
@@ -336,6 +338,48 @@ static void test_text_rows(void **state)
 	free(t);
 }
 
+/* attach --lite: the on-CPU row's two parts by samples are both shown whenever there are samples,
+ * also when one is zero (every sample in the kernel: "~ user code" is 0, not left out); the
+ * kernel's parts only when not zero; no parts without samples. */
+static void test_text_lite_rows(void **state)
+{
+	static const char *const in_fsync[] = { "jbd2_log_wait_commit", "ext4_sync_file",
+						"do_fsync", "__x64_sys_fsync", "x64_sys_call",
+						"do_syscall_64", NULL };
+	struct cs_row r = { .count = 30, .kernel_mode = 1, .nr = IOWHY_NR_NONE, .ustack = CS_NONE };
+	struct phase_result p;
+	const char *l;
+	char *t;
+
+	(void)state;
+	phase(&p, "attach");
+	p.lite = 1;
+	p.wall.bucket_ns[WB_USER] += p.wall.bucket_ns[WB_KERNEL]; /* lite: all on CPU in user */
+	p.wall.bucket_ns[WB_KERNEL] = 0;
+	p.wall.kernel_group_ns[SG_DATA] = 0;
+	p.samples = cpu_samples_new(99);
+	assert_non_null(p.samples);
+	strcpy(r.comm, "calib");
+	r.kstack = stack(p.samples, in_fsync);
+	assert_int_equal(cpu_samples_add_row(p.samples, &r), 0);
+	cpu_samples_classify(p.samples);
+	t = text_report(&p, 0);
+	l = line_after(t, "  on CPU ");
+	assert_true(!strncmp(l, "    ~ user code ", 16));
+	l = line_after(l, "    ~ user code ");
+	assert_true(!strncmp(l, "    ~ kernel ", 13));
+	l = line_after(l, "    ~ kernel ");
+	assert_true(!strncmp(l, "      ~ in syscalls ", 20));
+	assert_null(strstr(t, "~ page faults"));
+	free(t);
+	cpu_samples_free(p.samples);
+	p.samples = NULL;
+	t = text_report(&p, 1);
+	assert_null(strstr(t, "~ user code"));
+	assert_null(strstr(t, "~ kernel"));
+	free(t);
+}
+
 /* The HTML report has the same sub-rows in the phase's wall table and the bars' tooltips. */
 static void test_html_rows(void **state)
 {
@@ -377,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_fuse_parts),
 		cmocka_unit_test(test_fuse_columns),
 		cmocka_unit_test(test_text_rows),
+		cmocka_unit_test(test_text_lite_rows),
 		cmocka_unit_test(test_html_rows),
 	};
 
