@@ -74,6 +74,7 @@ struct {
 	/* shared by the CPUs (io_stat_add adds atomically): rows of 8 KiB with their latency
 	 * histograms, so memory does not grow with the CPU count */
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 1024);
 	__type(key, struct io_key);
 	__type(value, struct io_stat);
@@ -109,6 +110,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 256); /* (fs, phase): rows of 4 KiB a CPU (latency histogram) */
 	__type(key, struct io_fs_key);
 	__type(value, struct io_fs_stat);
@@ -116,6 +118,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 256); /* (fs, phase): rows of 4 KiB a CPU (latency histogram) */
 	__type(key, struct io_fs_key);
 	__type(value, struct io_jbd_stat);

@@ -29,6 +29,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, IOWHY_SAMPLE_KEYS);
 	__type(key, struct iowhy_sample_key);
 	__type(value, __u64);
@@ -194,6 +195,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, IOWHY_OFF_KEYS);
 	__type(key, struct iowhy_off_key);
 	__type(value, struct iowhy_off_val);
@@ -223,6 +225,7 @@ struct {
 /* tp_btf path: stacks by a hash of their frames (bpf_get_task_stack gives frames, not an id). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, IOWHY_STACKS);
 	__type(key, __u32);
 	__type(value, struct iowhy_kstack);

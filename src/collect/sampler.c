@@ -85,6 +85,12 @@ static void *open_sample(void *ctx)
 		return NULL;
 	}
 	s->rodata->use_hash = core->use_hash != 0;
+	/* the off-CPU stacks live in one of two maps by path: the other is made as small as can be
+	 * (a stack map is made whole at load: 8 MiB, ~15 ms of a start on a VM) */
+	if (bpf_map__set_max_entries(core->use_hash ? s->maps.offstacks_h : s->maps.offstacks, 1)) {
+		sample_bpf__destroy(s);
+		return NULL;
+	}
 	s->rodata->regs_nr = core->lite != 0; /* no syscall probes: nr from the registers */
 	/* off-CPU stacks (tp_btf): one stack walk per sampling period of a task's D time, at most
 	 * OFF_PERIOD_MAX_NS: the walk costs no interrupt, and at the default 99 Hz a short run's few

@@ -41,6 +41,7 @@
 #include "sampler.h"
 #include "fuse_probes.h"
 #include "bg_call.h"
+#include "vmlinux_btf.h"
 #include "prog_runtime.h"
 #include "task_clock.h"
 
@@ -779,8 +780,8 @@ static int session_unwind(struct session *s, struct report_files *rf, struct pha
 	return rc;
 }
 
-/* bg_call's function: load and attach the I/O probes of session arg. */
-/* The I/O probes' loading, run in a thread of its own (bg_call). */
+/* The I/O probes' loading and then the FUSE probes' (they share the I/O probes' maps), run in a
+ * thread of its own (bg_call) while the sampler loads and the core attaches in the caller's. */
 struct io_open_arg {
 	struct session *s;
 	int timeline;              /* --timeline: keep each request's record */
@@ -789,8 +790,11 @@ struct io_open_arg {
 static int open_io(void *arg)
 {
 	struct io_open_arg *a = arg;
+	int rc = io_probes_open_timeline(&a->s->io, &a->s->core, a->timeline);
 
-	return io_probes_open_timeline(&a->s->io, &a->s->core, a->timeline);
+	if (!rc)
+		fuse_probes_open(&a->s->fuse, &a->s->core, a->s->io); /* optional: never fails */
+	return rc;
 }
 
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
@@ -830,9 +834,9 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (core_probes_load(&s.core, on_event, &s.pc, nphases))
 		return session_unwind(&s, &rf, NULL, 0, 1);
-	/* the I/O probes load in a thread of their own while the sampler loads here and the core
-	 * attaches and calibrates; the sampler attaches after the core (its sched_switch program
-	 * runs after the core's) */
+	/* the I/O and FUSE probes load in a thread of their own while the sampler loads here and
+	 * the core attaches and calibrates; the sampler attaches after the core (its sched_switch
+	 * program runs after the core's) */
 	if (!o->no_io)
 		bg_call_start(&io_load, open_io, &io_arg);
 	rc = !o->no_sample && sampler_load(&s.smp, &s.core, o->sample_hz);
@@ -843,8 +847,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	sampler_attach(s.smp);
 	if (bg_call_wait(&io_load) || rc)
 		return session_unwind(&s, &rf, NULL, 1, 1);
-	if (!o->no_io)
-		fuse_probes_open(&s.fuse, &s.core, s.io);
+	vmlinux_btf_release(); /* loaded: the kernel's BTF bytes are not kept through the run */
 	interval_load_probes(s.iv, &s.core); /* --slow: the kernel's side of slow calls */
 	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
 				(const struct probe_set *[]){ &s.core.probes, io_probes_set(s.io),
