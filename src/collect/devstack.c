@@ -638,6 +638,16 @@ int devstack_levels(const struct devstack *ds, int out[][DS_MAX_KIDS], int *coun
 	return nl;
 }
 
+int devstack_sits_on(const struct devstack *ds, int upper, int lower)
+{
+	if (upper < 0 || upper >= ds->nnodes)
+		return 0;
+	for (int k = 0; k < ds->nodes[upper].nkids; k++)
+		if (fold_partition(ds, ds->nodes[upper].kids[k]) == lower)
+			return 1;
+	return 0;
+}
+
 /* Mark every node below IDX (not IDX itself) in below[]. */
 static void mark_below(const struct devstack *ds, int idx, char *below, int depth)
 {

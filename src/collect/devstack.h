@@ -73,6 +73,9 @@ int devstack_mount_of(const struct ds_env *env, const char *name, char *mountpoi
  * partition folded into its disk, each node once: out[l][i] are node indexes, counts[l] their
  * number. Returns the number of levels (at most maxlevels). */
 int devstack_levels(const struct devstack *ds, int out[][DS_MAX_KIDS], int *counts, int maxlevels);
+/* Whether node upper sits on node lower (one of its kids, a partition folded into its disk as
+ * devstack_levels does). */
+int devstack_sits_on(const struct devstack *ds, int upper, int lower);
 
 /* Name of the block device major:minor under env->root ("vda1"); 0, or -1 if there is none. */
 int devstack_name_of(const struct ds_env *env, unsigned int maj, unsigned int min, char *name,

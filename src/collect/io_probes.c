@@ -794,6 +794,11 @@ static void add_stackline(struct io_phase *p, const char *mp)
 			sl.dev[l][i] = ((uint32_t)n->major << 20) | n->minor;
 		}
 	}
+	for (int l = 0; l + 1 < nl; l++)
+		for (int i = 0; i < sl.ndev[l]; i++)
+			for (int j = 0; j < sl.ndev[l + 1] && !sl.on[l][i]; j++)
+				if (devstack_sits_on(ds, lv[l][i], lv[l + 1][j]))
+					sl.on[l][i] = (uint8_t)(j + 1);
 	sl.nlevels = nl;
 	if (nl >= 2)
 		io_phase_add_stack(p, &sl);

@@ -77,6 +77,8 @@ struct io_stackline {
 	int nlevels;
 	int ndev[IO_STACK_LEVELS];
 	uint32_t dev[IO_STACK_LEVELS][IO_STACK_WIDTH]; /* kernel dev_t of each level's devices */
+	/* 1 + the index in the next level of the first device each one sits on; 0: none known */
+	uint8_t on[IO_STACK_LEVELS][IO_STACK_WIDTH];
 };
 
 struct io_phase {

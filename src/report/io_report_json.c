@@ -230,6 +230,8 @@ static struct json_object *stacks_arr(const struct io_phase *p)
 				jput_u64(d, "queue_ns", v.queue_ns);
 				jput_u64(d, "device_ns", v.dev_ns);
 				jput_u64(d, "busy_ns", v.busy_ns);
+				jput(d, "sits_on", sl->on[l][i] ?
+					 json_object_new_int(sl->on[l][i] - 1) : NULL);
 				json_object_array_add(lv, d);
 			}
 			json_object_array_add(levels, lv);

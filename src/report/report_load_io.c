@@ -125,9 +125,15 @@ static int load_stacks(struct json_object *a, struct io_phase *p)
 		for (size_t l = 0; l < rl_alen(lv) && l < IO_STACK_LEVELS; l++) {
 			struct json_object *devs = json_object_array_get_idx(lv, l);
 
-			for (size_t k = 0; k < rl_alen(devs) && k < IO_STACK_WIDTH; k++)
-				sl.dev[l][sl.ndev[l]++] =
-					dev_of(rl_str(json_object_array_get_idx(devs, k), "dev"));
+			for (size_t k = 0; k < rl_alen(devs) && k < IO_STACK_WIDTH; k++) {
+				struct json_object *d = json_object_array_get_idx(devs, k);
+				struct json_object *on = rl_member(d, "sits_on");
+				int64_t j = on ? json_object_get_int64(on) : -1;
+
+				/* the index in the next level of what it sits on (null: none known) */
+				sl.on[l][sl.ndev[l]] = j >= 0 && j < IO_STACK_WIDTH ? (uint8_t)(j + 1) : 0;
+				sl.dev[l][sl.ndev[l]++] = dev_of(rl_str(d, "dev"));
+			}
 			sl.nlevels++;
 		}
 		if (io_phase_add_stack(p, &sl))

@@ -141,11 +141,26 @@ static void add_phase_stacks(const struct io_phase *io, struct session_summary *
 		memset(st, 0, sizeof(*st));
 		snprintf(st->line, sizeof(st->line), "%s", line);
 		snprintf(st->head, sizeof(st->head), "%s", sl->head);
-		for (int l = 0; l < sl->nlevels; l++)
+		int base[IO_STACK_LEVELS + 1] = { 0 };
+
+		for (int l = 0; l < sl->nlevels; l++) {
+			base[l] = st->ndevs;
 			for (int i = 0; i < sl->ndev[l] && st->ndevs < STACK_LINE_DEVS; i++) {
 				snprintf(st->dev[st->ndevs], sizeof(st->dev[0]), "%s",
 					 io_phase_dev_name(io, sl->dev[l][i]));
 				st->level[st->ndevs++] = l;
+			}
+		}
+		base[sl->nlevels] = st->ndevs;
+		/* what each sits on, as indexes into dev[] (a device cut off by the cap: unknown) */
+		for (int i = 0; i < st->ndevs; i++)
+			st->on[i] = -1;
+		for (int l = 0; l + 1 < sl->nlevels; l++)
+			for (int i = 0; i < sl->ndev[l] && base[l] + i < st->ndevs; i++) {
+				int j = base[l + 1] + sl->on[l][i] - 1;
+
+				if (sl->on[l][i] && j < base[l + 2])
+					st->on[base[l] + i] = j;
 			}
 	}
 }
@@ -170,13 +185,22 @@ static void stack_waits(struct session_summary *sum)
 				st->most = i;
 		}
 		st->below[0] = '\0';
-		for (int i = 0; st->most >= 0 && i < st->ndevs; i++)
-			if (st->level[i] == st->level[st->most] + 1) {
+		if (st->most >= 0) {
+			/* the device it sits on; without that known (a report saved before it was
+			 * written), the next level's only device, else none: never a neighbour's */
+			int below = st->on[st->most], n = 0, first = -1;
+
+			for (int i = 0; i < st->ndevs; i++)
+				if (st->level[i] == st->level[st->most] + 1 && !n++)
+					first = i;
+			if (below < 0 && n == 1)
+				below = first;
+			if (below >= 0) {
 				/* (same size, both in *sum: a copy, not snprintf) */
-				memcpy(st->below, st->dev[i], sizeof(st->below));
+				memcpy(st->below, st->dev[below], sizeof(st->below));
 				st->below[sizeof(st->below) - 1] = '\0';
-				break;
 			}
+		}
 	}
 }
 

@@ -62,12 +62,13 @@ struct stack_line {
 	int ndevs;
 	char dev[STACK_LINE_DEVS][32];
 	int level[STACK_LINE_DEVS]; /* 0: the file system's own devices */
+	int on[STACK_LINE_DEVS];    /* index in dev[] of the first device it sits on; -1 none known */
 	uint64_t iowait_ns[STACK_LINE_DEVS];
 	uint64_t iowait_ns_total;   /* over all its devices */
 	uint64_t below_ns[STACK_LINE_DEVS]; /* of iowait_ns[i]: while the requests below device i,
 					     * done for it, were outstanding (io_wait_below) */
 	int most;                   /* index of the device with the most of it; -1 when none */
-	char below[32];             /* the first device under the most waited one, "" if none */
+	char below[32];             /* the first device the most waited one sits on, "" if none known */
 };
 
 struct session_summary {

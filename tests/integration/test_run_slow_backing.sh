@@ -40,3 +40,11 @@ on=$(jqr "$J" "[.disks[] | select(.name == \"$slow\") | .iowait_ns] | add // 0")
 echo "  I/O wait: $on of $total ns on $slow"
 check "the workload waited on I/O" fcmp "$total > 0"
 check ">= 80% of the workload's I/O wait charged to $slow" fcmp "$on >= 0.8 * $total"
+# what the slow member sits on is the FUSE file system holding its backing file (stat's device of
+# the file), not the next level's first device (the members on /dev/shm sit on tmpfs)
+fdev=$(stat -c '%Hd:%Ld' "$FUSE_IMG")
+check "JSON: the most waited device is $slow" \
+	[ "$(jqr "$J" '[.stacks[] | select(.most_waited != null) | .most_waited][0] // ""')" = "$slow" ]
+check "JSON: it sits on the FUSE file system's device $fdev" \
+	[ "$(jqr "$J" '[.stacks[] | select(.most_waited != null) | .most_waited_below][0] // ""')" = "$fdev" ]
+check "text: the stack line says so" grep -qE "on $slow's requests, which sit on $fdev" "$OUT"

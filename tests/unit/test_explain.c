@@ -356,6 +356,55 @@ static void test_iowait_device(void **state)
 	assert_contains(t, "100.0% of it inside pwrite64, 50.0% of it on loop7.");
 }
 
+/* The device the most waited one sits on: the one named by the stack line's `on`, not the next
+ * level's first (btrfs raid0 over loop1 on a FUSE file and loop2 on vda: loop1 is slow, and it
+ * sits on 0:26, not vda); unknown with two devices at the next level: none named. */
+static void test_stack_below(void **state)
+{
+	struct fixture *f = *state;
+	struct phase_result *p = add_phase(f, "run", "run", PHASE_WORK);
+	struct io_phase *io = io_phase_new();
+	static const char *const names[4] = { "loop1", "loop2", "vda", "0:26" };
+	static const uint32_t devs[4] = { 7u << 20 | 1, 7u << 20 | 2, 253u << 20, 26 };
+	struct io_stackline sl = { .head = "/mnt (btrfs raid0)", .nlevels = 2,
+				   .ndev = { 2, 2 },
+				   .dev = { { devs[0], devs[1] }, { devs[2], devs[3] } },
+				   .on = { { 2, 1 } } };
+	const struct stack_line *st;
+
+	assert_non_null(io);
+	for (int i = 0; i < 4; i++) {
+		struct io_devinfo *d = io_phase_dev(io, devs[i]);
+
+		assert_non_null(d);
+		snprintf(d->name, sizeof(d->name), "%s", names[i]);
+		snprintf(d->disk_name, sizeof(d->disk_name), "%s", names[i]);
+		d->dev = d->disk = devs[i];
+	}
+	assert_int_equal(io_phase_add_stack(io, &sl), 0);
+	p->io = io;
+	add_time(p, WB_IOWAIT, 0, K("pwrite64"), 800 * MS);
+	p->wall.iowait_by_disk[0] = 700 * MS;
+	p->wall.iowait_by_disk[1] = 100 * MS;
+	snprintf(f->s.disk_names[0], sizeof(f->s.disk_names[0]), "loop1");
+	snprintf(f->s.disk_names[1], sizeof(f->s.disk_names[1]), "loop2");
+	assert_int_equal(summary_compute(&f->s), 0);
+	assert_int_equal(f->s.summary->nstacks, 1);
+	st = &f->s.summary->stacks[0];
+	assert_string_equal(st->dev[st->most], "loop1");
+	assert_string_equal(st->below, "0:26");
+	assert_int_equal(st->on[1], 2); /* loop2 sits on vda */
+	/* a stack line saved without what sits on what: two devices below, none named */
+	memset(io->stacks[0].on, 0, sizeof(io->stacks[0].on));
+	assert_int_equal(summary_compute(&f->s), 0);
+	st = &f->s.summary->stacks[0];
+	assert_string_equal(st->dev[st->most], "loop1");
+	assert_string_equal(st->below, "");
+	summary_free(&f->s);
+	p->io = NULL;
+	io_result_free(io);
+}
+
 static void test_single_column_sleep(void **state)
 {
 	struct fixture *f = *state;
@@ -796,6 +845,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text_report_repeats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report_wraps_many_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tracing_cost_estimates, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stack_below, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);
