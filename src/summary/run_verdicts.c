@@ -15,8 +15,17 @@ static int below_a_stack(const struct session_summary *sum, const char *name)
 	return 0;
 }
 
-/* The members: a stack's own devices when it has several, else the top-level disks with the
- * workload's bytes. Sets in->shared_lower when a stack's next level is one device. */
+/* The index in st->dev of the last device down the chain of what device i sits on. */
+static int bottom_of(const struct stack_line *st, int i)
+{
+	for (int hops = 0; st->on[i] && hops < st->ndevs; hops++)
+		i = st->on[i] - 1;
+	return i;
+}
+
+/* The members: a stack's own devices when it has several, each with the device at the bottom of
+ * what it sits on (the next level's only one when that is not known), else the top-level disks with the workload's
+ * bytes. Sets in->shared_lower when a stack's next level is one device. */
 static void pick_members(const struct session_summary *sum, struct vd_input *in)
 {
 	for (int k = 0; k < sum->nstacks && in->nmembers < 2; k++) {
@@ -39,8 +48,9 @@ static void pick_members(const struct session_summary *sum, struct vd_input *in)
 			if (st->level[i] != 0)
 				continue;
 			snprintf(m->name, sizeof(m->name), "%s", st->dev[i]);
-			if (low >= 0)
-				snprintf(m->bottom, sizeof(m->bottom), "%s", st->dev[low]);
+			if (st->on[i] || nlow == 1)
+				snprintf(m->bottom, sizeof(m->bottom), "%s",
+					 st->dev[st->on[i] ? bottom_of(st, i) : low]);
 			in->nmembers++;
 		}
 		if (nlow == 1)

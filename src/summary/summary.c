@@ -152,15 +152,14 @@ static void add_phase_stacks(const struct io_phase *io, struct session_summary *
 			}
 		}
 		base[sl->nlevels] = st->ndevs;
-		/* what each sits on, as indexes into dev[] (a device cut off by the cap: unknown) */
-		for (int i = 0; i < st->ndevs; i++)
-			st->on[i] = -1;
+		/* what each sits on, as 1 + indexes into dev[] (a device cut off by the cap:
+		 * unknown) */
 		for (int l = 0; l + 1 < sl->nlevels; l++)
 			for (int i = 0; i < sl->ndev[l] && base[l] + i < st->ndevs; i++) {
 				int j = base[l + 1] + sl->on[l][i] - 1;
 
 				if (sl->on[l][i] && j < base[l + 2])
-					st->on[base[l] + i] = j;
+					st->on[base[l] + i] = j + 1;
 			}
 	}
 }
@@ -188,7 +187,7 @@ static void stack_waits(struct session_summary *sum)
 		if (st->most >= 0) {
 			/* the device it sits on; without that known (a report saved before it was
 			 * written), the next level's only device, else none: never a neighbour's */
-			int below = st->on[st->most], n = 0, first = -1;
+			int below = st->on[st->most] - 1, n = 0, first = -1;
 
 			for (int i = 0; i < st->ndevs; i++)
 				if (st->level[i] == st->level[st->most] + 1 && !n++)

@@ -62,7 +62,8 @@ struct stack_line {
 	int ndevs;
 	char dev[STACK_LINE_DEVS][32];
 	int level[STACK_LINE_DEVS]; /* 0: the file system's own devices */
-	int on[STACK_LINE_DEVS];    /* index in dev[] of the first device it sits on; -1 none known */
+	int on[STACK_LINE_DEVS];    /* 1 + the index in dev[] of the first device it sits on; 0: none
+				     * known */
 	uint64_t iowait_ns[STACK_LINE_DEVS];
 	uint64_t iowait_ns_total;   /* over all its devices */
 	uint64_t below_ns[STACK_LINE_DEVS]; /* of iowait_ns[i]: while the requests below device i,

@@ -393,7 +393,7 @@ static void test_stack_below(void **state)
 	st = &f->s.summary->stacks[0];
 	assert_string_equal(st->dev[st->most], "loop1");
 	assert_string_equal(st->below, "0:26");
-	assert_int_equal(st->on[1], 2); /* loop2 sits on vda */
+	assert_int_equal(st->on[1], 1 + 2); /* loop2 sits on vda */
 	/* a stack line saved without what sits on what: two devices below, none named */
 	memset(io->stacks[0].on, 0, sizeof(io->stacks[0].on));
 	assert_int_equal(summary_compute(&f->s), 0);

@@ -481,6 +481,42 @@ static void test_run_verdicts(void **state)
 	}
 }
 
+/* Each member's bottom is what it sits on (btrfs over loop0 and loop2 on vda, loop1 on a FUSE
+ * file system's 0:38), not the next level's last device; with two devices there, none is shared;
+ * without what sits on what known, no member gets a bottom. */
+static void test_run_member_bottoms(void **state)
+{
+	static const uint64_t wait[] = { 200000000ull, 3600000000ull, 200000000ull };
+	struct run_fixture *f = run_fixture(-1, wait);
+	struct stack_line *st = &f->sum.stacks[0];
+	struct vd_input *in = &f->sum.vin;
+
+	(void)state;
+	snprintf(st->dev[4], sizeof(st->dev[0]), "0:38");
+	st->level[4] = 1;
+	st->ndevs = 5;
+	st->on[0] = st->on[2] = 1 + 3; /* vda */
+	st->on[1] = 1 + 4;              /* 0:38 */
+	assert_int_equal(run_verdict_input(&f->s, &f->sum, in), 3);
+	assert_string_equal(in->m[0].bottom, "vda");
+	assert_string_equal(in->m[1].bottom, "0:38");
+	assert_string_equal(in->m[2].bottom, "vda");
+	assert_string_equal(in->shared_lower, "");
+	/* a chain: loop1 sits on 0:38, which sits on vda: its bottom is vda */
+	st->level[4] = 1;
+	st->on[4] = 1 + 3;
+	memset(in, 0, sizeof(*in));
+	assert_int_equal(run_verdict_input(&f->s, &f->sum, in), 3);
+	assert_string_equal(in->m[1].bottom, "vda");
+	/* not known: no bottoms */
+	memset(st->on, 0, sizeof(st->on));
+	memset(in, 0, sizeof(*in));
+	assert_int_equal(run_verdict_input(&f->s, &f->sum, in), 3);
+	assert_string_equal(in->m[0].bottom, "");
+	assert_string_equal(in->m[1].bottom, "");
+	run_fixture_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -495,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_writeback_journal),
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_run_verdicts),
+		cmocka_unit_test(test_run_member_bottoms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
