@@ -58,12 +58,15 @@ void core_probes_configure(int per_proc, int lite);
  * stderr (a required probe skipped by IOWHY_SKIP_PROBES, absent, or failing: exit 1).
  */
 int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
-/* core_probes_open in two steps, so that the other probe sets, which need only the core's maps,
- * can load while the core attaches and calibrates: core_probes_load (checks, load; nothing
- * attached), then core_probes_start (attach, calibrate, the consumer's buffers). Each returns 0,
- * or -1 after one line on stderr; after a failed start the core is closed. */
+/* core_probes_open in three steps, so that the other probe sets, which need only the core's maps,
+ * can load while the core attaches: core_probes_load (checks, load, the untraced half of the
+ * calibration; nothing attached), core_probes_start (attach), then, once nothing else loads or
+ * attaches (their text patching interrupts every CPU), core_probes_calibrate (the traced half).
+ * Each returns 0, or -1 after one line on stderr; after a failed start or calibrate the core is
+ * closed. */
 int core_probes_load(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
 int core_probes_start(struct core_probes *c);
+int core_probes_calibrate(struct core_probes *c);
 /* Append the probes that are not attached, with why. Returns 0, or -1 if out is full. */
 int core_probes_missing(const struct core_probes *c, struct missing_probes *out);
 /*

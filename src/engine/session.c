@@ -835,8 +835,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	if (core_probes_load(&s.core, on_event, &s.pc, nphases))
 		return session_unwind(&s, &rf, NULL, 0, 1);
 	/* the I/O and FUSE probes load in a thread of their own while the sampler loads here and
-	 * the core attaches and calibrates; the sampler attaches after the core (its sched_switch
-	 * program runs after the core's) */
+	 * the core attaches; the core calibrates once that thread is done (nothing beside it), then
+	 * the sampler attaches (after the core: its sched_switch program runs after the core's) */
 	if (!o->no_io)
 		bg_call_start(&io_load, open_io, &io_arg);
 	rc = !o->no_sample && sampler_load(&s.smp, &s.core, o->sample_hz);
@@ -844,9 +844,11 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		bg_call_wait(&io_load);
 		return session_unwind(&s, &rf, NULL, 0, 1);
 	}
-	sampler_attach(s.smp);
 	if (bg_call_wait(&io_load) || rc)
 		return session_unwind(&s, &rf, NULL, 1, 1);
+	if (core_probes_calibrate(&s.core))
+		return session_unwind(&s, &rf, NULL, 0, 1);
+	sampler_attach(s.smp);
 	vmlinux_btf_release(); /* loaded: the kernel's BTF bytes are not kept through the run */
 	interval_load_probes(s.iv, &s.core); /* --slow: the kernel's side of slow calls */
 	probe_skip_warn_unknown(getenv("IOWHY_SKIP_PROBES"),
