@@ -449,6 +449,9 @@ static void cut(struct interval_out *iv, uint64_t to, int final)
 	memset(&smp, 0, sizeof(smp));
 	smp.seq = ++iv->seq;
 	smp.final = final;
+	/* the model's wall may start later than the interval's (at the release: model_gate) */
+	if (iv->cut < w->start_ns && to >= w->start_ns)
+		iv->cut = iv->start = w->start_ns;
 	smp.start_ns = iv->cut;
 	smp.end_ns = to;
 	smp.since_start_ns = to - iv->start;

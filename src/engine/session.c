@@ -386,6 +386,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	if (s->tl && !timeline_phase_begin(s->tl, ps->name, start))
 		model_set_slice_sink(&pc->model, timeline_slice, s->tl);
 	model_add_task(&pc->model, pid, pid, ps->comm ? ps->comm : "iowhy", IOWHY_TS_SWAIT, SYS_read);
+	model_gate(&pc->model, pid);
 	interval_begin(s->iv, s, &pc->model, start, ps->name, pc->tag, 0);
 	pc->iv = s->iv;
 	pc->open = 1;

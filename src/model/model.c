@@ -669,6 +669,20 @@ void model_init(struct model *m, uint64_t start_ns)
 	m->wall.start_ns = start_ns;
 }
 
+void model_gate(struct model *m, uint32_t tid)
+{
+	m->gate_tid = tid;
+}
+
+/* The first event after model_gate: the root's wakeup at its gate dates the start. */
+static void gate_release(struct model *m, const struct iowhy_event *e)
+{
+	if (e->type == IOWHY_EV_STATE && e->tid == m->gate_tid && e->state == IOWHY_TS_RUNQ &&
+	    e->ts > m->wall.start_ns && m->last_ns <= m->wall.start_ns)
+		m->wall.start_ns = e->ts;
+	m->gate_tid = 0;
+}
+
 void model_set_slice_sink(struct model *m, model_slice_fn fn, void *ctx)
 {
 	m->slice_fn = fn;
@@ -698,6 +712,8 @@ void model_event(struct model *m, const struct iowhy_event *e, const char *comm)
 	if (finished(m) && now > m->wall.end_ns)
 		return;
 	m->events++;
+	if (m->gate_tid)
+		gate_release(m, e);
 	if (now < m->last_ns) {
 		m->out_of_order++;
 		now = m->last_ns;

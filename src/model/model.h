@@ -73,6 +73,7 @@ struct model {
 	uint64_t hidden_ns;       /* waiting turned into CPU by hidden stints' arg */
 	uint64_t live;            /* tasks alive */
 	uint64_t last_dead_ns;    /* when the last task died (live dropped to 0) */
+	uint32_t gate_tid;        /* model_gate: the wall starts at this task's release (0: no) */
 	model_slice_fn slice_fn;  /* optional sink of task state slices (model_set_slice_sink) */
 	void *slice_ctx;
 
@@ -90,6 +91,13 @@ void model_set_slice_sink(struct model *m, model_slice_fn fn, void *ctx);
 /* A task already alive at start (the gated root), in state `st`. */
 void model_add_task(struct model *m, uint32_t tid, uint32_t tgid, const char *comm,
 		    enum iowhy_state st, uint16_t nr);
+/*
+ * The gated root `tid` (added with model_add_task, asleep at its gate) is about to be released:
+ * if the first event fed is its wakeup, the wall starts there, so that the tracer's own delay
+ * between model_init and the release is not the workload's wait. Any other first event leaves
+ * the start where it is.
+ */
+void model_gate(struct model *m, uint32_t tid);
 /* Feed one event. `comm` is the event's comm for FORK/EXEC, else NULL. */
 void model_event(struct model *m, const struct iowhy_event *e, const char *comm);
 /* Account the wall view up to `now` (live intervals): no event earlier than `now` may come after

@@ -154,6 +154,54 @@ static void assert_counts(const struct comm_stats *c, uint32_t tasks, uint32_t f
 /* ---- tests ---- */
 
 /*
+ * The gated root: model_init at 1000, the tracer releases it later. Its wakeup at 1300 is the
+ * first event: the wall starts there (the 300 before were the tracer's, not the workload's wait).
+ * RUNQ [1300,1310), KERNEL read [1310,1320), USER [1320,1400), dies. Wall 100, no other wait.
+ * A root whose first event is not its wakeup (not traced) keeps the start at 1000.
+ */
+static void test_gate_release(void **st)
+{
+	uint16_t rd = nr_of("read");
+	struct model m;
+
+	(void)st;
+	model_init(&m, 1000);
+	model_add_task(&m, 7, 7, "root", SW, rd);
+	model_gate(&m, 7);
+	state(&m, 1300, 7, RQ, rd);
+	state(&m, 1310, 7, KE, rd);
+	state(&m, 1320, 7, US, NONE);
+	state(&m, 1400, 7, DEAD, NONE);
+	model_finish(&m, 1400);
+	assert_int_equal(m.wall.start_ns, 1300);
+	assert_int_equal(wall_ns(&m.wall), 100);
+	assert_buckets(&m, 80, 10, 10, 0, 0, 0);
+	assert_work(comm_row(&m, "root"), 80, 10, 10, 0, 0);
+	model_free(&m);
+
+	model_init(&m, 1000);
+	model_add_task(&m, 7, 7, "root", SW, rd);
+	model_gate(&m, 7);
+	state(&m, 1300, 7, KE, rd); /* its wakeup unseen */
+	state(&m, 1400, 7, DEAD, NONE);
+	model_finish(&m, 1400);
+	assert_int_equal(m.wall.start_ns, 1000);
+	assert_buckets(&m, 0, 100, 0, 0, 300, 0);
+	model_free(&m);
+
+	/* another task's event first: the start stays */
+	model_init(&m, 1000);
+	model_add_task(&m, 7, 7, "root", SW, rd);
+	model_gate(&m, 7);
+	state(&m, 1200, 8, RQ, rd);
+	state(&m, 1300, 7, RQ, rd);
+	model_finish(&m, 1400);
+	assert_int_equal(m.wall.start_ns, 1000);
+	assert_conserved(&m);
+	model_free(&m);
+}
+
+/*
  * One task, start 1000: USER [1000,1100), KERNEL in write [1100,1150), DWAIT in write
  * [1150,1180), SWAIT outside a syscall [1180,1200).
  */
@@ -1159,6 +1207,7 @@ int main(void)
 		cmocka_unit_test(test_startup_ends_at_munmap),
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_phase_bounds),
+		cmocka_unit_test(test_gate_release),
 		cmocka_unit_test(test_finish_before_last_event),
 		cmocka_unit_test(test_unknown_task),
 		cmocka_unit_test(test_dead),
