@@ -18,7 +18,7 @@ start_bg P "$TGT" fsync "$MNT/f" "$TMPROOT/calls"
 sleep 0.5
 T=$TMPROOT/p.tl.json
 J=$TMPROOT/p.json
-"$IOWHY" attach -p "$P" --duration 2 --timeline "$T" -j "$J" -o "$TMPROOT/p.txt" 2>"$TMPROOT/p.err"
+"$IOWHY" attach -p "$P" --duration 1 --timeline "$T" -j "$J" -o "$TMPROOT/p.txt" 2>"$TMPROOT/p.err"
 rc=$?
 check "attach -p --timeline exits 0 (got $rc)" [ "$rc" = 0 ]
 check "the timeline parses as JSON (jq)" bash -c "jq -e '.traceEvents | length > 0' '$T' >/dev/null"
@@ -81,7 +81,7 @@ check "queue depth of $LOOPNAME: samples, none negative" test "$(jqr "$T" "[.tra
 	select(.name == \"process_name\" and .args.name == \"device $LOOPNAME\") | .pid] as \$p |
 	[.traceEvents[] | select(.name == \"queue depth\" and .pid == \$p[0])] | if length == 0
 	then -1 else ([.[].args[] | select(. < 0)] | length) end")" = 0
-# sampled every 10 ms while the window is open: tens of samples in 2 s, not one at its end
+# sampled every 10 ms while the window is open: tens of samples in 1 s, not one at its end
 nd=$(jqr "$T" '[.traceEvents[] | select(.name == "dirty bytes")] | length')
 check "dirty bytes sampled through the window ($nd samples), none negative" \
 	test "$(jqr "$T" '[.traceEvents[] | select(.name == "dirty bytes") | .args[] |
