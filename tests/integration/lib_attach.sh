@@ -42,7 +42,10 @@ bpf_prog_names() {
 leftovers() {
 	local want p n=0
 	want=$(printf '%s\0' "$IOWHY" attach "$@" | tr '\0' ' ')
-	for p in /proc/[0-9]*; do
+	# (pgrep picks the candidates, a fork renamed iowhy-guard too: a tr per process of the
+	# machine took over the 4 s of a window on a loaded host, and found it gone)
+	for p in $(pgrep -f -- "$IOWHY attach"); do
+		p=/proc/$p
 		[ "$( { tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null)" = "$want" ] || continue
 		n=$((n + 1 + $(ls -l "$p/fd" 2>/dev/null | grep -c 'anon_inode:bpf')))
 	done
