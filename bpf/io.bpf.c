@@ -38,7 +38,8 @@ __u64 phase_until_ns;
 __u32 timeline_on;
 __u64 rq_events_lost;     /* records rq_events had no room for */
 
-extern unsigned int CONFIG_HZ __kconfig __weak;
+/* The kernel's tick in ns (1/HZ: jiffies), set by user space before load (tick_ns()). */
+const volatile __u64 tick_ns = 4000000;
 
 /* The loop driver's work functions, set by user space before load (src/collect/ksym_addrs.c: the
  * kernel's own lookup, not libbpf's parse of all of /proc/kallsyms for `__ksym` externs); 0 when
@@ -262,9 +263,7 @@ static __always_inline struct iowhy_task *tree_task(void)
 
 static __always_inline __u64 jiffies_ns(__u64 j)
 {
-	__u64 hz = CONFIG_HZ ? CONFIG_HZ : 250;
-
-	return j * (1000000000ULL / hz);
+	return j * tick_ns;
 }
 
 static __always_inline int comm_is_jbd2(void)

@@ -15,7 +15,8 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-extern unsigned int CONFIG_HZ __kconfig __weak;
+/* The kernel's tick in ns (1/HZ: jiffies), set by user space before load (tick_ns()). */
+const volatile __u64 tick_ns = 4000000;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -54,11 +55,10 @@ int BPF_PROG(slow_bdp, struct bdi_writeback *wb, struct dirty_throttle_control *
 	     unsigned long period, long pause, unsigned long start_time)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u64 hz = CONFIG_HZ ? CONFIG_HZ : 250;
 
 	if (pause <= 0 || !current_task(tid))
 		return 0;
-	send(SLOW_EV_BDP, tid, (__u64)pause * (1000000000ULL / hz));
+	send(SLOW_EV_BDP, tid, (__u64)pause * tick_ns);
 	return 0;
 }
 

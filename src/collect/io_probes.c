@@ -139,6 +139,7 @@ static void *open_io(void *ctx)
 	s->rodata->loop_rootcg_workfn_addr = t->ksyms[KS_LOOP_ROOTCG_WORKFN];
 	s->bss->current_phase = IO_NO_PHASE;
 	s->rodata->nr_cpus = t->ncpus > 0 ? (__u32)t->ncpus : 0;
+	s->rodata->tick_ns = tick_ns();
 	s->bss->timeline_on = t->timeline != 0;
 	if (t->timeline && (bpf_map__set_max_entries(s->maps.rq_events, TL_RING_BYTES) ||
 			    bpf_map__set_max_entries(s->maps.bio_tids, TL_BIO_TIDS))) {

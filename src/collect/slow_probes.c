@@ -7,6 +7,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include "slow_probes.h"
+#include "clock.h"
 #include "core_probes.h"
 #include "cpu_samples.h"
 #include "symbols.h"
@@ -50,6 +51,7 @@ static void *open_slow(void *ctx)
 	}
 	s->rodata->use_hash = p->core->use_hash != 0;
 	s->rodata->min_wait_ns = p->min_wait_ns;
+	s->rodata->tick_ns = tick_ns();
 	return s;
 }
 

@@ -60,6 +60,10 @@ if command -v strace >/dev/null; then
 	check "the kernel's BTF is opened once in a session ($opens)" test "$opens" = 1
 	check "and the I/O, sampler and FUSE programs were loaded with it" \
 		fcmp "$(progs "$J" I/O) > 0 && $(progs "$J" sampler) > 0 && $(progs "$J" FUSE) > 0"
+	# jiffies are converted with the tick user space passes (clock_getres), not a CONFIG_HZ
+	# extern that has libbpf inflate the kernel's config (~13 ms of the start)
+	cfg=$(grep -cE '"(/proc/config.gz|/boot/config-[^"]*)"' "$TMPROOT/btf.strace")
+	check "the kernel's config is not read ($cfg opens)" test "$cfg" = 0
 else
 	echo "  (strace not installed: the BTF reads are not counted)"
 fi
