@@ -9,7 +9,8 @@
 #include "prog_runtime.h"
 
 #define PR_ON_NS 50000000ull      /* statistics on this long... */
-#define PR_PERIOD_NS 500000000ull /* ...in every period this long */
+#define PR_PERIOD_NS 500000000ull /* ...in every period this long at first, */
+#define PR_PERIOD_MAX_NS 4000000000ull /* doubling up to this: each switch patches kernel text */
 #define PR_MAX_SETS 8
 
 struct prog_runtime {
@@ -17,7 +18,8 @@ struct prog_runtime {
 	void *ctx;
 	int fd;                   /* the BPF_ENABLE_STATS fd while on, else -1 */
 	int open;                 /* a phase is open */
-	uint64_t on_since, next_on, phase_start;
+	int unavailable;          /* BPF_ENABLE_STATS failed: no figures */
+	uint64_t on_since, next_on, phase_start, period;
 	uint64_t base_ns, base_runs;
 	uint64_t clock_ps;        /* one clock read, measured at start (ps) */
 	struct prog_runtime_phase cur;
@@ -71,10 +73,15 @@ static void snapshot(const struct prog_runtime *r, uint64_t *ns, uint64_t *runs)
 
 static void stats_on(struct prog_runtime *r, uint64_t now)
 {
-	r->fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (r->fd < 0)
+	if (r->unavailable)
 		return;
+	r->fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (r->fd < 0) {
+		r->unavailable = 1; /* (no CAP_SYS_ADMIN, an old kernel): not tried again */
+		return;
+	}
 	r->on_since = now;
+	r->cur.windows++;
 	snapshot(r, &r->base_ns, &r->base_runs);
 }
 
@@ -93,17 +100,16 @@ static void stats_off(struct prog_runtime *r, uint64_t now)
 	r->cur.run_ns += ns > runs * r->clock_ps / 1000 ? ns - runs * r->clock_ps / 1000 : 0;
 	r->cur.runs += runs;
 	r->cur.on_ns += now - r->on_since;
-	r->next_on = r->on_since + PR_PERIOD_NS;
+	/* each switch on or off is a static key: kernel text patched on every CPU, with IPIs into
+	 * the workload (~5 ms of CPU each on a PVM guest): a long phase is sampled less often */
+	r->next_on = r->on_since + r->period;
+	r->period = r->period * 2 < PR_PERIOD_MAX_NS ? r->period * 2 : PR_PERIOD_MAX_NS;
 }
 
 struct prog_runtime *prog_runtime_new(prog_runtime_sets_fn sets, void *ctx)
 {
 	struct prog_runtime *r;
-	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 
-	if (fd < 0)
-		return NULL;
-	close(fd);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
@@ -133,6 +139,7 @@ void prog_runtime_begin(struct prog_runtime *r, uint64_t now)
 	}
 	r->cur = (struct prog_runtime_phase){ 0 };
 	r->phase_start = now;
+	r->period = PR_PERIOD_NS;
 	r->open = 1;
 	stats_on(r, now);
 }

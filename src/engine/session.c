@@ -734,8 +734,19 @@ static int cost_sets(void *ctx, const struct probe_set **sets, int max)
 	return n;
 }
 
+/* This process's CPU time so far, every thread (user + system). */
+static uint64_t self_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return tv_ns(ru.ru_utime) + tv_ns(ru.ru_stime);
+}
+
 void session_cost_begin(struct session *s, uint64_t now)
 {
+	s->cost_cpu0 = self_cpu_ns();
 	if (!s->prt && !getenv("IOWHY_NO_PROG_STATS"))
 		s->prt = prog_runtime_new(cost_sets, s);
 	prog_runtime_begin(s->prt, now);
@@ -753,6 +764,8 @@ void session_cost_end(struct session *s, uint64_t now, struct phase_result *r)
 	r->prog_run_ns = p.run_ns;
 	r->prog_runs = p.runs;
 	r->prog_on_ns = p.on_ns;
+	r->prog_windows = p.windows;
+	r->tracer_cpu_ns = self_cpu_ns() - s->cost_cpu0;
 }
 
 void session_cost_free(struct session *s)

@@ -38,6 +38,7 @@ struct session {
 	struct timeline *tl;          /* --timeline: the tasks' state slices, else NULL */
 	struct interval_out *iv;      /* live intervals and slow calls (NULL without) */
 	struct prog_runtime *prt;     /* the programs' own run time per phase (NULL: unknown) */
+	uint64_t cost_cpu0;           /* iowhy's own CPU time at the phase's start */
 };
 
 /* The programs' own run time over a phase (kernel BPF statistics, sampled): begin at the phase's

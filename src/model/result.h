@@ -97,7 +97,10 @@ struct phase_result {
 	uint64_t events, out_of_order, unknown_task;
 	/* iowhy's BPF programs over the phase, from the kernel's statistics while they were on
 	 * (prog_on_ns of the wall; 0: not measured): their run time and runs in that time */
-	uint64_t prog_run_ns, prog_runs, prog_on_ns;
+	uint64_t prog_run_ns, prog_runs, prog_on_ns, prog_windows;
+	/* iowhy's own CPU time (all its threads: the consumer, the model, the statistics) over the
+	 * phase; on a machine whose CPUs are all busy it is taken from the workload too */
+	uint64_t tracer_cpu_ns;
 	struct phase_facts facts;
 	struct io_phase *io;      /* device / page-cache data (io_model.h), NULL when not traced */
 	struct cpu_samples *samples; /* CPU samples (cpu_samples.h), NULL with --no-sample */

@@ -214,6 +214,8 @@ static struct json_object *trace_obj(const struct phase_result *p)
 	jput_u64(o, "programs_run_ns", p->prog_run_ns);
 	jput_u64(o, "programs_runs", p->prog_runs);
 	jput_u64(o, "programs_stats_on_ns", p->prog_on_ns);
+	jput_u64(o, "programs_stats_windows", p->prog_windows);
+	jput_u64(o, "tracer_cpu_ns", p->tracer_cpu_ns);
 	return o;
 }
 

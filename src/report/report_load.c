@@ -268,6 +268,8 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 	p->prog_run_ns = rl_u64(tr, "programs_run_ns");
 	p->prog_runs = rl_u64(tr, "programs_runs");
 	p->prog_on_ns = rl_u64(tr, "programs_stats_on_ns");
+	p->prog_windows = rl_u64(tr, "programs_stats_windows");
+	p->tracer_cpu_ns = rl_u64(tr, "tracer_cpu_ns");
 	load_syscalls(ph, p);
 	if (rl_member(ph, "io") && !(p->io = report_load_io(rl_member(ph, "io"), &s->missing)))
 		return -1;

@@ -354,6 +354,9 @@ static void print_warnings(FILE *out, const struct session_result *s)
 				     "of the phase, scaled; the tracepoints' own dispatch not in it)",
 				fmt_ns(g, sizeof(g), tracing_programs_ns(p)),
 				p->prog_on_ns < wall ? 100.0 * p->prog_on_ns / wall : 100.0);
+		if (p->tracer_cpu_ns)
+			fprintf(out, "; iowhy itself used %s of CPU beside it",
+				fmt_ns(g, sizeof(g), p->tracer_cpu_ns));
 		fprintf(out, "\n");
 	}
 }
