@@ -189,6 +189,9 @@ struct btf *btf__load_vmlinux_btf(void)
 	b = parse();
 	err = b ? 0 : errno;
 	if (b && plt) {
+		/* libbpf's one lazily written field (its pointer size, guessed at first use): set
+		 * here, under the lock, so that the threads sharing the parse only ever read it */
+		btf__pointer_size(b);
 		shared = b;
 		shared_refs = 1;
 		drop_kept(); /* the parse holds a copy of its own */
