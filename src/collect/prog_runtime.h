@@ -6,8 +6,8 @@
  * each phase's start, then after 0.5 s, and each wait twice the one before, up to 4 s (each switch
  * patches kernel text on every CPU: a long phase should not pay for hundreds). The phase's
  * figures are scaled by the share of its wall they were on, less one clock read per run (what the
- * statistics add; timed at start). The run time of the programs is a lower bound of what tracing costs: the tracepoints'
- * own dispatch is not in it (the floor, bench/overhead.sh F0).
+ * statistics add; timed at start). The run time of the programs is a lower bound of what tracing
+ * costs: the tracepoints' own dispatch is not in it (the floor, bench/overhead.sh F0).
  */
 #ifndef IOWHY_PROG_RUNTIME_H
 #define IOWHY_PROG_RUNTIME_H
