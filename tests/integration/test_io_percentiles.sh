@@ -3,7 +3,7 @@
 # the loading of programs). fio times each pread from user space (clat); the
 # syscall inside it is what iowhy times, so fio's clat = iowhy's pread + a per-call cost outside the
 # syscall (clock reads, libc, the entry and exit path), measured here as the difference of the means.
-# p50, p90 and p99 of pread64 must be within 5% of fio's clat percentiles, less that cost below
+# p50, p90 and p99 of pread64 must be within 5% of fio's clat percentiles, less twice that cost below
 # (log-linear buckets: both within 1.6%), and the device time of the same reads never above the
 # syscall's.
 # iowhy and fio run at nice -20 so that other work on a busy host seldom preempts fio between its
@@ -31,11 +31,13 @@ echo "  per-call cost outside the syscall (fio clat mean - pread64 mean): $cost 
 check "the cost is not negative beyond 1% (the syscall is inside fio's clat): $cost ns" \
 	fcmp "$cost >= -0.01 * $(sys avg_ns)"
 # pread64's pX is inside fio's: at most 5% above it (the buckets), at least 5% below it less the
-# cost (the mean difference; on a busy host its tail makes it larger than at the median)
+# cost outside the syscall. That cost is known only as a mean, and it is skewed: beside two
+# spinners fio's p90 was 3.3 us above pread64's where the mean difference was 2.0 us (a soak run,
+# 2026-12-01), so the allowance below is twice the mean.
 for p in 50 90 99; do
 	ours=$(sys p${p}_ns) theirs=$(clat "$p.000000")
-	check "p$p: pread64 $ours ns within 5% of fio clat $theirs ns, less the cost $cost ns below" \
-		fcmp "$ours <= 1.05 * $theirs && $ours >= 0.95 * $theirs - ($cost > 0 ? $cost : 0)"
+	check "p$p: pread64 $ours ns within 5% of fio clat $theirs ns, less twice the cost $cost ns below" \
+		fcmp "$ours <= 1.05 * $theirs && $ours >= 0.95 * $theirs - 2 * ($cost > 0 ? $cost : 0)"
 done
 # the device rows of the tree's reads on the loop device: fio's reads
 dev=$(jqr "$J" "[.phases[0].io.requests[] | select(.name == \"$LOOPNAME\" and .class == \"tree\" and .op == \"read\")] | max_by(.requests) | .device_ns")
