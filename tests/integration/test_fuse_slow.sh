@@ -80,8 +80,10 @@ echo "  per request: $paired of $answered requests ($(jqr "$J" "$c.per_request_n
 check "at least 90% of the daemon's requests charged per request" \
 	fcmp "${paired:-0} >= 0.9 * ${answered:-0} && ${answered:-0} >= $N"
 check "at least 90% of the WRITEs charged per request" fcmp "$wpaired >= 0.9 * $N"
-check "each paired WRITE's 20 ms sleep is its daemon other wait" \
-	fcmp "$wother >= $wpaired * 20000000"
+# (the daemon arms its 20 ms timer before it leaves the CPU: on a loaded machine a preemption in
+# between is run-queue wait, so the sleep is in its time for the request, most of it other wait)
+check "each paired WRITE's 20 ms sleep is in its daemon time for it, most of it other wait" \
+	fcmp "$wbusy >= $wpaired * 20000000 && $wother >= 0.9 * $wpaired * 20000000"
 check "no more daemon time charged to the WRITEs than their latency" fcmp "$wbusy <= $lat"
 check "the JSON names the charge" test "$(jqr "$J" '.phases[0].fuse.charge')" != overlap
 check "the text gives the daemon's WRITE time per request" \
