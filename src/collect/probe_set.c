@@ -166,8 +166,6 @@ static const char *tracefs_events_dir(void)
 	return NULL;
 }
 
-unsigned probe_btf_parses;
-
 int probe_set_prepare_kernel(struct probe_set *s)
 {
 	uint64_t t0 = now_ns(), c0 = probe_thread_cpu_ns();
@@ -179,7 +177,6 @@ int probe_set_prepare_kernel(struct probe_set *s)
 	 * ~20 ms and ~10 MB, and libbpf parses it again for every object it loads */
 	if (!k.events_dir) {
 		vmlinux = btf__load_vmlinux_btf();
-		__atomic_add_fetch(&probe_btf_parses, 1, __ATOMIC_RELAXED);
 		k.vmlinux = vmlinux;
 	}
 	rc = prepare_with(s, getenv("IOWHY_SKIP_PROBES"), &k);

@@ -115,8 +115,6 @@ int probe_tracefs_event_exists(const char *events_dir, const char *name);
 /* probe_set_prepare with IOWHY_SKIP_PROBES and the running kernel's tracepoints: tracefs when it is
  * mounted (no BTF parse), else the kernel's BTF (timed into load_ns). */
 int probe_set_prepare_kernel(struct probe_set *s);
-/* How many times probe_set_prepare_kernel parsed the kernel's BTF (for startup counts). */
-extern unsigned probe_btf_parses;
 /*
  * Load the wanted probes' programs in `flavour` (and no other program of the object). When that
  * fails, find which programs do not load by trying each alone: they are marked load_failed and the
