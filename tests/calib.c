@@ -8,8 +8,9 @@
  *   calib fsync FILE N     N times: write 4 KiB at the end of FILE, then fsync
  *   calib busy MS          run in user space for MS ms of wall time without a single syscall (the
  *                          clock is read through the vDSO), then print its own CPU (cpu_ns N:
- *                          getrusage; oncpu_ns N and run_delay_ns N: schedstat), its context
- *                          switches (switches N) and its pid (pid N)
+ *                          getrusage, between oncpu_before_ns N and oncpu_after_ns N: schedstat
+ *                          read just before and after it; oncpu_ns N and run_delay_ns N: schedstat
+ *                          at its end), its context switches (switches N) and its pid (pid N)
  *   calib threadexec N     a second thread calls getppid N times, then execs "calib getppid N" (a
  *                          thread other than the leader execs: it takes the leader's pid)
  *   calib touch MB         write one byte in every page of MB MiB of fresh anonymous memory (one
@@ -87,11 +88,26 @@ static int do_fsync(const char *path, long n)
 	return close(fd) ? 1 : 0;
 }
 
+/* This task's sum_exec_runtime from an open schedstat file (one pread: no fopen, malloc or fault in
+ * between), or 0. */
+static unsigned long long schedstat_oncpu(int fd)
+{
+	char buf[128];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtoull(buf, NULL, 10);
+}
+
 static int busy(long ms)
 {
 	struct rusage ru;
 	struct timespec ts;
 	volatile unsigned long x = 0;
+	unsigned long long before, after;
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	double end;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -101,12 +117,19 @@ static int busy(long ms)
 			x += i;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 	} while (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 < end);
-	/* the witness of its own CPU (the only syscalls): user+sys (exact; the split is by tick) */
+	/* the witness of its own CPU (the only syscalls): user+sys (exact; the split is by tick),
+	 * bracketed by the scheduler's sum read just before (maybe up to a tick stale) and just after
+	 * (getrusage brought it up to date) */
+	before = fd >= 0 ? schedstat_oncpu(fd) : 0;
 	getrusage(RUSAGE_SELF, &ru);
+	after = fd >= 0 ? schedstat_oncpu(fd) : 0;
 	printf("cpu_ns %lld\n", (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
 				 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL);
+	printf("oncpu_before_ns %llu\noncpu_after_ns %llu\n", before, after);
 	printf("switches %ld\npid %d\n", ru.ru_nvcsw + ru.ru_nivcsw, getpid());
 	print_schedstat(1);
+	if (fd >= 0)
+		close(fd);
 	return 0;
 }
 
