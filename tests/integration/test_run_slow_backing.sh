@@ -27,6 +27,12 @@ OUT=$TMPROOT/out.txt
 rc=$?
 sed -n '/== devices/,/== explanation/p' "$OUT"
 check "iowhy run exits 0 (got $rc)" [ "$rc" = 0 ]
+# what a failure needs to be understood: each member's device times (one stale issue time, or all
+# of them long) and what the tracer says it missed
+jqr "$J" '.phases[0].io.requests[] | select(.disk | startswith("loop")) |
+	"  \(.disk) \(.op): \(.requests) requests, device p50 \(.device_ns.p50) max \(.device_ns.max) total \(.device_ns.total) ns"'
+echo "  io lost: $(jq -c '.phases[0].io.lost | with_entries(select(.value != 0))' "$J")," \
+	"events: $(jq -c '.events + {out_of_order: .phases[0].trace.out_of_order}' "$J")"
 check "the verdict names $slow as the slow member by device latency" \
 	grep -qE "^  verdict \(slow-member\): $slow is the slow member: device latency" "$OUT"
 check "JSON: the only slow-member verdict is $slow" \
