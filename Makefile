@@ -2,7 +2,7 @@
 #   make            build ./iowhy
 #   make test       install missing packages, build, run unit + integration tests, then `sanitize`
 #   make demo       install missing packages, build, run the loop/split/direct demo
-#   make unit       unit tests only (no root, no kernel)
+#   make unit       unit tests only (no kernel needed: the few that load a BPF program skip without root)
 #   make install    install iowhy, its man page and bash completion (PREFIX, DESTDIR)
 #   make uninstall  remove what make install installed
 #   make lint       shellcheck on the scripts

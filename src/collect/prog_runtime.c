@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* iowhy's BPF programs' own run time per phase, sampled from the kernel's statistics. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,10 +12,10 @@
 #define PR_ON_NS 50000000ull      /* statistics on this long... */
 #define PR_PERIOD_NS 500000000ull /* ...in every period this long at first, */
 #define PR_PERIOD_MAX_NS 4000000000ull /* doubling up to this: each switch patches kernel text */
-#define PR_MAX_SETS 8
+#define PR_MAX_PROGS 256 /* programs read (a session has about 60) */
 
 struct prog_runtime {
-	prog_runtime_sets_fn sets;
+	prog_runtime_progs_fn progs;
 	void *ctx;
 	int fd;                   /* the BPF_ENABLE_STATS fd while on, else -1 */
 	int open;                 /* a phase is open */
@@ -23,6 +24,11 @@ struct prog_runtime {
 	uint64_t base_ns, base_runs;
 	uint64_t clock_ps;        /* one clock read, measured at start (ps) */
 	struct prog_runtime_phase cur;
+	int nmiss;                /* programs in miss0 */
+	struct {
+		__u32 id;
+		__u64 misses;
+	} miss0[PR_MAX_PROGS];    /* each program's skipped runs at the phase's start */
 };
 
 /* One CLOCK_MONOTONIC read here, in ps (the fastest of 5 batches of 200): the statistics add about
@@ -47,26 +53,76 @@ static uint64_t clock_read_ps(void)
 	return best == UINT64_MAX ? 0 : best;
 }
 
-/* Sum of run time and runs over every loaded program of the sets. */
+int prog_runtime_sets_progs(const struct probe_set *const *sets, int nsets, struct prog_ref *progs,
+			    int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < nsets; i++)
+		for (int j = 0; sets[i] && j < sets[i]->n && n < max; j++) {
+			int fd = sets[i]->p[j].prog ? bpf_program__fd(sets[i]->p[j].prog) : -1;
+
+			if (fd < 0)
+				continue;
+			progs[n].fd = fd;
+			progs[n++].name = bpf_program__name(sets[i]->p[j].prog);
+		}
+	return n;
+}
+
+/* Sum of run time and runs over every program. */
 static void snapshot(const struct prog_runtime *r, uint64_t *ns, uint64_t *runs)
 {
-	const struct probe_set *sets[PR_MAX_SETS] = { 0 };
-	int n = r->sets(r->ctx, sets, PR_MAX_SETS);
+	struct prog_ref progs[PR_MAX_PROGS];
+	int n = r->progs(r->ctx, progs, PR_MAX_PROGS);
 
 	*ns = *runs = 0;
 	for (int i = 0; i < n; i++) {
-		for (int j = 0; sets[i] && j < sets[i]->n; j++) {
-			struct bpf_prog_info info = { 0 };
-			__u32 len = sizeof(info);
-			int fd;
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
 
-			if (!sets[i]->p[j].prog)
-				continue;
-			fd = bpf_program__fd(sets[i]->p[j].prog);
-			if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-				continue;
-			*ns += info.run_time_ns;
-			*runs += info.run_cnt;
+		if (bpf_obj_get_info_by_fd(progs[i].fd, &info, &len))
+			continue;
+		*ns += info.run_time_ns;
+		*runs += info.run_cnt;
+	}
+}
+
+/* Each program's skipped runs (recursion_misses, counted whether statistics are on or not): at the
+ * phase's start (end 0) into miss0; at its end (end 1) the phase's total and the program with the
+ * most. A program loaded during the phase counts from 0. */
+static void misses(struct prog_runtime *r, int end)
+{
+	struct prog_ref progs[PR_MAX_PROGS];
+	int n = r->progs(r->ctx, progs, PR_MAX_PROGS);
+
+	if (!end)
+		r->nmiss = 0;
+	for (int i = 0; i < n; i++) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		__u64 base = 0, d;
+
+		if (bpf_obj_get_info_by_fd(progs[i].fd, &info, &len))
+			continue;
+		if (!end) {
+			if (r->nmiss < PR_MAX_PROGS) {
+				r->miss0[r->nmiss].id = info.id;
+				r->miss0[r->nmiss++].misses = info.recursion_misses;
+			}
+			continue;
+		}
+		for (int k = 0; k < r->nmiss; k++)
+			if (r->miss0[k].id == info.id)
+				base = r->miss0[k].misses;
+		if (info.recursion_misses <= base)
+			continue;
+		d = info.recursion_misses - base;
+		r->cur.missed += d;
+		if (d > r->cur.missed_top) {
+			r->cur.missed_top = d;
+			snprintf(r->cur.missed_top_name, sizeof(r->cur.missed_top_name), "%s",
+				 progs[i].name ? progs[i].name : "?");
 		}
 	}
 }
@@ -106,17 +162,19 @@ static void stats_off(struct prog_runtime *r, uint64_t now)
 	r->period = r->period * 2 < PR_PERIOD_MAX_NS ? r->period * 2 : PR_PERIOD_MAX_NS;
 }
 
-struct prog_runtime *prog_runtime_new(prog_runtime_sets_fn sets, void *ctx)
+struct prog_runtime *prog_runtime_new(prog_runtime_progs_fn progs, void *ctx, int stats)
 {
 	struct prog_runtime *r;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
-	r->sets = sets;
+	r->progs = progs;
 	r->ctx = ctx;
 	r->fd = -1;
-	r->clock_ps = clock_read_ps();
+	r->unavailable = !stats;
+	if (stats)
+		r->clock_ps = clock_read_ps();
 	return r;
 }
 
@@ -141,6 +199,7 @@ void prog_runtime_begin(struct prog_runtime *r, uint64_t now)
 	r->phase_start = now;
 	r->period = PR_PERIOD_NS;
 	r->open = 1;
+	misses(r, 0);
 	stats_on(r, now);
 }
 
@@ -161,6 +220,7 @@ struct prog_runtime_phase prog_runtime_end(struct prog_runtime *r, uint64_t now)
 	if (!r || !r->open)
 		return z;
 	stats_off(r, now);
+	misses(r, 1);
 	r->open = 0;
 	r->cur.wall_ns = now - r->phase_start;
 	return r->cur;

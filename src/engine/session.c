@@ -721,17 +721,14 @@ static void session_close_group(void)
 	home_fd = -1;
 }
 
-/* prog_runtime's view of the session's program sets (the I/O set once its thread has loaded it). */
-static int cost_sets(void *ctx, const struct probe_set **sets, int max)
+/* prog_runtime's view of the session's programs (the I/O set's once its thread has loaded it). */
+static int cost_progs(void *ctx, struct prog_ref *progs, int max)
 {
 	struct session *s = ctx;
 	const struct probe_set *all[] = { &s->core.probes, io_probes_set(s->io),
 					  sampler_probe_set(s->smp), fuse_probes_set(s->fuse) };
-	int n = 0;
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]) && n < max; i++)
-		sets[n++] = all[i];
-	return n;
+	return prog_runtime_sets_progs(all, sizeof(all) / sizeof(all[0]), progs, max);
 }
 
 /* This process's CPU time so far, every thread (user + system). */
@@ -747,8 +744,8 @@ static uint64_t self_cpu_ns(void)
 void session_cost_begin(struct session *s, uint64_t now)
 {
 	s->cost_cpu0 = self_cpu_ns();
-	if (!s->prt && !getenv("IOWHY_NO_PROG_STATS"))
-		s->prt = prog_runtime_new(cost_sets, s);
+	if (!s->prt)
+		s->prt = prog_runtime_new(cost_progs, s, !getenv("IOWHY_NO_PROG_STATS"));
 	prog_runtime_begin(s->prt, now);
 }
 
@@ -765,6 +762,9 @@ void session_cost_end(struct session *s, uint64_t now, struct phase_result *r)
 	r->prog_runs = p.runs;
 	r->prog_on_ns = p.on_ns;
 	r->prog_windows = p.windows;
+	r->prog_missed = p.missed;
+	r->prog_missed_top = p.missed_top;
+	snprintf(r->prog_missed_top_name, sizeof(r->prog_missed_top_name), "%s", p.missed_top_name);
 	r->tracer_cpu_ns = self_cpu_ns() - s->cost_cpu0;
 }
 

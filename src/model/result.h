@@ -98,6 +98,10 @@ struct phase_result {
 	/* iowhy's BPF programs over the phase, from the kernel's statistics while they were on
 	 * (prog_on_ns of the wall; 0: not measured): their run time and runs in that time */
 	uint64_t prog_run_ns, prog_runs, prog_on_ns, prog_windows;
+	/* runs of iowhy's programs the kernel skipped in the phase (a tracepoint hit while the same
+	 * program already ran on that CPU: recursion_misses), and the program that missed most */
+	uint64_t prog_missed, prog_missed_top;
+	char prog_missed_top_name[32];
 	/* iowhy's own CPU time (all its threads: the consumer, the model, the statistics) over the
 	 * phase; on a machine whose CPUs are all busy it is taken from the workload too */
 	uint64_t tracer_cpu_ns;

@@ -215,6 +215,11 @@ static struct json_object *trace_obj(const struct phase_result *p)
 	jput_u64(o, "programs_runs", p->prog_runs);
 	jput_u64(o, "programs_stats_on_ns", p->prog_on_ns);
 	jput_u64(o, "programs_stats_windows", p->prog_windows);
+	jput_u64(o, "programs_missed_runs", p->prog_missed);
+	if (p->prog_missed) {
+		jput_str(o, "programs_missed_most", p->prog_missed_top_name);
+		jput_u64(o, "programs_missed_most_runs", p->prog_missed_top);
+	}
 	jput_u64(o, "tracer_cpu_ns", p->tracer_cpu_ns);
 	return o;
 }

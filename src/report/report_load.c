@@ -269,6 +269,10 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 	p->prog_runs = rl_u64(tr, "programs_runs");
 	p->prog_on_ns = rl_u64(tr, "programs_stats_on_ns");
 	p->prog_windows = rl_u64(tr, "programs_stats_windows");
+	p->prog_missed = rl_u64(tr, "programs_missed_runs");
+	p->prog_missed_top = rl_u64(tr, "programs_missed_most_runs");
+	snprintf(p->prog_missed_top_name, sizeof(p->prog_missed_top_name), "%s",
+		 rl_str(tr, "programs_missed_most"));
 	p->tracer_cpu_ns = rl_u64(tr, "tracer_cpu_ns");
 	load_syscalls(ph, p);
 	if (rl_member(ph, "io") && !(p->io = report_load_io(rl_member(ph, "io"), &s->missing)))

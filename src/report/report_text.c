@@ -341,14 +341,25 @@ static void print_warnings(FILE *out, const struct session_result *s)
 		uint64_t wall = p->wall.end_ns - p->wall.start_ns, cost = tracing_cost_ns(s, p);
 		char c[32], w[32], e[32], g[32];
 
+		if (p->prog_missed)
+			fprintf(out, "WARNING: %s: the kernel skipped %s runs of iowhy's programs (a "
+				     "tracepoint hit while the same program already ran on that CPU, "
+				     "e.g. in an interrupt), %s of them %s: their events are missing\n",
+				p->name, fmt_count(a, sizeof(a), p->prog_missed),
+				fmt_count(b, sizeof(b), p->prog_missed_top), p->prog_missed_top_name);
 		if (!wall || cost * 100 < wall * TRACING_COST_WARN_PCT ||
 		    cost < TRACING_COST_WARN_MIN_NS)
 			continue;
 		fprintf(out, "WARNING: tracing slowed %s down by ~%s, %.0f%% of its %s wall, at least: "
-			     "%s events at ~%.0f ns each (calibrated at start) ~%s", p->name,
-			fmt_ns(c, sizeof(c), cost), 100.0 * cost / wall, fmt_ns(w, sizeof(w), wall),
-			fmt_count(a, sizeof(a), p->events), s->event_cost_ps / 1000.0,
-			fmt_ns(e, sizeof(e), tracing_events_cost_ns(s, p)));
+			     "%s events", p->name, fmt_ns(c, sizeof(c), cost), 100.0 * cost / wall,
+			fmt_ns(w, sizeof(w), wall), fmt_count(a, sizeof(a), p->events));
+		if (s->event_cost_ps)
+			fprintf(out, " at ~%.0f ns each (calibrated at start) ~%s",
+				s->event_cost_ps / 1000.0,
+				fmt_ns(e, sizeof(e), tracing_events_cost_ns(s, p)));
+		else
+			fprintf(out, " (their cost could not be measured at start: traced null "
+				     "syscalls were no slower than untraced ones, a busy machine)");
 		if (p->prog_on_ns)
 			fprintf(out, "; iowhy's BPF programs ran ~%s (kernel BPF statistics over %.0f%% "
 				     "of the phase, scaled; the tracepoints' own dispatch not in it)",

@@ -59,6 +59,13 @@ tc=$(jqr "$TMPROOT/f.json" .phases[0].trace.tracer_cpu_ns)
 check "fio 16 jobs: iowhy's own CPU over the phase is known and below 2 CPUs' worth ($tc ns)" \
 	fcmp "$tc > 0 && $tc < 2 * $(nproc) * $wall"
 check "fio 16 jobs: the warning states it" grep -q "iowhy itself used" <<<"$fl"
+# runs the kernel skipped (a program's tracepoint hit while it already ran on that CPU: completions
+# in interrupts): counted, and warned about exactly when there are some
+ms=$(jqr "$TMPROOT/f.json" .phases[0].trace.programs_missed_runs)
+echo "  fio 16 jobs: runs of iowhy's programs the kernel skipped: $ms"
+check "fio 16 jobs: skipped runs are a count ($ms)" test "$ms" -ge 0
+check "fio 16 jobs: a skipped-runs warning if and only if there were some" \
+	test "$(grep -c "the kernel skipped" "$TMPROOT/f.txt")" = "$([ "$ms" -gt 0 ] && echo 1 || echo 0)"
 pct=$(echo "$fl" | sed -E 's/.*, ([0-9]+)% of its.*/\1/')
 check "fio 16 jobs: the stated share is the programs' scaled time ($pct%)" \
 	fcmp "$pct >= 5 && $pct + 1 >= 100 * $pr * $wall / $on / $wall"

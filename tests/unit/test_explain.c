@@ -818,6 +818,34 @@ static void test_tracing_cost_estimates(void **state)
 	assert_int_equal(tracing_cost_ns(&f->s, p), 150 * MS);
 }
 
+/* The warning line names both estimates; a calibration that came out at zero (traced null
+ * syscalls no slower than untraced ones on a busy machine) is said, not shown as "~0 ns each". */
+static void test_tracing_cost_warning(void **state)
+{
+	struct fixture *f = *state;
+	struct phase_result *p = add_phase(f, "run", "run", PHASE_WORK);
+	char *r;
+
+	p->wall.end_ns = p->wall.start_ns + 4 * SEC;
+	p->wall.bucket_ns[WB_USER] = 4 * SEC;
+	p->events = 1000000;
+	p->prog_on_ns = 400 * MS;
+	p->prog_run_ns = 60 * MS; /* 600 ms over the phase: 15% */
+	f->s.event_cost_ps = 150000;
+	r = text_report_at(f, 0);
+	assert_contains(r, "WARNING: tracing slowed run down by ~600 ms, 15% of its 4.00 s wall, at "
+			   "least: 1,000,000 events at ~150 ns each (calibrated at start) ~150 ms; "
+			   "iowhy's BPF programs ran ~600 ms");
+	free(r);
+	f->s.event_cost_ps = 0;
+	r = text_report_at(f, 0);
+	assert_contains(r, "at least: 1,000,000 events (their cost could not be measured at start: "
+			   "traced null syscalls were no slower than untraced ones, a busy machine); "
+			   "iowhy's BPF programs ran ~600 ms");
+	assert_null(strstr(r, "~0 ns each"));
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -845,6 +873,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text_report_repeats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report_wraps_many_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tracing_cost_estimates, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tracing_cost_warning, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stack_below, setup, teardown),
 	};
 

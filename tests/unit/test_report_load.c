@@ -69,6 +69,11 @@ static void work_phase(struct phase_result *p, const char *name, uint64_t scale)
 	p->task_clock_ok = scale == 1; /* one phase with the task-clock witness, one without */
 	p->task_clock_ns = 67 * MS;
 	p->events = 5000;
+	if (scale == 1) { /* runs the kernel skipped (recursion_misses) in one phase only */
+		p->prog_missed = 3;
+		p->prog_missed_top = 2;
+		snprintf(p->prog_missed_top_name, sizeof(p->prog_missed_top_name), "io_rq_complete");
+	}
 	facts_set(&p->facts, "files_written", "files written", "", 1000);
 	facts_set(&p->facts, "app_seconds", "time by its own clock", "s", 0.1 * scale);
 	p->comms = comms;
@@ -332,6 +337,8 @@ static void test_text_same(void **state)
 		char *a = text_of(&f->s, detail), *b = text_of(&r, detail);
 
 		assert_string_equal(a, b);
+		assert_non_null(strstr(b, "the kernel skipped 3 runs of iowhy's programs"));
+		assert_non_null(strstr(b, "2 of them io_rq_complete: their events are missing"));
 		if (detail == 1) { /* what only -v shows, from what only the JSON's new members keep */
 			assert_non_null(strstr(b, "files written: 1,000"));
 			assert_non_null(strstr(b, "perf task-clock 67.0 ms, difference -85.1%"));
