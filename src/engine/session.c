@@ -293,6 +293,8 @@ void phase_take_model(struct phase_result *r, struct model *m)
 	r->events = m->events;
 	r->out_of_order = m->out_of_order;
 	r->unknown_task = m->unknown_task;
+	r->clock_skew_events = m->clock_skew_events;
+	r->clock_skew_max_ns = m->clock_skew_max_ns;
 	model_free(m);
 }
 

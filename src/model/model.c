@@ -40,6 +40,7 @@ struct model_task {
 	uint64_t wall_share;        /* off CPU: the wall run-queue, I/O or other wait charged to it
 				     * since it entered the state or since the last model_advance */
 	uint64_t since;             /* work view: time accounted up to here */
+	uint64_t oncpu_at;          /* on CPU: when it was switched in (its event's timestamp) */
 	struct model_task *hnext;   /* hash chain */
 	struct model_task *prev, *next; /* list of the tasks in the same state */
 };
@@ -257,6 +258,7 @@ static struct model_task *task_new(struct model *m, uint32_t tid, uint32_t tgid,
 	t->state = (uint8_t)st;
 	t->nr = nr;
 	t->since = now;
+	t->oncpu_at = now;
 	htab_insert(m, t);
 	list_add(m, t);
 	m->exec_threads += exec_thread(t);
@@ -487,6 +489,28 @@ static void hidden_stint(struct model *m, struct model_task *t, const struct iow
 	m->hidden_ns += now - split;
 }
 
+/*
+ * A wakeup is sent only for a sleeping task, so in real time it comes before the task's next
+ * switch-in. One dated after that switch-in (its task on CPU here since an earlier timestamp) means
+ * the two CPUs' clocks disagreed by at least the difference: times that span CPUs (waits, device
+ * latencies) are off by as much. Counted above CLOCK_SKEW_MIN_NS; a task inside execve is left out
+ * (de_thread exchanges the pids of two tasks, whose events then interleave under one).
+ */
+static void clock_check(struct model *m, const struct model_task *t, const struct iowhy_event *e)
+{
+	uint64_t d;
+
+	if (e->state != IOWHY_TS_RUNQ || (e->flags & IOWHY_EVF_PREEMPT) || !on_cpu(t->state) ||
+	    t->took_pid || exec_thread(t) || e->ts <= t->oncpu_at)
+		return;
+	d = e->ts - t->oncpu_at;
+	if (d <= CLOCK_SKEW_MIN_NS)
+		return;
+	m->clock_skew_events++;
+	if (d > m->clock_skew_max_ns)
+		m->clock_skew_max_ns = d;
+}
+
 static void on_state(struct model *m, const struct iowhy_event *e, uint64_t now)
 {
 	struct model_task *t = task_find(m, e->tid);
@@ -500,8 +524,11 @@ static void on_state(struct model *m, const struct iowhy_event *e, uint64_t now)
 			task_new(m, e->tid, e->tgid, comm_index(m, "?"), e->state, e->nr, now);
 		return;
 	}
+	clock_check(m, t, e);
 	hidden_stint(m, t, e, now);
 	task_flush(m, t, now);
+	if (on_cpu(e->state) && !on_cpu(t->state))
+		t->oncpu_at = e->ts;
 	if (t->state == IOWHY_TS_DWAIT)
 		settle_iowait(&m->wall, t, e->state == IOWHY_TS_RUNQ ? e->arg : 0,
 			      e->state == IOWHY_TS_RUNQ || (e->flags & IOWHY_EVF_HIDDEN) ? e->arg2 : 0);

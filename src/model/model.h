@@ -51,6 +51,9 @@ struct comm_stats {
 
 struct model_task;
 
+/* A wakeup dated this much after its task was switched in is counted as clock disagreement. */
+#define CLOCK_SKEW_MIN_NS 1000000ull
+
 /* A task's time in one state, as the model closes it: per task, the slices tile its life inside
  * the phase (from its start or the phase's, to its death or the phase's end) without overlap. */
 struct model_slice {
@@ -71,6 +74,9 @@ struct model {
 	uint64_t out_of_order;    /* events with a timestamp before the previous one (clamped) */
 	uint64_t unknown_task;    /* events for tasks never seen (state unknown) */
 	uint64_t hidden_ns;       /* waiting turned into CPU by hidden stints' arg */
+	/* wakeups dated more than CLOCK_SKEW_MIN_NS after their task's switch-in (the CPUs' clocks
+	 * disagree), and the largest such difference */
+	uint64_t clock_skew_events, clock_skew_max_ns;
 	uint64_t live;            /* tasks alive */
 	uint64_t last_dead_ns;    /* when the last task died (live dropped to 0) */
 	uint32_t gate_tid;        /* model_gate: the wall starts at this task's release (0: no) */

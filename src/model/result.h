@@ -95,6 +95,9 @@ struct phase_result {
 	int task_clock_ok;
 	uint64_t tasks_left;      /* tree tasks still alive when the phase was closed */
 	uint64_t events, out_of_order, unknown_task;
+	/* wakeups dated over 1 ms after their task's switch-in (the CPUs' clocks disagreed), and the
+	 * largest difference (model.h) */
+	uint64_t clock_skew_events, clock_skew_max_ns;
 	/* iowhy's BPF programs over the phase, from the kernel's statistics while they were on
 	 * (prog_on_ns of the wall; 0: not measured): their run time and runs in that time */
 	uint64_t prog_run_ns, prog_runs, prog_on_ns, prog_windows;

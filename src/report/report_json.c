@@ -210,6 +210,8 @@ static struct json_object *trace_obj(const struct phase_result *p)
 	jput_u64(o, "events", p->events);
 	jput_u64(o, "out_of_order", p->out_of_order);
 	jput_u64(o, "unknown_task", p->unknown_task);
+	jput_u64(o, "clock_skew_events", p->clock_skew_events);
+	jput_u64(o, "clock_skew_max_ns", p->clock_skew_max_ns);
 	jput_u64(o, "tasks_left", p->tasks_left);
 	jput_u64(o, "programs_run_ns", p->prog_run_ns);
 	jput_u64(o, "programs_runs", p->prog_runs);

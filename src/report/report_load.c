@@ -264,6 +264,8 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 	p->events = rl_u64(tr, "events");
 	p->out_of_order = rl_u64(tr, "out_of_order");
 	p->unknown_task = rl_u64(tr, "unknown_task");
+	p->clock_skew_events = rl_u64(tr, "clock_skew_events");
+	p->clock_skew_max_ns = rl_u64(tr, "clock_skew_max_ns");
 	p->tasks_left = rl_u64(tr, "tasks_left");
 	p->prog_run_ns = rl_u64(tr, "programs_run_ns");
 	p->prog_runs = rl_u64(tr, "programs_runs");

@@ -341,6 +341,12 @@ static void print_warnings(FILE *out, const struct session_result *s)
 		uint64_t wall = p->wall.end_ns - p->wall.start_ns, cost = tracing_cost_ns(s, p);
 		char c[32], w[32], e[32], g[32];
 
+		if (p->clock_skew_events)
+			fprintf(out, "WARNING: %s: the CPUs' clocks disagreed: %s wakeups were dated after "
+				     "their task was already running again, by up to %s; times that span "
+				     "two CPUs (waits, device latencies) may be off by as much\n", p->name,
+				fmt_count(a, sizeof(a), p->clock_skew_events),
+				fmt_ns(b, sizeof(b), p->clock_skew_max_ns));
 		if (p->prog_missed)
 			fprintf(out, "WARNING: %s: the kernel skipped %s runs of iowhy's programs (a "
 				     "tracepoint hit while the same program already ran on that CPU, "

@@ -17,6 +17,8 @@
 #define US IOWHY_TS_USER
 #define KE IOWHY_TS_KERNEL
 #define RQ IOWHY_TS_RUNQ
+#define USEC 1000ull
+#define MSEC (1000 * USEC)
 #define DW IOWHY_TS_DWAIT
 #define SW IOWHY_TS_SWAIT
 #define DEAD IOWHY_TS_DEAD
@@ -159,6 +161,41 @@ static void assert_counts(const struct comm_stats *c, uint32_t tasks, uint32_t f
  * RUNQ [1300,1310), KERNEL read [1310,1320), USER [1320,1400), dies. Wall 100, no other wait.
  * A root whose first event is not its wakeup (not traced) keeps the start at 1000.
  */
+/*
+ * A wakeup dated after its task's switch-in (the waker's CPU clock ahead of the other's): counted
+ * with the difference when over 1 ms. Not counted: a wakeup before the switch-in, one within 1 ms
+ * after it, a preemption (RUNQ with IOWHY_EVF_PREEMPT), a wakeup of a sleeping task.
+ */
+static void test_clock_skew(void **st)
+{
+	uint16_t rd = nr_of("read");
+	struct model m;
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "a", DW, rd);
+	state(&m, 1 * MSEC, 1, RQ, rd);          /* woken */
+	state(&m, 2 * MSEC, 1, KE, rd);          /* on CPU */
+	state(&m, 3 * MSEC, 1, DW, rd);          /* asleep again */
+	state(&m, 10 * MSEC, 1, KE, rd);         /* on CPU: its wakeup dated later, by 80 ms */
+	state(&m, 90 * MSEC, 1, RQ, rd);
+	assert_int_equal(m.clock_skew_events, 1);
+	assert_int_equal(m.clock_skew_max_ns, 80 * MSEC);
+	state(&m, 91 * MSEC, 1, KE, rd);
+	state_flags(&m, 200 * MSEC, 1, RQ, rd, IOWHY_EVF_PREEMPT); /* preempted: no wakeup */
+	state(&m, 201 * MSEC, 1, KE, rd);
+	state(&m, 201 * MSEC + 900 * USEC, 1, RQ, rd); /* within 1 ms: not counted */
+	assert_int_equal(m.clock_skew_events, 1);
+	state(&m, 202 * MSEC, 1, KE, rd);
+	state(&m, 203 * MSEC, 1, SW, rd);
+	state(&m, 300 * MSEC, 1, RQ, rd);        /* a wakeup of a sleeping task */
+	state(&m, 301 * MSEC, 1, DEAD, NONE);
+	model_finish(&m, 301 * MSEC);
+	assert_int_equal(m.clock_skew_events, 1);
+	assert_int_equal(m.clock_skew_max_ns, 80 * MSEC);
+	model_free(&m);
+}
+
 static void test_gate_release(void **st)
 {
 	uint16_t rd = nr_of("read");
@@ -1208,6 +1245,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_phase_bounds),
 		cmocka_unit_test(test_gate_release),
+		cmocka_unit_test(test_clock_skew),
 		cmocka_unit_test(test_finish_before_last_event),
 		cmocka_unit_test(test_unknown_task),
 		cmocka_unit_test(test_dead),

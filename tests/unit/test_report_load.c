@@ -73,6 +73,8 @@ static void work_phase(struct phase_result *p, const char *name, uint64_t scale)
 		p->prog_missed = 3;
 		p->prog_missed_top = 2;
 		snprintf(p->prog_missed_top_name, sizeof(p->prog_missed_top_name), "io_rq_complete");
+		p->clock_skew_events = 42;
+		p->clock_skew_max_ns = 80 * MS;
 	}
 	facts_set(&p->facts, "files_written", "files written", "", 1000);
 	facts_set(&p->facts, "app_seconds", "time by its own clock", "s", 0.1 * scale);
@@ -339,6 +341,9 @@ static void test_text_same(void **state)
 		assert_string_equal(a, b);
 		assert_non_null(strstr(b, "the kernel skipped 3 runs of iowhy's programs"));
 		assert_non_null(strstr(b, "2 of them io_rq_complete: their events are missing"));
+		assert_non_null(strstr(b, "WARNING: a: the CPUs' clocks disagreed: 42 wakeups were "
+					  "dated after their task was already running again, by up to "
+					  "80.0 ms"));
 		if (detail == 1) { /* what only -v shows, from what only the JSON's new members keep */
 			assert_non_null(strstr(b, "files written: 1,000"));
 			assert_non_null(strstr(b, "perf task-clock 67.0 ms, difference -85.1%"));
