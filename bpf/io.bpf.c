@@ -645,6 +645,8 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 	}
 	if (!io_req_complete(r, nr_bytes, rq->__data_len))
 		return;
+	if (r->t_issue > now)
+		LOST(clock_reversed);
 	wait_slot_dec(r);
 	d = dev_get(r->disk);
 	if (d) {

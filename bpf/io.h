@@ -190,6 +190,9 @@ struct io_lost {
 	__u64 complete_untracked;   /* completion of a request never seen issued */
 	__u64 fsync_unmatched;      /* ext4_sync_file_exit without enter */
 	__u64 commit_unmatched;     /* jbd2_end_commit without start */
+	/* not a loss: a request whose completion was dated before its issue (the two CPUs' clocks
+	 * disagreed), its device time counted as 0. Last: io_lost_total leaves it out. */
+	__u64 clock_reversed;
 };
 
 /* ---- logic shared by the BPF programs and the pure model ---- */

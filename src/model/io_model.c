@@ -617,6 +617,8 @@ void io_sim_rq_complete(struct io_sim *s, uint64_t rq, uint64_t now, uint64_t nr
 	}
 	if (!io_req_complete(r, nr_bytes, remaining))
 		return;
+	if (r->t_issue > now)
+		s->lost.clock_reversed++;
 	io_dev_done(&s->dev, now, s->phase, s->begin);
 	if (r->phase < IO_MAX_PHASES && s->out) {
 		memset(&st, 0, sizeof(st));
@@ -792,7 +794,7 @@ uint64_t io_lost_total(const struct io_lost *l)
 
 	for (size_t k = 0; k < sizeof(*l) / sizeof(__u64); k++)
 		s += v[k];
-	return s;
+	return s - l->clock_reversed; /* not a loss */
 }
 
 uint64_t io_lat_pct(const uint32_t *h, double pct, uint64_t max)

@@ -209,6 +209,10 @@ void io_report_text(FILE *out, const struct phase_result *pr, const struct phase
 			(unsigned long long)p->lost.complete_untracked,
 			(unsigned long long)(io_lost_total(&p->lost) - p->lost.issue_unseen -
 					     p->lost.complete_untracked));
+	if (p->lost.clock_reversed)
+		fprintf(out, "  %llu requests completed before they were issued by the clock (the CPUs' "
+			"clocks disagreed): their device time counted as 0\n",
+			(unsigned long long)p->lost.clock_reversed);
 	if (p->missing.n) {
 		char list[2048];
 

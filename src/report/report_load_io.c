@@ -226,6 +226,7 @@ static void load_lost(struct json_object *o, struct io_phase *p)
 	l->complete_untracked = rl_u64(o, "complete_untracked");
 	l->fsync_unmatched = rl_u64(o, "fsync_unmatched");
 	l->commit_unmatched = rl_u64(o, "commit_unmatched");
+	l->clock_reversed = rl_u64(o, "clock_reversed");
 }
 
 struct io_phase *report_load_io(struct json_object *io, const struct missing_probes *sm)

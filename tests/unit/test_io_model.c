@@ -201,6 +201,28 @@ static void test_lifecycle_untracked(void **state)
 	assert_non_null(row_of(p, IO_OP_FLUSH, IO_CL_UNKNOWN));
 	assert_int_equal(s.lost.issue_unseen, 1);
 	assert_int_equal(s.lost.complete_untracked, 1);
+	assert_int_equal(s.lost.clock_reversed, 0);
+	io_result_free(p);
+}
+
+/* A completion dated before its issue (the CPUs' clocks disagree): counted, its device time 0,
+ * and not a loss (io_lost_total leaves it out). */
+static void test_clock_reversed(void **state)
+{
+	struct io_phase *p = io_phase_new();
+	const struct io_row *r;
+	struct io_sim s;
+
+	(void)state;
+	io_sim_init(&s, p, 0);
+	io_sim_rq_issue(&s, 0x9, 0, IO_OP_READ, 1000, 0, 8);
+	io_sim_rq_complete(&s, 0x9, 900, 4096, 4096);
+	r = row_of(p, IO_OP_READ, IO_CL_UNKNOWN);
+	assert_non_null(r);
+	assert_int_equal(r->st.requests, 1);
+	assert_int_equal(r->st.dev_ns, 0);
+	assert_int_equal(s.lost.clock_reversed, 1);
+	assert_int_equal(io_lost_total(&s.lost), 1); /* the issue whose bios were not seen */
 	io_result_free(p);
 }
 
@@ -467,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_lifecycle_merges),
 		cmocka_unit_test(test_lifecycle_requeue),
 		cmocka_unit_test(test_lifecycle_untracked),
+		cmocka_unit_test(test_clock_reversed),
 		cmocka_unit_test(test_layers_buffered),
 		cmocka_unit_test(test_stack_charge),
 		cmocka_unit_test(test_wait_below),
