@@ -146,18 +146,22 @@ static void test_ksyms(void **state)
 		   "ffffffff813827b0 T __x64_sys_getppid\n"
 		   "ffffffff81391640 t __task_pid_nr_ns\n"
 		   "ffffffffc0001000 t ext4_fn\t[ext4]\n"
-		   "0000000000000000 T hidden\n");
+		   "0000000000000000 T hidden\n"
+		   "ffffffffc0000800 t loop_fn\t[loop]\n"   /* a module's own order: sorted on load */
+		   "ffffffffc0002000 T last_fn");            /* no newline at the end */
 	fclose(f);
 	k = ksyms_load(path);
 	unlink(path);
 	assert_non_null(k);
-	assert_int_equal(ksyms_count(k), 5);
+	assert_int_equal(ksyms_count(k), 7);
 	assert_null(ksyms_name(k, 0xffffffff80000000ull));
 	assert_string_equal(ksyms_name(k, 0xffffffff81000c61ull), "asm_exc_page_fault");
 	assert_string_equal(ksyms_name(k, 0xffffffff813827b0ull), "__x64_sys_getppid");
 	assert_string_equal(ksyms_name(k, 0xffffffff81382100ull), "asm_exc_page_fault");
 	assert_string_equal(ksyms_name(k, 0xffffffff81391650ull), "__task_pid_nr_ns");
 	assert_string_equal(ksyms_name(k, 0xffffffffc0001010ull), "ext4_fn");
+	assert_string_equal(ksyms_name(k, 0xffffffffc0000900ull), "loop_fn");
+	assert_string_equal(ksyms_name(k, 0xffffffffc0002001ull), "last_fn");
 	ksyms_free(k);
 	assert_null(ksyms_load("/nonexistent/kallsyms"));
 }
