@@ -104,15 +104,20 @@ static void *present_map(size_t len)
 	return p;
 }
 
-/* The whole file into k->text (NUL-terminated). 0, or -1. */
+/* The whole file into k->text (NUL-terminated). The mapping is reserved large and made present
+ * a window at a time, ahead of each read: only what the file fills is resident. 0, or -1. */
+#define KSYMS_WINDOW (1u << 20)
 static int read_all(struct ksyms *k, int fd)
 {
-	size_t len = 0;
+	size_t len = 0, present = 0;
 
-	k->text_cap = 8u << 20;
-	k->text = present_map(k->text_cap);
-	if (!k->text)
+	k->text_cap = 16u << 20;
+	k->text = mmap(NULL, k->text_cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
+	if (k->text == MAP_FAILED) {
+		k->text = NULL;
 		return -1;
+	}
 	for (;;) {
 		ssize_t r;
 
@@ -121,11 +126,17 @@ static int read_all(struct ksyms *k, int fd)
 
 			if (p == MAP_FAILED)
 				return -1;
-			madvise((char *)p + k->text_cap, k->text_cap, MADV_POPULATE_WRITE);
 			k->text = p;
 			k->text_cap *= 2;
 		}
-		r = read(fd, k->text + len, k->text_cap - len - 1);
+		if (len + 65536 > present && present < k->text_cap) {
+			size_t w = k->text_cap - present < KSYMS_WINDOW ? k->text_cap - present :
+									 KSYMS_WINDOW;
+
+			madvise(k->text + present, w, MADV_POPULATE_WRITE);
+			present += w;
+		}
+		r = read(fd, k->text + len, (present > len + 1 ? present : k->text_cap) - len - 1);
 		if (r < 0)
 			return -1;
 		if (r == 0)
