@@ -28,4 +28,25 @@ enum ksym_way ksym_addrs(const char *const *names, uint64_t *addrs, int n);
  * found, or -1 if the file cannot be read. */
 int ksym_addrs_scan(const char *path, const char *const *names, uint64_t *addrs, int n);
 
+/*
+ * The other way: the names of kernel addresses (sampled stack frames), asked of the kernel a batch
+ * at a time (a BPF syscall program formatting them with bpf_snprintf "%ps", the printk symbol
+ * lookup), instead of reading all of /proc/kallsyms (~120,000 lines the kernel writes out, ~60 ms
+ * here) to name a few hundred frames. Answers are kept: each address is asked once.
+ *
+ *   struct ksym_names *k = ksym_names_open();     NULL: not here (an old kernel, no privilege,
+ *                                                 IOWHY_FALLBACKS=1): read /proc/kallsyms instead
+ *   ksym_names_prefetch(k, ips, n);               optional: ask for a stack's frames in one run
+ *   name = ksym_names_get(k, ip);                 the function's name (no module), NULL: none
+ *   ksym_names_close(k);
+ */
+struct ksym_names;
+struct ksym_names *ksym_names_open(void);
+/* Ask for the addresses not asked yet (0s skipped). 0, or -1 when the kernel could not be asked. */
+int ksym_names_prefetch(struct ksym_names *k, const uint64_t *addrs, int n);
+const char *ksym_names_get(struct ksym_names *k, uint64_t addr);
+/* Program runs so far (each names up to a batch of addresses). */
+uint64_t ksym_names_queries(const struct ksym_names *k);
+void ksym_names_close(struct ksym_names *k);
+
 #endif

@@ -16,6 +16,7 @@
 #include "sample.h"
 #include "sampler.h"
 #include "core_probes.h"
+#include "ksym_addrs.h"
 #include "symbols.h"
 #include "probe_set.h"
 #include "clock.h"
@@ -35,8 +36,9 @@ struct sampler {
 	struct bpf_link *exec_link; /* exec'd files probe (NULL: not attached) */
 	char cwd[4096];             /* relative exec paths are tried from here */
 	unsigned hz;
+	struct ksym_names *knames;  /* kernel frames named by the kernel (kframe_names), else: */
 	struct ksyms *ksyms;        /* /proc/kallsyms, read at the first kernel stack (kernel_syms) */
-	int ksyms_tried;
+	int knames_tried, ksyms_tried;
 	struct usyms *usyms;
 	uint64_t unknown0;         /* unknown_task at phase begin */
 };
@@ -257,6 +259,7 @@ void sampler_close(struct sampler *s)
 		if (s->fds[i] >= 0)
 			close(s->fds[i]);
 	sample_bpf__destroy(s->skel);
+	ksym_names_close(s->knames);
 	ksyms_free(s->ksyms);
 	usyms_free(s->usyms);
 	free(s->links);
@@ -364,13 +367,32 @@ static const struct ksyms *kernel_syms(struct sampler *s)
 	return s->ksyms;
 }
 
+/* Names for a kernel stack's frames (names[i], NULL: unknown): asked of the kernel for the frames
+ * not asked yet, in one run (ksym_addrs.h); where it cannot be asked, from /proc/kallsyms. */
+static void kframe_names(struct sampler *s, const __u64 *ips, int n, const char **names)
+{
+	if (!s->knames_tried) {
+		s->knames = ksym_names_open();
+		s->knames_tried = 1;
+	}
+	if (s->knames && ksym_names_prefetch(s->knames, (const uint64_t *)ips, n)) {
+		ksym_names_close(s->knames); /* a run failed: the file from here on */
+		s->knames = NULL;
+	}
+	for (int i = 0; i < n; i++)
+		names[i] = s->knames ? ksym_names_get(s->knames, ips[i]) :
+				       ksyms_name(kernel_syms(s), ips[i]);
+}
+
 /* Symbolise kernel stack `id` (innermost first). */
 static uint32_t kernel_stack(struct sampler *s, struct cpu_samples *cs, struct id_cache *c,
 			     int32_t id)
 {
 	__u64 ips[IOWHY_KSTACK_DEPTH] = { 0 };
+	const char *names[IOWHY_KSTACK_DEPTH];
 	uint32_t fn[IOWHY_KSTACK_DEPTH], n = 0, bad = 0;
 	__u32 key = (__u32)id;
+	int depth = 0;
 
 	if (id < 0 || id >= IOWHY_STACKS)
 		return CS_NONE;
@@ -378,11 +400,12 @@ static uint32_t kernel_stack(struct sampler *s, struct cpu_samples *cs, struct i
 		return c->k[id];
 	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.kstacks), &key, ips))
 		return CS_NONE;
-	for (int i = 0; i < IOWHY_KSTACK_DEPTH && ips[i]; i++) {
-		const char *name = ksyms_name(kernel_syms(s), ips[i]);
-
-		bad += !name;
-		fn[n++] = cpu_samples_name(cs, name ? name : "[unknown]");
+	while (depth < IOWHY_KSTACK_DEPTH && ips[depth])
+		depth++;
+	kframe_names(s, ips, depth, names);
+	for (int i = 0; i < depth; i++) {
+		bad += !names[i];
+		fn[n++] = cpu_samples_name(cs, names[i] ? names[i] : "[unknown]");
 	}
 	c->k[id] = cpu_samples_add_stack(cs, fn, n, bad);
 	return c->k[id];
@@ -516,12 +539,13 @@ static uint32_t off_stack(struct sampler *s, struct cpu_samples *cs, int32_t id)
 
 	if (id < 0 || bpf_map_lookup_elem(off_stacks_fd(s), &key, ips))
 		return CS_NONE;
-	for (int i = 0; i < IOWHY_KSTACK_DEPTH && ips[i]; i++) {
-		names[n] = ksyms_name(kernel_syms(s), ips[i]);
-		bad += !names[n];
-		if (!names[n])
-			names[n] = "[unknown]";
+	while (n < IOWHY_KSTACK_DEPTH && ips[n])
 		n++;
+	kframe_names(s, ips, (int)n, names);
+	for (uint32_t i = 0; i < n; i++) {
+		bad += !names[i];
+		if (!names[i])
+			names[i] = "[unknown]";
 	}
 	trim = cpu_samples_sched_frames(names, n);
 	for (uint32_t i = trim; i < n; i++)

@@ -40,3 +40,19 @@ $IOWHY run --no-io --folded /nonexistent/dir/x -- true >/dev/null 2>"$TMPROOT/er
 rc=$?
 check "an unwritable --folded file fails the run (exit $rc)" test "$rc" != 0
 check "with one line saying so" grep -q -- '--folded /nonexistent/dir/x' "$TMPROOT/err2"
+# Kernel frames are named by the kernel itself (a BPF program formatting "%pS", a batch of addresses
+# a run: ksym_addrs.h) instead of a read of all of /proc/kallsyms; where that program cannot run
+# (IOWHY_FALLBACKS=1, as on a kernel without it) the file is read. Both name the syscall's entry as
+# perf does, and leave no kernel frame unnamed.
+for how in kernel kallsyms; do
+	fb=''
+	[ $how = kallsyms ] && fb=1
+	IOWHY_FALLBACKS=$fb $IOWHY run --no-io --freq 999 --folded "$TMPROOT/$how.folded" \
+		--json "$TMPROOT/$how.json" -- "$CALIB" getppid 300000 >/dev/null 2>&1 ||
+		fail "$how: iowhy run exited $?"
+	check "$how: getppid's entry is named (__x64_sys_getppid)" \
+		grep -q '__x64_sys_getppid_\[k\]' "$TMPROOT/$how.folded"
+	read -r kf ku <<<"$(jqr "$TMPROOT/$how.json" '.phases[0].cpu_samples.frames |
+		"\(.kernel) \(.kernel_unresolved)"')"
+	check "$how: every kernel frame named ($ku of $kf unnamed)" fcmp "$kf > 0 && $ku == 0"
+done
