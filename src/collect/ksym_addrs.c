@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "ksym_addrs.h"
+#include "symbols.h"
 #include "probe_set.h"
 #include "ksym.h"
 #include "ksym.skel.h"
@@ -318,4 +319,55 @@ void ksym_names_close(struct ksym_names *k)
 	free(k->tab);
 	ksym_bpf__destroy(k->skel);
 	free(k);
+}
+
+/* ---- kernel stack frames: the kernel asked, else /proc/kallsyms ---- */
+
+struct kframes {
+	struct ksym_names *names;
+	struct ksyms *ksyms;
+	int names_tried, ksyms_tried;
+};
+
+struct kframes *kframes_new(void)
+{
+	return calloc(1, sizeof(struct kframes));
+}
+
+static const struct ksyms *kallsyms(struct kframes *f)
+{
+	if (!f->ksyms_tried) {
+		f->ksyms = ksyms_load("/proc/kallsyms");
+		f->ksyms_tried = 1;
+	}
+	return f->ksyms;
+}
+
+void kframes_name(struct kframes *f, const uint64_t *ips, int n, const char **names)
+{
+	if (!f) {
+		for (int i = 0; i < n; i++)
+			names[i] = NULL;
+		return;
+	}
+	if (!f->names_tried) {
+		f->names = ksym_names_open();
+		f->names_tried = 1;
+	}
+	if (f->names && ksym_names_prefetch(f->names, ips, n)) {
+		ksym_names_close(f->names); /* a run failed: the file from here on */
+		f->names = NULL;
+	}
+	for (int i = 0; i < n; i++)
+		names[i] = f->names ? ksym_names_get(f->names, ips[i]) :
+				      ksyms_name(kallsyms(f), ips[i]);
+}
+
+void kframes_free(struct kframes *f)
+{
+	if (!f)
+		return;
+	ksym_names_close(f->names);
+	ksyms_free(f->ksyms);
+	free(f);
 }

@@ -49,4 +49,11 @@ const char *ksym_names_get(struct ksym_names *k, uint64_t addr);
 uint64_t ksym_names_queries(const struct ksym_names *k);
 void ksym_names_close(struct ksym_names *k);
 
+/* Names for kernel stack frames: asked of the kernel (ksym_names) at the first stack, else read
+ * from /proc/kallsyms (then once). names[i] is NULL for a frame in no symbol. */
+struct kframes;
+struct kframes *kframes_new(void);   /* NULL: out of memory (every name is then NULL) */
+void kframes_name(struct kframes *f, const uint64_t *ips, int n, const char **names);
+void kframes_free(struct kframes *f);
+
 #endif

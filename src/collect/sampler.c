@@ -36,9 +36,8 @@ struct sampler {
 	struct bpf_link *exec_link; /* exec'd files probe (NULL: not attached) */
 	char cwd[4096];             /* relative exec paths are tried from here */
 	unsigned hz;
-	struct ksym_names *knames;  /* kernel frames named by the kernel (kframe_names), else: */
-	struct ksyms *ksyms;        /* /proc/kallsyms, read at the first kernel stack (kernel_syms) */
-	int knames_tried, ksyms_tried;
+	struct kframes *kframes;    /* kernel frames' names, found at the first kernel stack: after
+				     * the phase, not on the way to the workload's start */
 	struct usyms *usyms;
 	uint64_t unknown0;         /* unknown_task at phase begin */
 };
@@ -177,7 +176,8 @@ int sampler_load(struct sampler **out, struct core_probes *core, unsigned hz)
 	s->fds = calloc(s->ncpus > 0 ? s->ncpus : 1, sizeof(*s->fds));
 	s->links = calloc(s->ncpus > 0 ? s->ncpus : 1, sizeof(*s->links));
 	s->usyms = usyms_new();
-	if (s->ncpus <= 0 || !s->fds || !s->links || !s->usyms ||
+	s->kframes = kframes_new();
+	if (s->ncpus <= 0 || !s->fds || !s->links || !s->usyms || !s->kframes ||
 	    probe_set_init(&s->probes, "sampler", sampler_specs, ARRAY_SIZE(sampler_specs))) {
 		fprintf(stderr, "iowhy: out of memory\n");
 		sampler_close(s);
@@ -259,8 +259,7 @@ void sampler_close(struct sampler *s)
 		if (s->fds[i] >= 0)
 			close(s->fds[i]);
 	sample_bpf__destroy(s->skel);
-	ksym_names_close(s->knames);
-	ksyms_free(s->ksyms);
+	kframes_free(s->kframes);
 	usyms_free(s->usyms);
 	free(s->links);
 	free(s->fds);
@@ -356,34 +355,6 @@ struct id_cache {
 	uint32_t k[IOWHY_STACKS], u[IOWHY_STACKS];
 };
 
-/* The kernel's symbols, read once when the first kernel stack is symbolised (after the phase: not
- * on the way to the workload's start, where reading /proc/kallsyms cost ~15% of the set-up's CPU). */
-static const struct ksyms *kernel_syms(struct sampler *s)
-{
-	if (!s->ksyms_tried) {
-		s->ksyms = ksyms_load("/proc/kallsyms");
-		s->ksyms_tried = 1;
-	}
-	return s->ksyms;
-}
-
-/* Names for a kernel stack's frames (names[i], NULL: unknown): asked of the kernel for the frames
- * not asked yet, in one run (ksym_addrs.h); where it cannot be asked, from /proc/kallsyms. */
-static void kframe_names(struct sampler *s, const __u64 *ips, int n, const char **names)
-{
-	if (!s->knames_tried) {
-		s->knames = ksym_names_open();
-		s->knames_tried = 1;
-	}
-	if (s->knames && ksym_names_prefetch(s->knames, (const uint64_t *)ips, n)) {
-		ksym_names_close(s->knames); /* a run failed: the file from here on */
-		s->knames = NULL;
-	}
-	for (int i = 0; i < n; i++)
-		names[i] = s->knames ? ksym_names_get(s->knames, ips[i]) :
-				       ksyms_name(kernel_syms(s), ips[i]);
-}
-
 /* Symbolise kernel stack `id` (innermost first). */
 static uint32_t kernel_stack(struct sampler *s, struct cpu_samples *cs, struct id_cache *c,
 			     int32_t id)
@@ -402,7 +373,7 @@ static uint32_t kernel_stack(struct sampler *s, struct cpu_samples *cs, struct i
 		return CS_NONE;
 	while (depth < IOWHY_KSTACK_DEPTH && ips[depth])
 		depth++;
-	kframe_names(s, ips, depth, names);
+	kframes_name(s->kframes, (const uint64_t *)ips, depth, names);
 	for (int i = 0; i < depth; i++) {
 		bad += !names[i];
 		fn[n++] = cpu_samples_name(cs, names[i] ? names[i] : "[unknown]");
@@ -541,7 +512,7 @@ static uint32_t off_stack(struct sampler *s, struct cpu_samples *cs, int32_t id)
 		return CS_NONE;
 	while (n < IOWHY_KSTACK_DEPTH && ips[n])
 		n++;
-	kframe_names(s, ips, (int)n, names);
+	kframes_name(s->kframes, (const uint64_t *)ips, (int)n, names);
 	for (uint32_t i = 0; i < n; i++) {
 		bad += !names[i];
 		if (!names[i])

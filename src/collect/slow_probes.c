@@ -10,7 +10,7 @@
 #include "clock.h"
 #include "core_probes.h"
 #include "cpu_samples.h"
-#include "symbols.h"
+#include "ksym_addrs.h"
 #include "iowhy.skel.h"
 #include "slow.skel.h"
 
@@ -34,8 +34,7 @@ struct slow_probes {
 	void (*fn)(void *ctx, const struct slow_ev *e);
 	void *ctx;
 	uint64_t min_wait_ns;
-	struct ksyms *ksyms;       /* loaded at the first stack named */
-	int ksyms_tried;
+	struct kframes *kframes;   /* kernel frames' names, from the first stack named */
 };
 
 static void *open_slow(void *ctx)
@@ -132,15 +131,14 @@ void slow_probes_stack(struct slow_probes *p, int id, int frames, char *buf, siz
 	if (!p || !p->skel || id < 0 ||
 	    bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.wait_stacks), &id, ips))
 		return;
-	if (!p->ksyms && !p->ksyms_tried) {
-		p->ksyms = ksyms_load("/proc/kallsyms");
-		p->ksyms_tried = 1;
-	}
-	while (depth < SLOW_STACK_DEPTH && ips[depth]) {
-		const char *name = p->ksyms ? ksyms_name(p->ksyms, ips[depth]) : NULL;
-
-		names[depth++] = name ? name : "[unknown]";
-	}
+	if (!p->kframes)
+		p->kframes = kframes_new(); /* at the first stack named: not at the start */
+	while (depth < SLOW_STACK_DEPTH && ips[depth])
+		depth++;
+	kframes_name(p->kframes, (const uint64_t *)ips, (int)depth, names);
+	for (uint32_t i = 0; i < depth; i++)
+		if (!names[i])
+			names[i] = "[unknown]";
 	skip = cpu_samples_sched_frames(names, depth);
 	for (uint32_t i = skip; i < depth && (int)(i - skip) < frames && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", i > skip ? " ← " : "",
@@ -176,6 +174,6 @@ void slow_probes_close(struct slow_probes *p)
 		ring_buffer__free(p->rb);
 	if (p->skel)
 		slow_bpf__destroy(p->skel);
-	ksyms_free(p->ksyms);
+	kframes_free(p->kframes);
 	free(p);
 }
