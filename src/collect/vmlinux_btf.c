@@ -5,9 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
-#include <malloc.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -142,44 +140,6 @@ static void drop_kept(void)
 }
 
 /* A new parse (the caller's), from the bytes kept or read now; NULL and errno on error. Locked. */
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
-#endif
-
-/*
- * libbpf copies the bytes into a fresh malloc of their size. Where a page fault is dear (a PVM
- * guest: ~16 us each, 1,350 for 5.5 MB: ~22 ms of the core's load), that memory is made first in
- * one call (MADV_POPULATE_WRITE) from the heap's top, and freed there untrimmed, so that the copy
- * lands in it (measured: the parse 28 -> 18 ms). Then the process's bounds are as main() set them:
- * blocks of 1 MiB and more mapped, the heap's top trimmed above glibc's default 128 KiB. A kernel
- * without the advice (EINVAL) only takes the faults as before.
- */
-static void heap_prefault(size_t size)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t a, e;
-	char *p;
-
-	if (page <= 0 || size > (256u << 20))
-		return;
-	mallopt(M_MMAP_THRESHOLD, (int)size + (1 << 20));
-	mallopt(M_TRIM_THRESHOLD, (int)size + (2 << 20));
-	p = malloc(size);
-	if (p) {
-		a = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-		e = ((uintptr_t)p + size) & ~((uintptr_t)page - 1);
-		if (e > a)
-			madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-		free(p);
-	}
-}
-
-static void heap_bounds_reset(void)
-{
-	mallopt(M_MMAP_THRESHOLD, 1 << 20);
-	mallopt(M_TRIM_THRESHOLD, 128 << 10);
-}
-
 static struct btf *parse(void)
 {
 	struct btf *b;
@@ -188,9 +148,7 @@ static struct btf *parse(void)
 	if (!kept && !map_sysfs())
 		reads++;
 	if (kept) {
-		heap_prefault(kept_size);
 		b = btf__new(kept, kept_size); /* (libbpf copies the bytes) */
-		heap_bounds_reset();
 		copies += b != NULL;
 		return b;
 	}
@@ -305,10 +263,8 @@ void vmlinux_btf_release(void)
 	shared = NULL;
 	shared_refs = 0;
 	pthread_mutex_unlock(&lock);
-	if (free_now && real_free) {
+	if (free_now && real_free)
 		real_free(free_now);
-		malloc_trim(0); /* the parse's 5.5 MB sat in the heap (heap_prefault): give it back */
-	}
 }
 
 unsigned vmlinux_btf_reads(void)

@@ -1,22 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests: the kernel's BTF read and parsed once, shared by every caller while the loads go on
- * (src/collect/vmlinux_btf.c); the copy libbpf makes lands in memory made beforehand in one call, not
- * page by page.
+ * (src/collect/vmlinux_btf.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
-#include <malloc.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
-#include <linux/perf_event.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <cmocka.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -87,72 +78,12 @@ static void test_other_btf_freed(void **state)
 	btf__free(b); /* (ASan/LSan: freed, not leaked) */
 }
 
-/* Page-fault exceptions of this thread (the software event: faults the populate advice makes in the
- * kernel are not exceptions), or -1 without perf events. */
-static int fault_counter(void)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_PAGE_FAULTS;
-	a.disabled = 1;
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-}
-
-/* A fresh parse copies 5.5 MB: at most a quarter of its pages fault one by one (without the
- * prefault every page did: 1,350 on a 6.18 kernel). Afterwards the process's malloc bounds are
- * back: a block larger than anything the heap holds free (6 MiB, above the parse's 5.5 MB) is
- * mapped, not made by growing the heap (the bound raised for the parse, 6.5 MB, would let it). */
-static void test_copy_prefaulted(void **state)
-{
-	struct mallinfo2 m0, m1;
-	long long faults = 0;
-	struct stat st;
-	struct btf *b;
-	void *big;
-	int fd;
-
-	(void)state;
-	need_btf();
-#ifdef __SANITIZE_ADDRESS__
-	fprintf(stderr, "skip: under ASan malloc is ASan's (no bounds, freed blocks quarantined)\n");
-	skip();
-#endif
-	assert_int_equal(stat("/sys/kernel/btf/vmlinux", &st), 0);
-	fd = fault_counter();
-	if (fd < 0) {
-		fprintf(stderr, "skip: no perf events (perf_event_open)\n");
-		skip();
-	}
-	vmlinux_btf_release(); /* the next call parses anew */
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	b = btf__load_vmlinux_btf();
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	assert_non_null(b);
-	assert_int_equal(read(fd, &faults, sizeof(faults)), sizeof(faults));
-	close(fd);
-	fprintf(stderr, "  %lld page faults while parsing %lld bytes (%lld pages)\n", faults,
-		(long long)st.st_size, (long long)st.st_size / 4096);
-	assert_true(faults < st.st_size / 4096 / 4);
-	btf__free(b);
-	vmlinux_btf_release();
-	m0 = mallinfo2();
-	big = malloc(6 << 20);
-	m1 = mallinfo2();
-	assert_non_null(big);
-	assert_int_equal(m1.hblks, m0.hblks + 1);
-	free(big);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sharing),
 		cmocka_unit_test(test_once_then_shared),
 		cmocka_unit_test(test_other_btf_freed),
-		cmocka_unit_test(test_copy_prefaulted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
