@@ -62,28 +62,15 @@ static int lookup_bpf(const char *const *names, uint64_t *addrs, int n)
 static int scan_line(const char *line, size_t len, const char *const *names, uint64_t *addrs,
 		     char *found, int n)
 {
-	const char *end = line + len, *name, *p;
-	uint64_t addr = 0;
-	size_t nlen;
+	struct kallsyms_line e;
 	int got = 0;
 
-	for (p = line; p < end && *p != ' '; p++) {
-		int c = *p, d = c >= '0' && c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-
-		if (d < 0 || d > 15)
-			return 0;
-		addr = addr << 4 | (uint64_t)d;
-	}
-	if (end - p < 4 || p[2] != ' ' || !addr) /* " T name"; zeros: addresses hidden */
+	if (!kallsyms_line(line, len, &e) || !e.addr) /* zeros: addresses hidden */
 		return 0;
-	name = p + 3;
-	for (p = name; p < end && *p != '\t' && *p != ' '; p++)
-		;
-	nlen = (size_t)(p - name);
 	for (int i = 0; i < n; i++) {
-		if (found[i] || strlen(names[i]) != nlen || memcmp(names[i], name, nlen))
+		if (found[i] || strlen(names[i]) != e.nlen || memcmp(names[i], e.name, e.nlen))
 			continue;
-		addrs[i] = addr;
+		addrs[i] = e.addr;
 		found[i] = 1;
 		got++;
 	}

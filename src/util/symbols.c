@@ -158,41 +158,43 @@ static int hexval(char c)
 	return -1;
 }
 
-/* One line at *p: "ADDR TYPE NAME[\t[module]]\n". Text symbols (t T w W) with a nonzero address
- * are added, their name cut in place (the tab, space or newline after it becomes its end). *p
- * moves to the next line. */
+int kallsyms_line(const char *line, size_t len, struct kallsyms_line *out)
+{
+	const char *end = line + len, *p = line, *name;
+	uint64_t addr = 0;
+	int h;
+
+	while (p < end && (h = hexval(*p)) >= 0) {
+		addr = addr << 4 | (uint64_t)h;
+		p++;
+	}
+	if (p == line || end - p < 4 || p[0] != ' ' || p[2] != ' ') /* "ADDR T NAME" */
+		return 0;
+	out->addr = addr;
+	out->type = p[1];
+	name = p + 3;
+	for (p = name; p < end && *p != '\t' && *p != ' ' && *p != '\n'; p++)
+		;
+	out->name = name;
+	out->nlen = (size_t)(p - name);
+	return 1;
+}
+
+/* One line at *p. Text symbols (t T w W) with a nonzero address are added, their name cut in
+ * place (the tab, space or newline after it becomes its end). *p moves to the next line. */
 static void parse_line(struct ksyms *k, char **p)
 {
-	char *c = *p, *name, *end = NULL;
-	uint64_t addr = 0;
-	int digits = 0, h;
-	char type;
+	char *line = *p, *nl = strchr(line, '\n');
+	size_t len = nl ? (size_t)(nl - line) : strlen(line);
+	struct kallsyms_line e;
 
-	while ((h = hexval(*c)) >= 0) {
-		addr = addr << 4 | (uint64_t)h;
-		c++;
-		digits++;
-	}
-	if (digits && *c == ' ' && c[1] && c[2] == ' ') {
-		type = c[1];
-		name = c + 3;
-		c = name;
-		while (*c && *c != '\n' && *c != '\t' && *c != ' ')
-			c++;
-		if (addr && c > name && k->n < k->s_cap &&
-		    (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
-			k->s[k->n].addr = addr;
-			k->s[k->n++].name = name;
-			end = c;
-		}
-	}
-	while (*c && *c != '\n')
-		c++;
-	if (*c)
-		c++;
-	if (end)
-		*end = '\0';
-	*p = c;
+	*p = nl ? nl + 1 : line + len;
+	if (!kallsyms_line(line, len, &e) || !e.addr || !e.nlen || k->n >= k->s_cap ||
+	    (e.type != 't' && e.type != 'T' && e.type != 'w' && e.type != 'W'))
+		return;
+	k->s[k->n].addr = e.addr;
+	k->s[k->n++].name = e.name;
+	line[e.name - line + e.nlen] = '\0';
 }
 
 static int cmp_ksym(const void *a, const void *b)

@@ -15,6 +15,17 @@
 
 #define SYMS_BUILD_ID_MAX 20   /* as the kernel's stack maps keep it (BPF_BUILD_ID_SIZE) */
 
+/* One line of /proc/kallsyms ("ADDR TYPE NAME[\t[MODULE]]", len bytes, no newline needed): 1 and
+ * *out filled (the name is not NUL-terminated: nlen bytes at name), or 0 for another shape. The
+ * address is 0 where the kernel hides them. */
+struct kallsyms_line {
+	uint64_t addr;
+	char type;
+	const char *name;
+	size_t nlen;
+};
+int kallsyms_line(const char *line, size_t len, struct kallsyms_line *out);
+
 struct ksyms;
 /* Load a kallsyms-format file. NULL if it cannot be read or holds no text symbol. */
 struct ksyms *ksyms_load(const char *path);
