@@ -292,10 +292,129 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 		h->b[loglin_bucket(total)]++;
 }
 
+/* Completion-to-wakeup distance within which a request completion counts as the waker. */
+#define WAKER_WINDOW_NS 200000
+
+/*
+ * At the wakeup (or hidden switch-in, `now`) of a task asleep since `slept`: the disk of the last
+ * workload request completion (noted on every CPU), as *waker when it is waking the task (just
+ * now), as *last when it came at any time during the sleep. A wakeup from a file system's
+ * completion worker can come milliseconds after the completion, and the disk need not be one the
+ * task had requests in flight on when it went to sleep: a member throttled for the workload's
+ * cgroup holds its bios back before they are requests (its waits once went to the other raid0
+ * members).
+ */
+static __always_inline void waking_disk(__u64 now, __u64 slept, __u32 *waker, __u32 *last)
+{
+	struct iowhy_last_complete *l;
+	__u32 zero = 0;
+
+	*waker = *last = 0;
+	l = bpf_map_lookup_elem(&last_complete, &zero);
+	if (!l || !l->slot1 || l->slot1 > IOWHY_DISK_SLOTS || l->ts < slept || l->ts > now)
+		return;
+	*last = 1u << (l->slot1 - 1);
+	if (now - l->ts <= WAKER_WINDOW_NS)
+		*waker = *last;
+}
+
+/* A hidden switch-in's event is dated at most this long before the switch-out that reveals it, so
+ * that it stays well inside user space's reorder window (REORDER_WINDOW_NS, 60 ms); the rest of the
+ * stint travels in the event's arg and the model moves it from the run queue back to CPU. */
+#define HIDDEN_MAX_NS (20ull * 1000 * 1000)
+
+/* Tests only (IOWHY_TEST_HIDE_SWITCHES=N): every Nth switch from a task outside the tree to a tree
+ * task is ignored, as some kernels make such switches without the tracepoint (below). */
+const volatile __u32 test_hide_every = 0;
+__u64 test_hide_seen = 0;
+
+/*
+ * `t`, a tree task running on this CPU, was switched in without our seeing it: the last
+ * sched_switch here named another task as next (s->tid). Some kernels switch without the
+ * tracepoint: on one host, every switch away from a few threads of the VM's own agent, and some
+ * switches from the idle task (measured with ftrace's sched_switch too: ~0.2% of all switches).
+ * If our records still have it off CPU, send that switch-in, no earlier than the last switch seen
+ * here. It is found at the task's switch-out (`at_switch`), or earlier by an event of its own (a
+ * syscall, a fork, an exec, a timer tick: running_task). At the switch-out the kernel's account of
+ * the stint is up to date: sum_exec_runtime since it was picked. Between switches that sum is
+ * brought up to date only at ticks, but the task clock at the pick is exact (se.exec_start, the
+ * clock at the last update, less what was added since the pick) and this CPU's last traced switch
+ * gives that clock's offset from ours (clk_off).
+ * The same when the switch-in was seen but this CPU's slot holds the task as outside the tree:
+ * its task-storage lookup then failed (the storage's per-CPU busy guard is held by a task-storage
+ * section that was preempted on this CPU, bpf_task_storage_lock being migrate_disable only), and
+ * the stint would otherwise count as run-queue wait (a soak run beside spinners: calib touch's
+ * traced CPU 460 ms against task-clock 510, getrusage 546 and 547 samples).
+ * Returns whether a switch-in was sent.
+ */
+static __always_inline bool hidden_switch_in(struct task_struct *t, struct iowhy_task *c,
+					     struct iowhy_cpu *s, __u32 tid, __u32 tgid, __u64 now,
+					     bool at_switch)
+{
+	__u64 ran = BPF_CORE_READ(t, se.sum_exec_runtime) - BPF_CORE_READ(t, se.prev_sum_exec_runtime);
+	__u64 in = now - ran, back = 0;
+	struct iowhy_counters *k = cnt();
+	__u32 waker, last = 0;
+
+	if (c->state < IOWHY_TS_RUNQ || c->state >= IOWHY_TS_DEAD) /* its own event told its state */
+		return false;
+	if (k) {
+		k->hidden_switches++;
+		if (!at_switch)
+			k->hidden_at_event++;
+	}
+	if (!at_switch && s->clk_off) {
+		__u64 picked = BPF_CORE_READ(t, se.exec_start) - ran + s->clk_off;
+
+		if (picked <= now)
+			in = picked;
+	}
+	if (ran > now || in < s->at)
+		in = s->at;
+	/* its wakeup was not traced either (the kernel's idle-to-task switch on one host): the
+	 * disk that completed last during the sleep, before it ran, in arg2 as at a wakeup */
+	if (c->state == IOWHY_TS_DWAIT)
+		waking_disk(in, c->on_since, &waker, &last);
+	c->on_since = in;
+	if (now - in > HIDDEN_MAX_NS) {
+		back = now - HIDDEN_MAX_NS - in;
+		in = now - HIDDEN_MAX_NS;
+	}
+	emit(in, tid, tgid, c, c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL,
+	     IOWHY_EVF_HIDDEN, back > 0xffffffffull ? 0xffffffffu : (__u32)back, last);
+	return true;
+}
+
+/*
+ * The state of the current task (tid) for an event of its own: this CPU's copy when it holds it,
+ * else its task storage, NULL outside the tree. A tree task that our records still have off CPU
+ * was switched in here without the tracepoint: its switch-in is sent first (hidden_switch_in), so
+ * that a stint that ends in a syscall rather than a switch-out (a spinner's last, a task that
+ * wakes, runs and calls) is not shown as run-queue wait. Not while process context on this CPU is
+ * changing the task's state (the timer interrupt: busy).
+ */
+static __always_inline struct iowhy_task *running_task(__u32 tid, __u32 tgid)
+{
+	struct iowhy_cpu *s = cpu_slot();
+	struct iowhy_task *c;
+
+	if (s && s->tid == tid)
+		return s->tree ? &s->t : NULL;
+	c = task_of(use_hash ? NULL : bpf_get_current_task_btf(), tid);
+	if (c && s && c->state >= IOWHY_TS_RUNQ && c->state < IOWHY_TS_DEAD &&
+	    !*(volatile __u8 *)&c->busy) {
+		set_busy(c, 1);
+		hidden_switch_in((struct task_struct *)bpf_get_current_task(), c, s, tid, tgid,
+				 bpf_ktime_get_ns(), false);
+		set_busy(c, 0);
+	}
+	return c;
+}
+
 static __always_inline void on_sys_enter(long id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct iowhy_task *c = current_task((__u32)pid_tgid);
+	struct iowhy_task *c = running_task((__u32)pid_tgid, pid_tgid >> 32);
 	__u64 now;
 
 	if (!c)
@@ -320,7 +439,7 @@ static __always_inline void on_sys_enter(long id)
 static __always_inline void on_sys_exit(long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct iowhy_task *c = current_task((__u32)pid_tgid);
+	struct iowhy_task *c = running_task((__u32)pid_tgid, pid_tgid >> 32);
 	__u64 now;
 
 	if (!c || c->nr == IOWHY_NR_NONE)
@@ -375,78 +494,6 @@ static __always_inline __u32 dwait_disks(struct iowhy_task *c)
 	return m ? m : disks_in_flight();
 }
 
-/* Completion-to-wakeup distance within which a request completion counts as the waker. */
-#define WAKER_WINDOW_NS 200000
-
-/*
- * At the wakeup (or hidden switch-in, `now`) of a task asleep since `slept`: the disk of the last
- * workload request completion (noted on every CPU), as *waker when it is waking the task (just
- * now), as *last when it came at any time during the sleep. A wakeup from a file system's
- * completion worker can come milliseconds after the completion, and the disk need not be one the
- * task had requests in flight on when it went to sleep: a member throttled for the workload's
- * cgroup holds its bios back before they are requests (its waits once went to the other raid0
- * members).
- */
-static __always_inline void waking_disk(__u64 now, __u64 slept, __u32 *waker, __u32 *last)
-{
-	struct iowhy_last_complete *l;
-	__u32 zero = 0;
-
-	*waker = *last = 0;
-	l = bpf_map_lookup_elem(&last_complete, &zero);
-	if (!l || !l->slot1 || l->slot1 > IOWHY_DISK_SLOTS || l->ts < slept || l->ts > now)
-		return;
-	*last = 1u << (l->slot1 - 1);
-	if (now - l->ts <= WAKER_WINDOW_NS)
-		*waker = *last;
-}
-
-/* A hidden switch-in's event is dated at most this long before the switch-out that reveals it, so
- * that it stays well inside user space's reorder window (REORDER_WINDOW_NS, 60 ms); the rest of the
- * stint travels in the event's arg and the model moves it from the run queue back to CPU. */
-#define HIDDEN_MAX_NS (20ull * 1000 * 1000)
-
-/*
- * `prev`, a tree task, is switching out on a CPU where no switch-in of it was seen: the last
- * sched_switch here named another task as next (s->tid). Some kernels switch without the
- * tracepoint: on one host, every switch away from a few threads of the VM's own agent (measured
- * with ftrace's sched_switch too: ~0.2% of all switches). If our records still have it off CPU,
- * it has run since its hidden switch-in: send that switch-in, dated by the kernel's own account of
- * this stint (sum_exec_runtime since it was picked), no earlier than the last switch seen here.
- * The same when the switch-in was seen but this CPU's slot holds the task as outside the tree:
- * its task-storage lookup then failed (the storage's per-CPU busy guard is held by a task-storage
- * section that was preempted on this CPU, bpf_task_storage_lock being migrate_disable only), and
- * the stint would otherwise count as run-queue wait (a soak run beside spinners: calib touch's
- * traced CPU 460 ms against task-clock 510, getrusage 546 and 547 samples).
- */
-static __always_inline void hidden_switch_in(struct task_struct *prev, struct iowhy_task *c,
-					     struct iowhy_cpu *s, __u32 ptid, __u32 tgid, __u64 now)
-{
-	__u64 ran = BPF_CORE_READ(prev, se.sum_exec_runtime) -
-		    BPF_CORE_READ(prev, se.prev_sum_exec_runtime);
-	__u64 in = now - ran, back = 0;
-	struct iowhy_counters *k = cnt();
-	__u32 waker, last = 0;
-
-	if (c->state < IOWHY_TS_RUNQ) /* an event of its own since then told its state */
-		return;
-	if (k)
-		k->hidden_switches++;
-	if (ran > now || in < s->at)
-		in = s->at;
-	/* its wakeup was not traced either (the kernel's idle-to-task switch on one host): the
-	 * disk that completed last during the sleep, before it ran, in arg2 as at a wakeup */
-	if (c->state == IOWHY_TS_DWAIT)
-		waking_disk(in, c->on_since, &waker, &last);
-	c->on_since = in;
-	if (now - in > HIDDEN_MAX_NS) {
-		back = now - HIDDEN_MAX_NS - in;
-		in = now - HIDDEN_MAX_NS;
-	}
-	emit(in, ptid, tgid, c, c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL,
-	     IOWHY_EVF_HIDDEN, back > 0xffffffffull ? 0xffffffffu : (__u32)back, last);
-}
-
 static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 				      struct task_struct *next, unsigned int prev_state)
 {
@@ -455,6 +502,15 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 	struct iowhy_task *c;
 	__u64 now = 0;
 
+	/* tests: a switch the kernel makes without the tracepoint (see test_hide_every) */
+	if (test_hide_every && !(ptid && task_of(prev, ptid)) && ntid && task_of(next, ntid) &&
+	    __sync_fetch_and_add(&test_hide_seen, 1) % test_hide_every == test_hide_every - 1) {
+		struct iowhy_counters *k = cnt();
+
+		if (k)
+			k->test_hidden++;
+		return;
+	}
 	c = ptid ? task_of(prev, ptid) : NULL;
 	if (c && s && s->tid == ptid && s->tree) {
 		/* write the running copy back: its batched transitions go out from here (before the
@@ -483,7 +539,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		 * as the kernel's own accounting (rusage) counts it. */
 		now = bpf_ktime_get_ns();
 		if (s && (s->tid != ptid || !s->tree))
-			hidden_switch_in(prev, c, s, ptid, tgid, now);
+			hidden_switch_in(prev, c, s, ptid, tgid, now, true);
 		if (c->nr != IOWHY_NR_NONE) {
 			c->sys_oncpu += now - c->on_since;
 			if (state == IOWHY_TS_DEAD)
@@ -506,6 +562,10 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 	}
 	if (s) {
 		s->at = now ? now : bpf_ktime_get_ns();
+		/* the scheduler brought prev's task clock up to date for this switch (se.exec_start;
+		 * the idle task has none): the offset between that clock and ours (hidden_switch_in) */
+		if (ptid)
+			s->clk_off = (__s64)(s->at - BPF_CORE_READ(prev, se.exec_start));
 		/* the storage's log is empty (sent at switch-out): copy what precedes it */
 		if (c)
 			__builtin_memcpy(&s->t, c, __builtin_offsetof(struct iowhy_task, log));
@@ -534,7 +594,7 @@ static __always_inline void on_fork(struct task_struct *parent, struct task_stru
 {
 	__u32 ptid = BPF_CORE_READ(parent, pid), ctid = BPF_CORE_READ(child, pid);
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
-	struct iowhy_task *pc = current_task(ptid), *cc; /* the parent is current */
+	struct iowhy_task *pc = running_task(ptid, ptgid), *cc; /* the parent is current */
 	__u64 now;
 
 	if (!pc)
@@ -599,7 +659,7 @@ static __always_inline void on_exec(__u32 old_pid)
 			}
 		}
 	}
-	c = current_task((__u32)pid_tgid);
+	c = running_task((__u32)pid_tgid, pid_tgid >> 32);
 	if (!c)
 		return;
 	/* the faults so far belong to the old program (its comm) */
@@ -613,7 +673,8 @@ static __always_inline void on_exec(__u32 old_pid)
 }
 
 /* A timer interrupt (every tick on a busy CPU): send the interrupted tree task's batched
- * transitions, so none waits longer than a tick. Not while process context is changing them. */
+ * transitions, so none waits longer than a tick. Not while process context is changing them. A
+ * switch-in of it the kernel did not trace is found here too, within a tick (running_task). */
 static __always_inline void on_tick(void)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -621,7 +682,7 @@ static __always_inline void on_tick(void)
 
 	if (!(__u32)pid_tgid)
 		return;
-	c = current_task((__u32)pid_tgid);
+	c = running_task((__u32)pid_tgid, pid_tgid >> 32);
 	if (c && c->nlog && !*(volatile __u8 *)&c->busy)
 		flush_log(c, (__u32)pid_tgid, pid_tgid >> 32);
 }

@@ -139,7 +139,9 @@ struct iowhy_counters {
 	__u64 events_lost;      /* ring buffer full */
 	__u64 storage_failed;   /* could not create per-task state at fork */
 	__u64 nr_folded;        /* syscall numbers >= IOWHY_NR_SLOTS */
-	__u64 hidden_switches;  /* switch-ins the kernel did not trace, found at the switch-out */
+	__u64 hidden_switches;  /* switch-ins the kernel did not trace, found later (iowhy.bpf.c) */
+	__u64 hidden_at_event;  /* of these, found by an event of the task itself, not its switch-out */
+	__u64 test_hidden;      /* switch-ins hidden on purpose (IOWHY_TEST_HIDE_SWITCHES) */
 };
 
 /* fd_syscalls flags */

@@ -58,6 +58,7 @@ struct iowhy_cpu {
 	__u32 tid;
 	__u32 tree;              /* 1: `tid` is a tree task and `t` is its state */
 	__u64 at;                /* time of the last switch seen here */
+	__s64 clk_off;           /* bpf_ktime_get_ns() less the scheduler's task clock, at that switch */
 	struct iowhy_task t;
 };
 

@@ -11,6 +11,10 @@
  *                          getrusage, between oncpu_before_ns N and oncpu_after_ns N: schedstat
  *                          read just before and after it; oncpu_ns N and run_delay_ns N: schedstat
  *                          at its end), its context switches (switches N) and its pid (pid N)
+ *   calib naps N MS        N times: sleep 1 ms, then run MS ms in user space without a syscall (as
+ *                          busy); then print what busy prints
+ *   calib slices N MS      N times: run MS ms in user space without a syscall, then call getppid;
+ *                          then print what busy prints
  *   calib threadexec N     a second thread calls getppid N times, then execs "calib getppid N" (a
  *                          thread other than the leader execs: it takes the leader's pid)
  *   calib touch MB         write one byte in every page of MB MiB of fresh anonymous memory (one
@@ -101,13 +105,11 @@ static unsigned long long schedstat_oncpu(int fd)
 	return strtoull(buf, NULL, 10);
 }
 
-static int busy(long ms)
+/* Run in user space for MS ms of wall time, reading the clock through the vDSO: no syscall. */
+static void spin_wall(long ms)
 {
-	struct rusage ru;
 	struct timespec ts;
 	volatile unsigned long x = 0;
-	unsigned long long before, after;
-	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	double end;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -117,9 +119,16 @@ static int busy(long ms)
 			x += i;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 	} while (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 < end);
-	/* the witness of its own CPU (the only syscalls): user+sys (exact; the split is by tick),
-	 * bracketed by the scheduler's sum read just before (maybe up to a tick stale) and just after
-	 * (getrusage brought it up to date) */
+}
+
+/* The witness of this task's own CPU: user+sys (getrusage: exact; the split is by tick), bracketed
+ * by the scheduler's sum read from `fd` (its schedstat) just before (maybe up to a tick stale) and
+ * just after (getrusage brought it up to date); then its switches, pid and schedstat. */
+static void print_own_cpu(int fd)
+{
+	struct rusage ru;
+	unsigned long long before, after;
+
 	before = fd >= 0 ? schedstat_oncpu(fd) : 0;
 	getrusage(RUSAGE_SELF, &ru);
 	after = fd >= 0 ? schedstat_oncpu(fd) : 0;
@@ -128,6 +137,47 @@ static int busy(long ms)
 	printf("oncpu_before_ns %llu\noncpu_after_ns %llu\n", before, after);
 	printf("switches %ld\npid %d\n", ru.ru_nvcsw + ru.ru_nivcsw, getpid());
 	print_schedstat(1);
+}
+
+static int busy(long ms)
+{
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+
+	spin_wall(ms);
+	print_own_cpu(fd); /* its only syscalls */
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/* N times: sleep 1 ms, then run MS ms in user space without a syscall. Each stint on a CPU begins
+ * with a wakeup and ends with a syscall, not with a preemption. */
+static int naps(long n, long ms)
+{
+	struct timespec nap = { 0, 1000000 };
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+
+	for (long i = 0; i < n; i++) {
+		nanosleep(&nap, NULL);
+		spin_wall(ms);
+	}
+	print_own_cpu(fd);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/* N times: run MS ms in user space without a syscall, then call getppid. A stint on a CPU that
+ * begins after a preemption can end in a syscall rather than a switch-out. */
+static int slices(long n, long ms)
+{
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+
+	for (long i = 0; i < n; i++) {
+		spin_wall(ms);
+		syscall(SYS_getppid);
+	}
+	print_own_cpu(fd);
 	if (fd >= 0)
 		close(fd);
 	return 0;
@@ -199,8 +249,12 @@ int main(int argc, char **argv)
 		return threadexec(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "touch"))
 		return touch(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "slices"))
+		return slices(atol(argv[2]), atol(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "naps"))
+		return naps(atol(argv[2]), atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "fsync"))
 		return do_fsync(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | threadexec N | touch MB\n");
+	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | naps N MS | slices N MS | threadexec N | touch MB\n");
 	return 2;
 }

@@ -205,6 +205,21 @@ __u32 core_ringbuf_bytes(long ncpus, const char *env_mb)
 	return want;
 }
 
+/* Tests only: IOWHY_TEST_HIDE_SWITCHES=N makes the sched_switch program ignore every Nth switch from
+ * a task outside the tree to a tree task, as some kernels make switches without the tracepoint;
+ * the repair (iowhy.bpf.c hidden_switch_in) is tested with it. 0 (the default): none. */
+static __u32 test_hide_every(void)
+{
+	const char *v = getenv("IOWHY_TEST_HIDE_SWITCHES");
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v)
+		return 0;
+	n = strtoul(v, &end, 10);
+	return *end || n > 1000000 ? 0 : (__u32)n;
+}
+
 /* The probe set's loader: a fresh skeleton of the core object, configured for c's flavour. */
 static void *open_core(void *ctx)
 {
@@ -215,6 +230,7 @@ static void *open_core(void *ctx)
 		return NULL;
 	s->rodata->use_hash = c->use_hash;
 	s->rodata->per_proc = want_per_proc;
+	s->rodata->test_hide_every = test_hide_every();
 	bpf_map__set_max_entries(s->maps.events, c->ring_bytes);
 	/* per-CPU syscall rows for the phase tags the session will use, not all IOWHY_MAX_PHASES */
 	bpf_map__set_max_entries(s->maps.sys_stats, c->phase_slots * IOWHY_NR_SLOTS);
@@ -699,6 +715,8 @@ void core_probes_counters(struct core_probes *c, struct iowhy_counters *out)
 			out->storage_failed += percpu[c].storage_failed;
 			out->nr_folded += percpu[c].nr_folded;
 			out->hidden_switches += percpu[c].hidden_switches;
+			out->hidden_at_event += percpu[c].hidden_at_event;
+			out->test_hidden += percpu[c].test_hidden;
 		}
 	}
 	free(percpu);

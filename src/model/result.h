@@ -143,6 +143,8 @@ struct session_result {
 	int lite;                  /* --lite: no syscall probes: no syscall counts, on-CPU not split */
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
 	uint64_t hidden_switches;  /* switch-ins the kernel did not trace (see iowhy.bpf.c) */
+	uint64_t hidden_at_event;  /* of these, found by an event of the task, not its switch-out */
+	uint64_t test_hidden;      /* switch-ins hidden on purpose (IOWHY_TEST_HIDE_SWITCHES) */
 	uint64_t events_late;      /* arrived after a later event was handed to the model */
 	uint64_t setup_ns, teardown_ns; /* untraced: before hooks; after hooks and the cleanup */
 	uint64_t event_cost_ps;    /* tracing cost per event, calibrated at start (0: unknown) */

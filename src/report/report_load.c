@@ -88,6 +88,9 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->events_lost = rl_u64(ev, "lost");
 	s->storage_failed = rl_u64(ev, "storage_failed");
 	s->nr_folded = rl_u64(ev, "nr_folded");
+	s->hidden_switches = rl_u64(ev, "hidden_switches");
+	s->hidden_at_event = rl_u64(ev, "hidden_at_event");
+	s->test_hidden = rl_u64(ev, "test_hidden_switches");
 	s->setup_ns = rl_u64(r, "setup_ns");
 	s->teardown_ns = rl_u64(r, "teardown_ns");
 	s->probe_times.load_ns = rl_u64(probes, "load_ns");
