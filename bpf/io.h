@@ -90,7 +90,7 @@ struct io_req {
 	__u8 pad2[3];
 	__u32 tid;          /* the tree task that queued its first bio (--timeline only), else 0 */
 	__u32 upper;        /* IO_CL_STACK: the upper device */
-	__u32 pad3;
+	__u32 size;         /* bytes left at the last issue (block_io_done completes the rest) */
 };
 
 /* --timeline only: one finished request, sent on the ring buffer rq_events (io.bpf.c). */
@@ -193,6 +193,10 @@ struct io_lost {
 	/* not a loss: a request whose completion was dated before its issue (the two CPUs' clocks
 	 * disagreed), its device time counted as 0. Last: io_lost_total leaves it out. */
 	__u64 clock_reversed;
+	/* not a loss either: completions that block_rq_complete's program did not see (the kernel
+	 * skips a program's run on a CPU where it is already running: a device's completion
+	 * interrupt inside another's completion), taken at the request's block_io_done instead */
+	__u64 complete_late;
 };
 
 /* ---- logic shared by the BPF programs and the pure model ---- */

@@ -299,6 +299,7 @@ static struct json_object *lost_obj(const struct io_lost *l)
 	jput_u64(o, "fsync_unmatched", l->fsync_unmatched);
 	jput_u64(o, "commit_unmatched", l->commit_unmatched);
 	jput_u64(o, "clock_reversed", l->clock_reversed);
+	jput_u64(o, "complete_late", l->complete_late);
 	return o;
 }
 
