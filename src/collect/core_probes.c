@@ -18,6 +18,7 @@
 #include "reorder.h"
 #include "sysblock.h"
 #include "syscalls.h"
+#include "units.h"
 #include "iowhy.skel.h"
 
 /*
@@ -205,21 +206,6 @@ __u32 core_ringbuf_bytes(long ncpus, const char *env_mb)
 	return want;
 }
 
-/* Tests only: IOWHY_TEST_HIDE_SWITCHES=N makes the sched_switch program ignore every Nth switch from
- * a task outside the tree to a tree task, as some kernels make switches without the tracepoint;
- * the repair (iowhy.bpf.c hidden_switch_in) is tested with it. 0 (the default): none. */
-static __u32 test_hide_every(void)
-{
-	const char *v = getenv("IOWHY_TEST_HIDE_SWITCHES");
-	char *end;
-	unsigned long n;
-
-	if (!v || !*v)
-		return 0;
-	n = strtoul(v, &end, 10);
-	return *end || n > 1000000 ? 0 : (__u32)n;
-}
-
 /* The probe set's loader: a fresh skeleton of the core object, configured for c's flavour. */
 static void *open_core(void *ctx)
 {
@@ -230,7 +216,9 @@ static void *open_core(void *ctx)
 		return NULL;
 	s->rodata->use_hash = c->use_hash;
 	s->rodata->per_proc = want_per_proc;
-	s->rodata->test_hide_every = test_hide_every();
+	/* tests only: every Nth switch from a task outside the tree to a tree task ignored, as some
+	 * kernels switch without the tracepoint (iowhy.bpf.c hidden_switch_in is tested so) */
+	s->rodata->test_hide_every = (__u32)env_number("IOWHY_TEST_HIDE_SWITCHES", 0, 1000000);
 	bpf_map__set_max_entries(s->maps.events, c->ring_bytes);
 	/* per-CPU syscall rows for the phase tags the session will use, not all IOWHY_MAX_PHASES */
 	bpf_map__set_max_entries(s->maps.sys_stats, c->phase_slots * IOWHY_NR_SLOTS);

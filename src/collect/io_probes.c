@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "meminfo.h"
 #include "sysblock.h"
+#include "units.h"
 #include "result.h"
 #include "ksym_addrs.h"
 #include "iowhy.skel.h"
@@ -123,20 +124,6 @@ static struct io_bpf *io_open_skel(int trusted)
 	return s;
 }
 
-/* Tests only: IOWHY_TEST_SKIP_COMPLETIONS=N makes every Nth run of the block_rq_complete program do
- * nothing, as when the kernel skips it; block_io_done's program must then complete the request. */
-static __u32 test_skip_complete_every(void)
-{
-	const char *v = getenv("IOWHY_TEST_SKIP_COMPLETIONS");
-	char *end;
-	unsigned long n;
-
-	if (!v || !*v)
-		return 0;
-	n = strtoul(v, &end, 10);
-	return *end || n > 1000000 ? 0 : (__u32)n;
-}
-
 /* The probe set's loader: a fresh skeleton sharing the core's tree maps and mode. */
 static void *open_io(void *ctx)
 {
@@ -155,7 +142,10 @@ static void *open_io(void *ctx)
 	s->bss->current_phase = IO_NO_PHASE;
 	s->rodata->nr_cpus = t->ncpus > 0 ? (__u32)t->ncpus : 0;
 	s->rodata->tick_ns = tick_ns();
-	s->rodata->test_skip_complete_every = test_skip_complete_every();
+	/* tests only: every Nth run of the completion program does nothing, as when the kernel skips
+	 * it; block_io_done's program must then complete the request */
+	s->rodata->test_skip_complete_every =
+		(__u32)env_number("IOWHY_TEST_SKIP_COMPLETIONS", 0, 1000000);
 	s->bss->timeline_on = t->timeline != 0;
 	if (t->timeline && (bpf_map__set_max_entries(s->maps.rq_events, TL_RING_BYTES) ||
 			    bpf_map__set_max_entries(s->maps.bio_tids, TL_BIO_TIDS))) {

@@ -21,14 +21,7 @@ void progress_set_quiet(int q)
 /* The delay before the first line: IOWHY_PROGRESS_DELAY ms, default 500. */
 static uint64_t first_delay_ns(void)
 {
-	const char *v = getenv("IOWHY_PROGRESS_DELAY");
-	char *end;
-	unsigned long ms;
-
-	if (!v || !*v)
-		return EVERY_NS;
-	ms = strtoul(v, &end, 10);
-	return *end ? EVERY_NS : (uint64_t)ms * 1000000ull;
+	return env_number("IOWHY_PROGRESS_DELAY", EVERY_NS / 1000000ull, 1000000000ull) * 1000000ull;
 }
 
 /* done or total in the unit: sizes for bytes, counts otherwise. */

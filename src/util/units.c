@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Parsing sizes, counts and durations; printing readable units. */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "units.h"
 
@@ -322,4 +324,17 @@ char *fmt_pct(char *buf, size_t n, double fraction)
 	else
 		snprintf(buf, n, "%.1f%%", fraction * 100.0);
 	return buf;
+}
+
+uint64_t env_number(const char *name, uint64_t dflt, uint64_t max)
+{
+	const char *v = getenv(name);
+	char *end;
+	unsigned long long n;
+
+	if (!v || !isdigit((unsigned char)*v))
+		return dflt;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	return *end || errno || n > max ? dflt : (uint64_t)n;
 }

@@ -19,6 +19,9 @@ int parse_size(const char *s, uint64_t max, uint64_t *out, char *err, size_t err
 int parse_size_list(const char *s, uint64_t max, uint64_t *out, int maxn, char *err, size_t errlen);
 /* Positive whole count ("10000", "10k" is refused). */
 int parse_count(const char *s, uint64_t max, uint64_t *out, char *err, size_t errlen);
+/* An environment variable holding a plain decimal number no larger than `max`; else `dflt` (unset,
+ * empty, anything else, or too large). */
+uint64_t env_number(const char *name, uint64_t dflt, uint64_t max);
 /* Duration: "500ms", "2s", "1.5s", "3m"; returns ns. */
 int parse_duration(const char *s, uint64_t *out_ns, char *err, size_t errlen);
 

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "units.h"
@@ -301,6 +302,25 @@ static void test_fmt_count_rate_pct(void **state)
 	assert_string_equal(fmt_pct(b, sizeof(b), -0.05), "-5.0%");
 }
 
+/* env_number: a plain decimal number within its bound, else the default */
+static void test_env_number(void **state)
+{
+	const char *bad[] = { "", "-1", "+3", " 3", "3 ", "3k", "0x10", "1001", "99999999999999999999999" };
+
+	(void)state;
+	unsetenv("IOWHY_TEST_ENV_NUMBER");
+	assert_int_equal(env_number("IOWHY_TEST_ENV_NUMBER", 7, 1000), 7);
+	setenv("IOWHY_TEST_ENV_NUMBER", "0", 1);
+	assert_int_equal(env_number("IOWHY_TEST_ENV_NUMBER", 7, 1000), 0);
+	setenv("IOWHY_TEST_ENV_NUMBER", "1000", 1);
+	assert_int_equal(env_number("IOWHY_TEST_ENV_NUMBER", 7, 1000), 1000);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("IOWHY_TEST_ENV_NUMBER", bad[i], 1);
+		assert_int_equal(env_number("IOWHY_TEST_ENV_NUMBER", 7, 1000), 7);
+	}
+	unsetenv("IOWHY_TEST_ENV_NUMBER");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_ns),
 		cmocka_unit_test(test_fmt_bytes),
 		cmocka_unit_test(test_fmt_count_rate_pct),
+		cmocka_unit_test(test_env_number),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);
