@@ -14,7 +14,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 CLANG    ?= clang
 BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 CC       ?= gcc
-PKGS     := libbpf libelf zlib json-c libcrypto libarchive liburing
+PKGS     := libbpf libelf zlib json-c liburing
 
 CFLAGS   ?= -O2 -g
 # The layers, top to bottom: cli -> workloads -> engine -> collect, report -> summary -> model -> util
@@ -23,7 +23,12 @@ LAYERS   := cli workloads engine collect report summary model util
 INCLUDES := -I$(OUT) -Ibpf $(addprefix -Isrc/,$(LAYERS))
 # Always added, also when CFLAGS comes from the command line (`make CFLAGS=-O1` keeps the includes).
 override CFLAGS += -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE $(INCLUDES)
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lcrypto -larchive -luring) -lm -lpthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -luring) -lm -lpthread
+# libarchive (iowhy tar) and libcrypto (iowhy read --hash md5) are not linked: the workload that
+# uses one opens it (src/workloads/lazy_libs.c) by the soname of the library the linker finds.
+soname = $(shell readelf -d "$$($(CC) -print-file-name=$(1))" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+LAZY_SONAMES := $(foreach l,LIBARCHIVE:libarchive.so LIBCRYPTO:libcrypto.so,\
+	$(if $(call soname,$(lastword $(subst :, ,$(l)))),-D$(firstword $(subst :, ,$(l)))_SONAME='"$(call soname,$(lastword $(subst :, ,$(l))))"'))
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -Wall -Werror
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
@@ -89,12 +94,14 @@ $(OUT)/obj/%.o: %.c $(wildcard src/*/*.h bpf/*.h) | $(OUT)
 
 $(LIB_OBJS) $(OUT)/obj/src/cli/main.o: $(SKELS)
 
+$(OUT)/obj/src/workloads/lazy_libs.o: override CFLAGS += $(LAZY_SONAMES)
+
 $(OUT):
 	mkdir -p $(OUT)
 
 $(OUT)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $^ $(LDLIBS) -lcrypto -lcmocka
 
 # The symbol test reads a tiny program with known function names (tests/unit/elf_fixture.c).
 $(OUT)/tests/elf_fixture: tests/unit/elf_fixture.c

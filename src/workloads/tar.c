@@ -6,8 +6,6 @@
  * ("give me bytes 8800-35663 of the tar"); a .tar.gz is read as a stream through zlib instead.
  * Each member's CRC-32 is checked against the one recorded when it was written.
  */
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -19,6 +17,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "lazy_libs.h"
 #include "units.h"
 #include "storage.h"
 
@@ -34,32 +33,33 @@ static const char tar_usage[] =
 	"  a .tar.gz through zlib instead. --archive keeps the archive at PATH (must not exist).\n";
 /* ---- building the archive (untraced) ---- */
 
-static int add_member(struct archive *a, struct tar_set *t, uint64_t k, char *buf, struct prng *g)
+static int add_member(const struct archive_api *ar, struct archive *a, struct tar_set *t, uint64_t k,
+		      char *buf, struct prng *g)
 {
-	struct archive_entry *e = archive_entry_new();
+	struct archive_entry *e = ar->entry_new();
 	char name[32];
 	uLong crc = crc32(0L, Z_NULL, 0);
 	int rc = 0;
 
 	snprintf(name, sizeof(name), "m%06llu.bin", (unsigned long long)k);
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_size(e, (la_int64_t)t->member_size);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
-	archive_entry_set_mtime(e, time(NULL), 0);
-	if (archive_write_header(a, e) != ARCHIVE_OK)
-		rc = wl_fail("tar", "%s: %s", t->path, archive_error_string(a));
+	ar->entry_set_pathname(e, name);
+	ar->entry_set_size(e, (la_int64_t)t->member_size);
+	ar->entry_set_filetype(e, AE_IFREG);
+	ar->entry_set_perm(e, 0644);
+	ar->entry_set_mtime(e, time(NULL), 0);
+	if (ar->write_header(a, e) != ARCHIVE_OK)
+		rc = wl_fail("tar", "%s: %s", t->path, ar->error_string(a));
 	for (uint64_t done = 0; rc == 0 && done < t->member_size;) {
 		size_t n = t->member_size - done < TAR_CHUNK ? (size_t)(t->member_size - done) : TAR_CHUNK;
 
 		prng_fill(g, buf, n);
 		crc = crc32_z(crc, (const unsigned char *)buf, n);
-		if (archive_write_data(a, buf, n) != (la_ssize_t)n)
-			rc = wl_fail("tar", "%s: %s", t->path, archive_error_string(a));
+		if (ar->write_data(a, buf, n) != (la_ssize_t)n)
+			rc = wl_fail("tar", "%s: %s", t->path, ar->error_string(a));
 		done += n;
 	}
 	t->crc[k] = (uint32_t)crc;
-	archive_entry_free(e);
+	ar->entry_free(e);
 	return rc;
 }
 
@@ -75,31 +75,34 @@ static int sync_path(const char *path)
 
 int tar_build(struct tar_set *t, uint64_t seed)
 {
-	struct archive *a = archive_write_new();
+	const struct archive_api *ar = archive_api("tar");
+	struct archive *a = ar ? ar->write_new() : NULL;
 	char *buf = wl_buf("tar", TAR_CHUNK);
 	struct prng g;
 	int rc = 0, fd = -1;
 
 	t->crc = calloc((size_t)t->members, sizeof(*t->crc));
-	if (!a || !buf || !t->crc) {
+	if (!ar || !a || !buf || !t->crc) {
 		free(buf);
-		return wl_fail("tar", "out of memory");
+		if (a)
+			ar->write_free(a);
+		return ar ? wl_fail("tar", "out of memory") : -1;
 	}
 	prng_seed(&g, seed);
-	archive_write_set_format_ustar(a);
+	ar->write_set_format_ustar(a);
 	if (t->gzip)
-		archive_write_add_filter_gzip(a);
+		ar->write_add_filter_gzip(a);
 	/* O_EXCL|O_NOFOLLOW: never through a link planted at the name, never over a file */
 	fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		rc = wl_fail("tar", "create %s: %s", t->path, strerror(errno));
-	else if (archive_write_open_fd(a, fd) != ARCHIVE_OK)
-		rc = wl_fail("tar", "create %s: %s", t->path, archive_error_string(a));
+	else if (ar->write_open_fd(a, fd) != ARCHIVE_OK)
+		rc = wl_fail("tar", "create %s: %s", t->path, ar->error_string(a));
 	for (uint64_t k = 0; rc == 0 && k < t->members; k++)
-		rc = add_member(a, t, k, buf, &g);
-	if (archive_write_close(a) != ARCHIVE_OK && rc == 0)
-		rc = wl_fail("tar", "%s: %s", t->path, archive_error_string(a));
-	archive_write_free(a);
+		rc = add_member(ar, a, t, k, buf, &g);
+	if (ar->write_close(a) != ARCHIVE_OK && rc == 0)
+		rc = wl_fail("tar", "%s: %s", t->path, ar->error_string(a));
+	ar->write_free(a);
 	if (fd >= 0)
 		close(fd);
 	free(buf);
@@ -378,6 +381,8 @@ int tar_parse(int argc, char **argv, struct tar_opts *o)
 	rc = opts_parse(&tar_cmd, argc, argv, &o->co, o, NULL);
 	if (rc)
 		return rc;
+	if (!archive_api("tar")) /* opened here, before any phase, not while one is traced */
+		return 1;
 	/* lstat: a dangling symbolic link exists too (and would send the archive elsewhere) */
 	if (o->archive && lstat(o->archive, &st) == 0)
 		return wl_usage_error("tar", "--archive %s exists%s; iowhy does not overwrite files",
