@@ -19,7 +19,9 @@
 #include "sysblock.h"
 #include "syscalls.h"
 #include "units.h"
+#include "bpf_features.h"
 #include "iowhy.skel.h"
+#include "tree_maps.skel.h"
 
 /*
  * The ring buffer is sized, not preallocated at the maximum: its pages are allocated when it is
@@ -52,6 +54,7 @@
 static __thread char libbpf_last[512]; /* per thread: the I/O probes load in one of their own */
 static int want_per_proc; /* core_probes_configure: per-process byte counts (iowhy attach) */
 static int want_lite;     /* core_probes_configure: no raw_syscalls probes (--lite) */
+static int test_fail_tp_btf; /* IOWHY_TEST_FAIL_TP_BTF: the core's tp_btf load fails (tests) */
 
 void core_probes_configure(int per_proc, int lite)
 {
@@ -214,6 +217,10 @@ static void *open_core(void *ctx)
 
 	if (!s)
 		return NULL;
+	if (core_probes_share_tree_maps(c, s->obj)) {
+		iowhy_bpf__destroy(s);
+		return NULL;
+	}
 	s->rodata->use_hash = c->use_hash;
 	s->rodata->per_proc = want_per_proc;
 	/* tests only: every Nth switch from a task outside the tree to a tree task ignored, as some
@@ -222,9 +229,6 @@ static void *open_core(void *ctx)
 	bpf_map__set_max_entries(s->maps.events, c->ring_bytes);
 	/* per-CPU syscall rows for the phase tags the session will use, not all IOWHY_MAX_PHASES */
 	bpf_map__set_max_entries(s->maps.sys_stats, c->phase_slots * IOWHY_NR_SLOTS);
-	/* the tid hash is the raw_tp fallback's task state: one (unused) entry with task storage */
-	if (!c->use_hash)
-		bpf_map__set_max_entries(s->maps.task_hash, 1);
 	/* per-process bytes are iowhy attach's: one (unused) entry otherwise, not 16,384 per CPU */
 	if (!want_per_proc)
 		bpf_map__set_max_entries(s->maps.proc_io, 1);
@@ -238,6 +242,12 @@ static struct bpf_object *core_object(void *skel)
 
 static int load_core(void *skel)
 {
+	struct iowhy_bpf *s = skel;
+
+	if (test_fail_tp_btf && !s->rodata->use_hash) { /* as a kernel whose tp_btf load fails */
+		errno = EINVAL;
+		return -EINVAL;
+	}
 	return iowhy_bpf__load(skel);
 }
 
@@ -246,22 +256,80 @@ static void destroy_core(void *skel)
 	iowhy_bpf__destroy(skel);
 }
 
-/* Load tp_btf programs, else (or with IOWHY_PROBE_MODE=raw_tp) raw_tp ones with per-task state in
- * a tid hash. Returns 0, or -1 after one line on stderr. */
-static int load_core_probes(struct core_probes *c)
+/* The tree's maps, made before any object that uses them loads (tree_maps.bpf.c), for c's
+ * flavour. Returns 0, or -1 with errno set. */
+static int make_tree_maps(struct core_probes *c)
+{
+	struct tree_maps_bpf *m = tree_maps_bpf__open();
+	int err;
+
+	if (!m)
+		return -1;
+	/* the tid hash is the raw_tp flavour's task state: one (unused) entry with task storage */
+	if (!c->use_hash)
+		bpf_map__set_max_entries(m->maps.task_hash, 1);
+	if (tree_maps_bpf__load(m)) {
+		err = errno;
+		tree_maps_bpf__destroy(m);
+		errno = err;
+		return -1;
+	}
+	c->tree = m;
+	return 0;
+}
+
+static void free_tree_maps(struct core_probes *c)
+{
+	tree_maps_bpf__destroy(c->tree);
+	c->tree = NULL;
+}
+
+/* The flavour, before anything loads: tp_btf programs and task storage where this kernel loads
+ * both (a two-instruction program and a map tried: bpf_features.c), else raw_tp programs with the
+ * tasks' state in a tid hash; IOWHY_PROBE_MODE=raw_tp asks for the latter. */
+static int want_hash(void)
 {
 	const char *mode = getenv("IOWHY_PROBE_MODE");
+	struct iowhy_features f;
+
+	if (mode && !strcmp(mode, "raw_tp"))
+		return 1;
+	features_detect(&f);
+	return !(f.tp_btf > 0 && f.task_storage > 0);
+}
+
+static void say_cannot_load(void)
+{
+	fprintf(stderr, "iowhy: cannot load the BPF programs: %s\n",
+		libbpf_last[0] ? libbpf_last : strerror(errno));
+}
+
+int core_probes_load_objects(struct core_probes *c)
+{
 	const struct probe_loader loader = { open_core, core_object, load_core, destroy_core, c };
 
-	if (!mode || strcmp(mode, "raw_tp"))
-		c->skel = probe_set_load(&c->probes, PROBE_TP_BTF, &loader);
-	if (!c->skel) {
-		c->use_hash = 1;
-		c->skel = probe_set_load(&c->probes, PROBE_RAW_TP, &loader);
+	c->skel = probe_set_load(&c->probes, c->use_hash ? PROBE_RAW_TP : PROBE_TP_BTF, &loader);
+	if (c->skel)
+		return 0;
+	if (!c->use_hash)
+		return 1; /* a required probe did not load as tp_btf: core_probes_fall_back */
+	say_cannot_load();
+	return -1;
+}
+
+int core_probes_fall_back(struct core_probes *c)
+{
+	const struct probe_loader loader = { open_core, core_object, load_core, destroy_core, c };
+
+	free_tree_maps(c);
+	c->use_hash = 1;
+	if (make_tree_maps(c)) {
+		say_cannot_load();
+		return -1;
 	}
+	c->skel = probe_set_load(&c->probes, PROBE_RAW_TP, &loader);
 	if (!c->skel) {
-		fprintf(stderr, "iowhy: cannot load the BPF programs: %s\n",
-			libbpf_last[0] ? libbpf_last : strerror(errno));
+		say_cannot_load();
 		return -1;
 	}
 	return 0;
@@ -380,7 +448,7 @@ static void unmap_ring(struct core_probes *c)
 	c->ring_pos = NULL;
 }
 
-int core_probes_load(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
+int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
 {
 	memset(c, 0, sizeof(*c));
 	c->phase_slots = phases < 1 ? 1 : phases > IOWHY_MAX_PHASES ? IOWHY_MAX_PHASES : phases;
@@ -398,18 +466,33 @@ int core_probes_load(struct core_probes *c, core_event_fn fn, void *ctx, int pha
 		return -1;
 	}
 	c->lite = want_lite;
+	test_fail_tp_btf = (int)env_number("IOWHY_TEST_FAIL_TP_BTF", 0, 1);
 	if (probe_set_init(&c->probes, "core", core_probe_specs, core_probe_nspecs) ||
 	    probe_set_prepare_kernel(&c->probes))
 		return -1;
 	if (c->lite)
 		skip_syscall_probes(c);
-	if (load_core_probes(c))
-		return -1;
 	/* the untraced half of the calibration, here: nothing is attached yet, and nothing else of
-	 * iowhy runs (the other sets load after; a thread attaching probes beside it sends every
+	 * iowhy runs (the probe sets load after; a thread attaching probes beside it sends every
 	 * CPU text-patching interrupts, and a soak run measured a cost of 0 that way) */
 	c->calib_untraced_ps = calib_null_syscall_ps();
+	c->use_hash = want_hash();
+	if (make_tree_maps(c)) {
+		say_cannot_load();
+		return -1;
+	}
 	return 0;
+}
+
+int core_probes_load(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
+{
+	int rc = core_probes_prepare(c, fn, ctx, phases);
+
+	if (!rc)
+		rc = core_probes_load_objects(c);
+	if (rc == 1)
+		rc = core_probes_fall_back(c);
+	return rc;
 }
 
 int core_probes_start(struct core_probes *c)
@@ -474,7 +557,8 @@ int core_probes_share_tree_maps(const struct core_probes *c, struct bpf_object *
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct bpf_map *m = bpf_object__find_map_by_name(obj, names[i]);
-		struct bpf_map *mine = bpf_object__find_map_by_name(c->skel->obj, names[i]);
+		struct bpf_map *mine = c->tree ? bpf_object__find_map_by_name(c->tree->obj, names[i])
+					       : NULL;
 
 		if (m && (!mine || bpf_map__reuse_fd(m, bpf_map__fd(mine))))
 			return -1;
@@ -734,5 +818,6 @@ void core_probes_close(struct core_probes *c)
 	if (c->skel)
 		iowhy_bpf__destroy(c->skel);
 	c->skel = NULL;
+	free_tree_maps(c);
 	c->probes.detach_ns = detach0 + (now_ns() - t0);
 }

@@ -13,6 +13,7 @@
 #include "probe_set.h"
 
 struct iowhy_bpf;
+struct tree_maps_bpf;
 struct reorder;
 struct ring_buffer;
 struct bpf_link;
@@ -25,6 +26,7 @@ extern const int core_probe_nspecs;
 
 struct core_probes {
 	struct iowhy_bpf *skel;
+	struct tree_maps_bpf *tree; /* the tree's maps, which every object takes (tree_maps.bpf.c) */
 	struct probe_set probes;  /* what is attached, or why not */
 	struct ring_buffer *rb;
 	__u32 ring_bytes;         /* the ring buffer's size (core_ringbuf_bytes) */
@@ -58,12 +60,24 @@ void core_probes_configure(int per_proc, int lite);
  * stderr (a required probe skipped by IOWHY_SKIP_PROBES, absent, or failing: exit 1).
  */
 int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
-/* core_probes_open in three steps, so that the other probe sets, which need only the core's maps,
- * can load while the core attaches: core_probes_load (checks, load, the untraced half of the
- * calibration; nothing attached), core_probes_start (attach), then, once nothing else loads or
- * attaches (their text patching interrupts every CPU), core_probes_calibrate (the traced half).
- * Each returns 0, or -1 after one line on stderr; after a failed start or calibrate the core is
- * closed. */
+/*
+ * core_probes_open in steps, so that the other probe sets, which need only the tree's maps, load
+ * while the core loads and attaches:
+ *   core_probes_prepare    checks, the untraced half of the calibration, the flavour (tp_btf
+ *                          where this kernel loads it: bpf_features.c), the tree's maps made;
+ *                          from here core_probes_share_tree_maps serves other objects
+ *   core_probes_load_objects  the core's object; 1 when a required probe did not load as tp_btf:
+ *                          then, once nothing that took the tree's maps is loading or loaded,
+ *   core_probes_fall_back  makes the maps again for raw_tp and loads that flavour
+ *   core_probes_start      attach
+ *   core_probes_calibrate  once nothing else loads or attaches (their text patching interrupts
+ *                          every CPU): the traced half
+ * core_probes_load = prepare + load_objects (+ fall_back). Each returns 0, or -1 after one line
+ * on stderr; after a failed start or calibrate the core is closed.
+ */
+int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
+int core_probes_load_objects(struct core_probes *c);
+int core_probes_fall_back(struct core_probes *c);
 int core_probes_load(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
 int core_probes_start(struct core_probes *c);
 int core_probes_calibrate(struct core_probes *c);
@@ -109,7 +123,7 @@ void core_probes_counters(struct core_probes *c, struct iowhy_counters *out);
 unsigned long long core_probes_late(const struct core_probes *c);
 const char *core_probes_mode(const struct core_probes *c);
 /* Detach everything and free. Safe on a partly opened set. */
-/* Make obj (another probe set's object, opened, not loaded) use the core's tree maps: each of
+/* Make obj (an object, opened, not loaded) use the tree's maps (after core_probes_prepare): each of
  * task_store, task_hash, cpu_task, tree_inflight, disk_slots, last_complete that obj declares.
  * Returns 0, or -1 (errno set). */
 struct bpf_object;

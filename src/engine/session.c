@@ -850,13 +850,29 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (core_probes_load(&s.core, on_event, &s.pc, nphases))
+	if (core_probes_prepare(&s.core, on_event, &s.pc, nphases))
 		return session_unwind(&s, &rf, NULL, 0, 1);
-	/* the I/O and FUSE probes load in a thread of their own while the sampler loads here and
-	 * the core attaches; the core calibrates once that thread is done (nothing beside it), then
-	 * the sampler attaches (after the core: its sched_switch program runs after the core's) */
+	/* the tree's maps exist: the I/O and FUSE probes load in a thread of their own while the
+	 * core and then the sampler load here and the core attaches; the core calibrates once that
+	 * thread is done (nothing beside it), then the sampler attaches (after the core: its
+	 * sched_switch program runs after the core's) */
 	if (!o->no_io)
 		bg_call_start(&io_load, open_io, &io_arg);
+	rc = core_probes_load_objects(&s.core);
+	if (rc == 1) { /* the core loads only as raw_tp here: the I/O and FUSE probes again so */
+		bg_call_wait(&io_load);
+		fuse_probes_close(s.fuse);
+		io_probes_close(s.io);
+		s.fuse = NULL;
+		s.io = NULL;
+		rc = core_probes_fall_back(&s.core);
+		if (!rc && !o->no_io)
+			bg_call_start(&io_load, open_io, &io_arg);
+	}
+	if (rc) {
+		bg_call_wait(&io_load);
+		return session_unwind(&s, &rf, NULL, 1, 1);
+	}
 	rc = !o->no_sample && sampler_load(&s.smp, &s.core, o->sample_hz);
 	if (core_probes_start(&s.core)) {
 		bg_call_wait(&io_load);
