@@ -35,21 +35,89 @@ struct {
 	__type(value, __u64);
 } samples SEC(".maps");
 
+/*
+ * The samples' stacks, by bucket: a stack's bucket is a hash of its frames mod IOWHY_STACKS, and a
+ * bucket holds the first stack that came to it (a later, different one is lost and counted), as a
+ * BPF_MAP_TYPE_STACK_TRACE map does. Hashes made at first use rather than stack-trace maps, which
+ * the kernel makes whole at load (24 MiB here: ~40 ms of every start).
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, IOWHY_STACKS);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, IOWHY_KSTACK_DEPTH * sizeof(__u64));
+	__type(key, __u32);
+	__type(value, struct iowhy_kstack);
 } kstacks SEC(".maps");
 
 /* User stacks as (build id, file offset) frames: they resolve after the process is gone. */
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, IOWHY_STACKS);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, IOWHY_USTACK_DEPTH * sizeof(struct bpf_stack_build_id));
-	__uint(map_flags, BPF_F_STACK_BUILD_ID);
+	__type(key, __u32);
+	__type(value, struct iowhy_ustack);
 } ustacks SEC(".maps");
+
+#define USTACK_WORDS (sizeof(struct iowhy_ustack) / sizeof(__u64))
+
+/* Where a sample's stacks are taken before they are stored. */
+struct sample_scratch {
+	struct iowhy_kstack k;
+	struct iowhy_ustack u;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct sample_scratch);
+} sample_scratch SEC(".maps");
+
+/* FNV-1a over n 64-bit words (a stack past its end is zeros: no branch per frame). */
+static __always_inline __u32 hash_words(const __u64 *w, __u32 n)
+{
+	__u32 h = 2166136261u;
+
+	for (__u32 i = 0; i < n; i++) {
+		h = (h ^ (__u32)w[i]) * 16777619u;
+		h = (h ^ (__u32)(w[i] >> 32)) * 16777619u;
+	}
+	return h;
+}
+
+/* Store the stack in buf (n words) in its bucket of map: the bucket, or -1 when a different stack
+ * holds it or the map is full. */
+static __always_inline __s32 store_stack(void *map, const __u64 *buf, __u32 n)
+{
+	__u32 id = hash_words(buf, n) % IOWHY_STACKS;
+	const __u64 *have;
+
+	if (!bpf_map_update_elem(map, &id, buf, BPF_NOEXIST))
+		return (__s32)id;
+	have = bpf_map_lookup_elem(map, &id);
+	if (!have)
+		return -1;
+	for (__u32 i = 0; i < n; i++)
+		if (have[i] != buf[i])
+			return -1;
+	return (__s32)id;
+}
+
+/* The current kernel stack's bucket in kstacks, or -1. */
+static __noinline __s32 kernel_stack(struct bpf_perf_event_data *ctx, struct sample_scratch *b)
+{
+	if (bpf_get_stack(ctx, b->k.ip, sizeof(b->k.ip), 0) <= 0)
+		return -1;
+	return store_stack(&kstacks, b->k.ip, IOWHY_KSTACK_DEPTH);
+}
+
+/* The current user stack's bucket in ustacks (build-id frames), or -1. */
+static __noinline __s32 user_stack(struct bpf_perf_event_data *ctx, struct sample_scratch *b)
+{
+	if (bpf_get_stack(ctx, b->u.f, sizeof(b->u.f), BPF_F_USER_STACK | BPF_F_USER_BUILD_ID) <= 0)
+		return -1;
+	return store_stack(&ustacks, (const __u64 *)b->u.f, USTACK_WORDS);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -114,7 +182,9 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	struct iowhy_cpu *s = cpu_slot();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid(), tag;
 	struct iowhy_task *t;
+	struct sample_scratch *b;
 	__u64 one = 1, *n;
+	__u32 zero = 0;
 
 	if (!s || !tid)
 		return 0;
@@ -132,7 +202,8 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	}
 	tag = t->phase % IOWHY_MAX_PHASES;
 	c = bpf_map_lookup_elem(&sample_counters, &tag);
-	if (!c)
+	b = bpf_map_lookup_elem(&sample_scratch, &zero);
+	if (!c || !b)
 		return 0;
 	c->samples++;
 	key.phase = t->phase;
@@ -147,17 +218,13 @@ int on_sample(struct bpf_perf_event_data *ctx)
 			if (key.nr != IOWHY_NR_NONE)
 				key.flags |= IOWHY_SF_REGS_NR;
 		}
-		key.kstack = bpf_get_stackid(ctx, &kstacks, 0);
-		if (key.kstack < 0) {
+		key.kstack = kernel_stack(ctx, b);
+		if (key.kstack < 0)
 			c->kstack_lost++;
-			key.kstack = -1;
-		}
 	}
-	key.ustack = bpf_get_stackid(ctx, &ustacks, BPF_F_USER_STACK);
-	if (key.ustack < 0) {
+	key.ustack = user_stack(ctx, b);
+	if (key.ustack < 0)
 		c->ustack_lost++;
-		key.ustack = -1;
-	}
 	bpf_get_current_comm(key.comm, sizeof(key.comm));
 	n = bpf_map_lookup_elem(&samples, &key);
 	if (n) {

@@ -84,9 +84,14 @@ struct iowhy_off_counters {
 	__s64 held_ns;
 	__s64 held_n;
 };
-/* A kernel stack taken with bpf_get_task_stack (tp_btf path), stored under a hash of its frames. */
+/* A kernel stack (innermost frame first, zeros past its end): the samples' stacks by bucket, the
+ * off-CPU path's (tp_btf, bpf_get_task_stack) under a hash of its frames. */
 struct iowhy_kstack {
 	__u64 ip[IOWHY_KSTACK_DEPTH];
+};
+/* A user stack as (build id, file offset) frames, BPF_STACK_BUILD_ID_EMPTY past its end. */
+struct iowhy_ustack {
+	struct bpf_stack_build_id f[IOWHY_USTACK_DEPTH];
 };
 /* tp_btf path, per tree task: its D sleep in progress and its sleeps not yet given a stack. */
 struct iowhy_off_task {

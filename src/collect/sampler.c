@@ -88,7 +88,10 @@ static void *open_sample(void *ctx)
 	s->rodata->use_hash = core->use_hash != 0;
 	/* the off-CPU stacks live in one of two maps by path: the other is made as small as can be
 	 * (a stack map is made whole at load: 8 MiB, ~15 ms of a start on a VM) */
-	if (bpf_map__set_max_entries(core->use_hash ? s->maps.offstacks_h : s->maps.offstacks, 1)) {
+	if (bpf_map__set_max_entries(core->use_hash ? s->maps.offstacks_h : s->maps.offstacks, 1) ||
+	    /* sleeps in progress by tid: the raw_tp path's (tp_btf keeps them in task storage); a
+	     * preallocated hash of 65,536, ~11 ms of a start */
+	    (!core->use_hash && bpf_map__set_max_entries(s->maps.off_pending, 1))) {
 		sample_bpf__destroy(s);
 		return NULL;
 	}

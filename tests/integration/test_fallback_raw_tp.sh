@@ -6,3 +6,23 @@ check "probe mode is raw_tp" test "$(jqr "$j" .probe_mode)" = raw_tp
 n=$(sys_count "$j" 0 getppid)
 check "getppid count is exactly 20000 (got $n)" test "$n" = 20000
 check_phase_invariants "$j" 0
+
+# The flavour is chosen before anything loads (tp_btf here); a core that then loads only as raw_tp
+# (IOWHY_TEST_FAIL_TP_BTF=1 makes its tp_btf load fail) has the I/O and FUSE objects, which loaded
+# beside it with the tree's maps of the first flavour, made again: I/O still counted, the counts
+# exact, nothing left loaded.
+j=$TMPROOT/late.json
+IOWHY_TEST_FAIL_TP_BTF=1 $IOWHY run --json "$j" -- sh -c \
+	"'$CALIB' getppid 20000 && dd if=/dev/zero of='$TMPROOT/late.bin' bs=1M count=4 oflag=direct status=none" \
+	>"$TMPROOT/late.txt" 2>&1
+check "late fallback: iowhy run exits 0 ($(tail -n 3 "$TMPROOT/late.txt" | tr '\n' ' '))" test $? = 0
+check "late fallback: probe mode is raw_tp" test "$(jqr "$j" .probe_mode)" = raw_tp
+n=$(sys_count "$j" 0 getppid)
+check "late fallback: getppid count is exactly 20000 (got $n)" test "$n" = 20000
+w=$(jqr "$j" '[.phases[0].io.requests[] | select(.op == "write" and .class == "tree") | .bytes] | add // 0')
+check "late fallback: the tree's 4 MiB of direct writes seen by the I/O probes (got $w B)" \
+	fcmp "$w >= 4194304"
+check "late fallback: the block probes attached" test \
+	"$(jqr "$j" '[.missing_probes[] | select(startswith("block:block_rq_"))] | length')" = 0
+check_phase_invariants "$j" 0
+rm -f "$TMPROOT/late.bin"
