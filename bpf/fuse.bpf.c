@@ -49,6 +49,7 @@ const volatile __u8 nr_flags[FUSE_NET_NR_SLOTS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 512);
 	__type(key, struct fuse_key);
 	__type(value, struct fuse_stat);
@@ -77,6 +78,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 1024);
 	__type(key, struct fuse_dkey);
 	__type(value, struct fuse_dstat);
@@ -91,6 +93,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 1024);
 	__type(key, struct fuse_ddkey);
 	__type(value, struct fuse_ddstat);
@@ -132,6 +135,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 1024);
 	__type(key, struct fuse_tkey);
 	__type(value, struct fuse_tstat);
