@@ -43,13 +43,25 @@ static int open_lib(const char *tool, const char *file, const struct sym *syms, 
 	return 0; /* kept open for the process's life */
 }
 
+/* open_lib once for the process: 1 when the library is there, 0 (said once) when not. */
+static int open_once(int *state, const char *tool, const char *file, const struct sym *syms, size_t n)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+	pthread_mutex_lock(&lock);
+	if (!*state)
+		*state = open_lib(tool, file, syms, n) ? -1 : 1;
+	pthread_mutex_unlock(&lock);
+	return *state > 0;
+}
+
 #define SYM(api, field, name) { #name, (void **)&(api).field }
+#define NSYMS(a) (sizeof(a) / sizeof((a)[0]))
 
 static struct archive_api archive;
 static int archive_state; /* 0 not tried, 1 loaded, -1 failed */
 static struct md5_api md5;
 static int md5_state;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 const struct archive_api *archive_api(const char *tool)
 {
@@ -72,12 +84,7 @@ const struct archive_api *archive_api(const char *tool)
 		SYM(archive, entry_set_mtime, archive_entry_set_mtime),
 	};
 
-	pthread_mutex_lock(&lock);
-	if (!archive_state)
-		archive_state = open_lib(tool, LIBARCHIVE_SONAME, syms, sizeof(syms) / sizeof(syms[0]))
-					? -1 : 1;
-	pthread_mutex_unlock(&lock);
-	return archive_state > 0 ? &archive : NULL;
+	return open_once(&archive_state, tool, LIBARCHIVE_SONAME, syms, NSYMS(syms)) ? &archive : NULL;
 }
 
 const struct md5_api *md5_api(const char *tool)
@@ -91,10 +98,5 @@ const struct md5_api *md5_api(const char *tool)
 		SYM(md5, final, EVP_DigestFinal_ex),
 	};
 
-	pthread_mutex_lock(&lock);
-	if (!md5_state)
-		md5_state = open_lib(tool, LIBCRYPTO_SONAME, syms, sizeof(syms) / sizeof(syms[0]))
-				? -1 : 1;
-	pthread_mutex_unlock(&lock);
-	return md5_state > 0 ? &md5 : NULL;
+	return open_once(&md5_state, tool, LIBCRYPTO_SONAME, syms, NSYMS(syms)) ? &md5 : NULL;
 }
