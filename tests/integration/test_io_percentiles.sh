@@ -3,9 +3,9 @@
 # the loading of programs). fio times each pread from user space (clat); the
 # syscall inside it is what iowhy times, so fio's clat = iowhy's pread + a per-call cost outside the
 # syscall (clock reads, libc, the entry and exit path), measured here as the difference of the means.
-# p50, p90 and p99 of pread64 must be within 5% of fio's clat percentiles, less twice that cost below
-# (log-linear buckets: both within 1.6%), and the device time of the same reads never above the
-# syscall's.
+# p50, p90 and p99 of pread64 must be at most 5% above fio's clat percentiles and at least fio's next
+# lower listed percentile less 5% and twice that cost (log-linear buckets: both within 1.6%), and
+# the device time of the same reads never above the syscall's.
 # iowhy and fio run at nice -20 so that other work on a busy host seldom preempts fio between its
 # clock reads and the syscall (time in fio's clat that is in no syscall), nor starves iowhy's reader.
 # (Under load the traced CPU can be 10-20% off getrusage's: the scheduler charges a woken task
@@ -30,14 +30,19 @@ cost=$(awk -v a="$(jq -r '.jobs[0].read.clat_ns.mean' "$F")" -v b="$(sys avg_ns)
 echo "  per-call cost outside the syscall (fio clat mean - pread64 mean): $cost ns"
 check "the cost is not negative beyond 1% (the syscall is inside fio's clat): $cost ns" \
 	fcmp "$cost >= -0.01 * $(sys avg_ns)"
-# pread64's pX is inside fio's: at most 5% above it (the buckets), at least 5% below it less the
-# cost outside the syscall. That cost is known only as a mean, and it is skewed: beside two
-# spinners fio's p90 was 3.3 us above pread64's where the mean difference was 2.0 us (a soak run,
-# 2026-12-01), so the allowance below is twice the mean.
+# pread64's pX is inside fio's: each call's clat holds its pread, so pread64's pX is at most 5%
+# above fio's pX (the buckets). From below, the time outside the syscall is known only as a mean,
+# and it is skewed: on a busy host some calls are preempted between fio's clock read and the
+# syscall (beside two spinners fio's p90 was 3.3 us, once 16 us, above pread64's where the means
+# differed by 2.0 us: soak runs, 2026-12-01). A preemption moves a call up fio's ranks only: so
+# pread64's pX is at least fio's at the next lower percentile fio lists (p40, p80, p95: up to a
+# tenth of the calls so delayed), less 5% and twice the mean cost.
+lower() { case $1 in 50) echo 40.000000 ;; 90) echo 80.000000 ;; 99) echo 95.000000 ;; esac; }
 for p in 50 90 99; do
-	ours=$(sys p${p}_ns) theirs=$(clat "$p.000000")
-	check "p$p: pread64 $ours ns within 5% of fio clat $theirs ns, less twice the cost $cost ns below" \
-		fcmp "$ours <= 1.05 * $theirs && $ours >= 0.95 * $theirs - 2 * ($cost > 0 ? $cost : 0)"
+	lp=$(lower "$p")
+	ours=$(sys p${p}_ns) theirs=$(clat "$p.000000") below=$(clat "$lp")
+	check "p$p: pread64 $ours ns at most 5% above fio clat $theirs ns, at least fio's p${lp%%.*} $below ns less 5% and twice the cost $cost ns" \
+		fcmp "$ours <= 1.05 * $theirs && $ours >= 0.95 * $below - 2 * ($cost > 0 ? $cost : 0)"
 done
 # the device rows of the tree's reads on the loop device: fio's reads
 dev=$(jqr "$J" "[.phases[0].io.requests[] | select(.name == \"$LOOPNAME\" and .class == \"tree\" and .op == \"read\")] | max_by(.requests) | .device_ns")
