@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include "calibrate.h"
 #include "clock.h"
+#include "vm_child.h"
 
 #define CALIB_BATCHES 5
 #define CALIB_CALLS 400    /* per batch: 2,000 null syscalls in all, a few ms traced */
@@ -57,10 +58,32 @@ static int blocked_in_read(pid_t pid)
 	return atoi(buf) == SYS_read;
 }
 
+/* The traced half's child: released through its gate, it times the null syscalls and writes
+ * the result (see vm_child.h for what it may do: it runs in iowhy's memory). */
+struct calib_child {
+	int gate_rd, gate_wr, res_rd, res_wr;
+};
+
+static int calib_child_main(void *arg)
+{
+	const struct calib_child *a = arg;
+	uint64_t ps;
+	char g;
+
+	close(a->gate_wr); /* (its copies: iowhy's death must end the wait) */
+	close(a->res_rd);
+	if (read(a->gate_rd, &g, 1) != 1)
+		return 1;
+	ps = calib_null_syscall_ps();
+	return write(a->res_wr, &ps, sizeof(ps)) == sizeof(ps) ? 0 : 1;
+}
+
 int calib_traced_ps(calib_add_fn add, void *ctx, unsigned long long *traced_ps)
 {
 	int gate[2], res[2], st, rc = -1;
 	uint64_t ps = 0, until;
+	struct vm_child vc = { 0 };
+	struct calib_child a;
 	pid_t pid;
 
 	if (pipe2(gate, O_CLOEXEC))
@@ -70,17 +93,9 @@ int calib_traced_ps(calib_add_fn add, void *ctx, unsigned long long *traced_ps)
 		close(gate[1]);
 		return -1;
 	}
-	pid = fork();
-	if (pid == 0) {
-		char g;
-
-		close(gate[1]);
-		close(res[0]);
-		if (read(gate[0], &g, 1) != 1)
-			_exit(1);
-		ps = calib_null_syscall_ps();
-		_exit(write(res[1], &ps, sizeof(ps)) == sizeof(ps) ? 0 : 1);
-	}
+	a = (struct calib_child){ gate[0], gate[1], res[0], res[1] };
+	/* a CLONE_VM child: no copy of iowhy's page tables, no copy-on-write after (vm_child.h) */
+	pid = vm_child_start(&vc, calib_child_main, &a);
 	close(gate[0]);
 	close(res[1]);
 	if (pid < 0)
@@ -101,6 +116,7 @@ out:
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 	}
+	vm_child_free(&vc);
 	close(res[0]);
 	return rc;
 }
