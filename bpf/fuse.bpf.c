@@ -57,6 +57,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 16384);
 	__type(key, struct fuse_inflight_key);
 	__type(value, struct fuse_inflight);
@@ -71,6 +72,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 4096);
 	__type(key, __u32);
 	__type(value, struct fuse_dthread);

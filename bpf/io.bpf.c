@@ -90,7 +90,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 32768);
+	__uint(max_entries, 32768); /* sized at load from the devices' queues (io_probes.c) */
 	__type(key, __u64);
 	__type(value, struct io_req);
 } reqs SEC(".maps");
@@ -136,6 +136,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 8192);
 	__type(key, __u32);
 	__type(value, __u64);

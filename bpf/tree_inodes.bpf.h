@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The I/O probes' maps that other objects share (bpf_map__reuse_fd before load): the inodes the
- * tree dirtied, and the tasks inside writeback_single_inode. io.bpf.c fills them; fuse.bpf.c reads
- * them (each has one entry there when the I/O probes are not loaded).
+ * tree dirtied, and the tasks inside writeback_single_inode. They are made with the tree's maps
+ * (tree_maps.bpf.c), so that the I/O and FUSE objects load at the same time. io.bpf.c fills them;
+ * fuse.bpf.c reads them (tree_inodes has one entry when the I/O probes are not loaded).
  */
 #ifndef IOWHY_TREE_INODES_BPF_H
 #define IOWHY_TREE_INODES_BPF_H
@@ -27,6 +28,7 @@ struct io_wb {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
 	__uint(max_entries, 4096);
 	__type(key, __u32);
 	__type(value, struct io_wb);

@@ -54,12 +54,18 @@
 static __thread char libbpf_last[512]; /* per thread: the I/O probes load in one of their own */
 static int want_per_proc; /* core_probes_configure: per-process byte counts (iowhy attach) */
 static int want_lite;     /* core_probes_configure: no raw_syscalls probes (--lite) */
+static int want_io_maps = 1; /* core_probes_configure_io: the I/O probes' shared maps made whole */
 static int test_fail_tp_btf; /* IOWHY_TEST_FAIL_TP_BTF: the core's tp_btf load fails (tests) */
 
 void core_probes_configure(int per_proc, int lite)
 {
 	want_per_proc = per_proc;
 	want_lite = lite;
+}
+
+void core_probes_configure_io(int io)
+{
+	want_io_maps = io;
 }
 
 /* Keep libbpf quiet (a failed tp_btf probe must not flood the terminal); remember its last warning
@@ -268,6 +274,9 @@ static int make_tree_maps(struct core_probes *c)
 	/* the tid hash is the raw_tp flavour's task state: one (unused) entry with task storage */
 	if (!c->use_hash)
 		bpf_map__set_max_entries(m->maps.task_hash, 1);
+	/* without the I/O probes nothing fills the dirtied inodes' set (16 MiB made whole) */
+	if (!want_io_maps)
+		bpf_map__set_max_entries(m->maps.tree_inodes, 1);
 	if (tree_maps_bpf__load(m)) {
 		err = errno;
 		tree_maps_bpf__destroy(m);
@@ -407,6 +416,30 @@ static int calib_add(void *ctx, pid_t pid)
 	return core_probes_add_root(ctx, pid, CALIB_TAG, SYS_read);
 }
 
+static int map_ring(struct core_probes *c);
+static void unmap_ring(struct core_probes *c);
+
+/*
+ * Drop everything the ring buffer holds without reading it: the consumer's position (first page,
+ * writable) set to the producer's (second page). 0, or -1 when the pages cannot be mapped.
+ */
+static int skip_ring(struct core_probes *c)
+{
+	size_t pg = (size_t)getpagesize();
+	int fd = bpf_map__fd(c->skel->maps.events);
+	unsigned long *cons = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	unsigned long *prod = cons == MAP_FAILED ? MAP_FAILED :
+			      mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, (off_t)pg);
+
+	if (prod != MAP_FAILED) {
+		__atomic_store_n(cons, __atomic_load_n(prod, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+		munmap(prod, pg);
+	}
+	if (cons != MAP_FAILED)
+		munmap(cons, pg);
+	return prod == MAP_FAILED ? -1 : 0;
+}
+
 /* The tracing cost per event on this host (calibrate.h): the traced half, now that the probes are
  * attached. */
 static void calibrate_traced(struct core_probes *c)
@@ -414,9 +447,15 @@ static void calibrate_traced(struct core_probes *c)
 	if (calib_traced_ps(calib_add, c, &c->calib_traced_ps) == 0)
 		c->event_cost_ps = calib_event_cost_ps(c->calib_untraced_ps, c->calib_traced_ps);
 	core_probes_reset_sys_stats(c, CALIB_TAG);
-	/* the child is gone and was the only tree task: its events are all in the ring; drop them */
-	if (consume_present(c) >= 0)
-		reorder_release(c->order, UINT64_MAX, discard, c);
+	/* the child is gone and was the only tree task: its events are all in the ring; drop them
+	 * unread (mapping the ring, reading ~4,000 events and unmapping it took ~9 ms on a VM) */
+	if (!skip_ring(c))
+		return;
+	if (!map_ring(c)) {
+		if (consume_present(c) >= 0)
+			reorder_release(c->order, UINT64_MAX, discard, c);
+		unmap_ring(c);
+	}
 }
 
 /* Map the ring buffer for the consumer, and its position pages. Returns 0, or -1 after one line
@@ -448,14 +487,8 @@ static void unmap_ring(struct core_probes *c)
 	c->ring_pos = NULL;
 }
 
-int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
+int core_probes_check(void)
 {
-	memset(c, 0, sizeof(*c));
-	c->phase_slots = phases < 1 ? 1 : phases > IOWHY_MAX_PHASES ? IOWHY_MAX_PHASES : phases;
-	c->ring_bytes = core_ringbuf_bytes(sysconf(_SC_NPROCESSORS_ONLN), getenv("IOWHY_RINGBUF_MB"));
-	c->on_event = fn;
-	c->ctx = ctx;
-	libbpf_set_print(libbpf_print);
 	if (!has_caps()) {
 		fprintf(stderr, "iowhy: tracing needs root or CAP_BPF and CAP_PERFMON (try: sudo iowhy ...)\n");
 		return -1;
@@ -465,6 +498,19 @@ int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int 
 				"with CONFIG_DEBUG_INFO_BTF\n");
 		return -1;
 	}
+	return 0;
+}
+
+int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
+{
+	memset(c, 0, sizeof(*c));
+	c->phase_slots = phases < 1 ? 1 : phases > IOWHY_MAX_PHASES ? IOWHY_MAX_PHASES : phases;
+	c->ring_bytes = core_ringbuf_bytes(sysconf(_SC_NPROCESSORS_ONLN), getenv("IOWHY_RINGBUF_MB"));
+	c->on_event = fn;
+	c->ctx = ctx;
+	libbpf_set_print(libbpf_print);
+	if (core_probes_check())
+		return -1;
 	c->lite = want_lite;
 	test_fail_tp_btf = (int)env_number("IOWHY_TEST_FAIL_TP_BTF", 0, 1);
 	if (probe_set_init(&c->probes, "core", core_probe_specs, core_probe_nspecs) ||
@@ -482,17 +528,6 @@ int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int 
 		return -1;
 	}
 	return 0;
-}
-
-int core_probes_load(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
-{
-	int rc = core_probes_prepare(c, fn, ctx, phases);
-
-	if (!rc)
-		rc = core_probes_load_objects(c);
-	if (rc == 1)
-		rc = core_probes_fall_back(c);
-	return rc;
 }
 
 int core_probes_start(struct core_probes *c)
@@ -517,22 +552,9 @@ int core_probes_start(struct core_probes *c)
 
 int core_probes_calibrate(struct core_probes *c)
 {
-	if (map_ring(c)) {
-		core_probes_close(c);
-		return -1;
-	}
+	/* the ring is mapped for the consumer later (core_probes_dontfork_mappings) */
 	calibrate_traced(c);
-	/* mapped again once the other probe sets are loaded (core_probes_dontfork_mappings): their
-	 * loading's transient memory would add to the ring's twice-mapped pages in the peak RSS */
-	unmap_ring(c);
 	return 0;
-}
-
-int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
-{
-	if (core_probes_load(c, fn, ctx, phases) || core_probes_start(c))
-		return -1;
-	return core_probes_calibrate(c);
 }
 
 int core_probes_missing(const struct core_probes *c, struct missing_probes *out)
@@ -553,7 +575,7 @@ int core_probes_missing(const struct core_probes *c, struct missing_probes *out)
 int core_probes_share_tree_maps(const struct core_probes *c, struct bpf_object *obj)
 {
 	static const char *const names[] = { "task_store", "task_hash", "cpu_task", "tree_inflight",
-					     "disk_slots", "last_complete" };
+					     "disk_slots", "last_complete", "tree_inodes", "wb_tasks" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct bpf_map *m = bpf_object__find_map_by_name(obj, names[i]);

@@ -49,20 +49,18 @@ struct core_probes {
 	void *ctx;
 };
 
-/* Before core_probes_open (iowhy attach): keep per-process byte counts (per_proc), load no syscall
- * probes (lite). Both 0 by default. */
+/* Before core_probes_prepare (iowhy attach): keep per-process byte counts (per_proc), load no
+ * syscall probes (lite). Both 0 by default. */
 void core_probes_configure(int per_proc, int lite);
+/* Before core_probes_prepare: 0 when no I/O probes will load (--no-io): the dirtied inodes' set
+ * that the tree's maps include for them is then one entry. 1 by default. */
+void core_probes_configure_io(int io);
 /*
  * Check privileges and BTF, load (tp_btf, falling back to raw_tp when a required probe does not
  * load that way, or with IOWHY_PROBE_MODE=raw_tp), attach, calibrate the cost per event. The
  * syscall statistics have rows for `phases` phase tags (the session's phase count, at most
- * IOWHY_MAX_PHASES: tags are phase index mod IOWHY_MAX_PHASES). Returns 0, or -1 after one line on
- * stderr (a required probe skipped by IOWHY_SKIP_PROBES, absent, or failing: exit 1).
- */
-int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
-/*
- * core_probes_open in steps, so that the other probe sets, which need only the tree's maps, load
- * while the core loads and attaches:
+ * IOWHY_MAX_PHASES: tags are phase index mod IOWHY_MAX_PHASES). In steps, so that the other probe
+ * sets, which need only the tree's maps, load while the core loads and attaches:
  *   core_probes_prepare    checks, the untraced half of the calibration, the flavour (tp_btf
  *                          where this kernel loads it: bpf_features.c), the tree's maps made;
  *                          from here core_probes_share_tree_maps serves other objects
@@ -72,19 +70,20 @@ int core_probes_open(struct core_probes *c, core_event_fn fn, void *ctx, int pha
  *   core_probes_start      attach
  *   core_probes_calibrate  once nothing else loads or attaches (their text patching interrupts
  *                          every CPU): the traced half
- * core_probes_load = prepare + load_objects (+ fall_back). Each returns 0, or -1 after one line
- * on stderr; after a failed start or calibrate the core is closed.
+ * Each returns 0, or -1 after one line on stderr (a required probe skipped by IOWHY_SKIP_PROBES,
+ * absent, or failing: exit 1); after a failed start or calibrate the core is closed.
  */
 int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
+/* prepare's first checks alone (privileges, the kernel's BTF): 0, or -1 after one line. */
+int core_probes_check(void);
 int core_probes_load_objects(struct core_probes *c);
 int core_probes_fall_back(struct core_probes *c);
-int core_probes_load(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
 int core_probes_start(struct core_probes *c);
 int core_probes_calibrate(struct core_probes *c);
 /* Append the probes that are not attached, with why. Returns 0, or -1 if out is full. */
 int core_probes_missing(const struct core_probes *c, struct missing_probes *out);
 /*
- * Map the event ring buffer for the consumer (core_probes_open leaves it unmapped, so that the
+ * Map the event ring buffer for the consumer (core_probes_calibrate leaves it unmapped, so that the
  * other probe sets' loading does not add to its pages in the peak RSS) and mark every BPF map
  * mapping of this process (ring buffer: twice its size, inserted page by page; skeleton data)
  * MADV_DONTFORK, so that the workload's forks, execs and exits do not copy or tear down page tables
@@ -124,7 +123,8 @@ unsigned long long core_probes_late(const struct core_probes *c);
 const char *core_probes_mode(const struct core_probes *c);
 /* Detach everything and free. Safe on a partly opened set. */
 /* Make obj (an object, opened, not loaded) use the tree's maps (after core_probes_prepare): each of
- * task_store, task_hash, cpu_task, tree_inflight, disk_slots, last_complete that obj declares.
+ * task_store, task_hash, cpu_task, tree_inflight, disk_slots, last_complete, tree_inodes and
+ * wb_tasks that obj declares.
  * Returns 0, or -1 (errno set). */
 struct bpf_object;
 int core_probes_share_tree_maps(const struct core_probes *c, struct bpf_object *obj);

@@ -22,7 +22,6 @@
 #include "probe_set.h"
 #include "clock.h"
 #include "core_probes.h"
-#include "io_probes.h"
 #include "syscalls.h"
 #include "units.h"
 #include "result.h"
@@ -35,7 +34,6 @@
 /* The loader's context: whose maps the programs share. */
 struct fuse_load_ctx {
 	struct core_probes *core;
-	struct io_probes *io;
 	struct fuse_bpf *first;   /* when set: a later load reuses every map of this one */
 };
 
@@ -118,13 +116,12 @@ static int reuse_maps(struct bpf_object *obj, const struct bpf_object *from)
 	return 0;
 }
 
-/* The probe set's loader: a fresh skeleton sharing the core's tree maps (and the I/O probes'
- * writeback and inode maps). */
+/* The probe set's loader: a fresh skeleton sharing the tree's maps (with them the I/O probes'
+ * writeback and inode maps: tree_inodes.bpf.h). */
 static void *open_fuse(void *ctx)
 {
 	struct fuse_load_ctx *c = ctx;
 	struct fuse_bpf *s = fuse_bpf__open();
-	int wb = io_probes_map_fd(c->io, "wb_tasks"), ti = io_probes_map_fd(c->io, "tree_inodes");
 
 	if (!s)
 		return NULL;
@@ -132,10 +129,7 @@ static void *open_fuse(void *ctx)
 		fuse_bpf__destroy(s);
 		return NULL;
 	}
-	if (core_probes_share_tree_maps(c->core, s->obj) ||
-	    (wb >= 0 && bpf_map__reuse_fd(s->maps.wb_tasks, wb)) ||
-	    (ti >= 0 && bpf_map__reuse_fd(s->maps.tree_inodes, ti)) ||
-	    (ti < 0 && bpf_map__set_max_entries(s->maps.tree_inodes, 1))) {
+	if (core_probes_share_tree_maps(c->core, s->obj)) {
 		fuse_bpf__destroy(s);
 		return NULL;
 	}
@@ -204,7 +198,7 @@ static void attach_range(struct fuse_probes *t, int from, int to)
 	}
 }
 
-int fuse_probes_open(struct fuse_probes **out, struct core_probes *core, struct io_probes *io)
+int fuse_probes_open(struct fuse_probes **out, struct core_probes *core)
 {
 	struct fuse_probes *t = calloc(1, sizeof(*t));
 	const struct probe_loader loader = { open_fuse, fuse_object, load_fuse, destroy_fuse,
@@ -220,7 +214,7 @@ int fuse_probes_open(struct fuse_probes **out, struct core_probes *core, struct 
 		fprintf(stderr, "iowhy: out of memory\n");
 		return -1;
 	}
-	t->ctx = (struct fuse_load_ctx){ core, io, NULL };
+	t->ctx = (struct fuse_load_ctx){ core, NULL };
 	t->ncpus = libbpf_num_possible_cpus();
 	check_nfs(t);
 	probe_set_prepare_kernel(&t->probes); /* all optional: never fails */

@@ -3,7 +3,7 @@
  * Loader of the FUSE probes (bpf/fuse.bpf.c). Usage, from the session:
  *
  *   struct fuse_probes *fu;
- *   fuse_probes_open(&fu, &core, io);       after core_probes_open (and io_probes_open; io may be NULL)
+ *   fuse_probes_open(&fu, &core);           after core_probes_prepare
  *   per phase:
  *     fuse_probes_phase_begin(fu, tag);     just before the gated child is released
  *     fuse_probes_phase_end(fu, tag, r);    after the phase: r->fuse = a struct fuse_phase
@@ -27,13 +27,12 @@
 
 struct fuse_probes;
 struct core_probes;
-struct io_probes;
 struct probe_set;
 struct phase_result;
 
 /* Load and attach what this kernel has: a probe set of its own (probe_set.h). Returns 0 (*t set;
  * what is missing is listed by fuse_probes_missing), or -1 when out of memory. */
-int fuse_probes_open(struct fuse_probes **t, struct core_probes *core, struct io_probes *io);
+int fuse_probes_open(struct fuse_probes **t, struct core_probes *core);
 /* Open the window of phase `tag`: clear its rows, find the daemons (holders of /dev/fuse). */
 void fuse_probes_phase_begin(struct fuse_probes *t, int tag);
 /* Close it and hang the phase's data on r->fuse (NULL when no request was seen and no probe

@@ -3,7 +3,7 @@
  * Loader of the device / page-cache probes (bpf/io.bpf.c). Usage, from the session:
  *
  *   struct io_probes *io;
- *   io_probes_open(&io, &core);             after core_probes_open: shares its tree maps and mode
+ *   io_probes_open(&io, &core);             after core_probes_prepare: shares its tree maps and mode
  *   per phase:
  *     io_probes_phase_begin(io, tag);       just before the gated child is released
  *     ... the phase runs ...

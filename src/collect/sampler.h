@@ -4,7 +4,7 @@
  * event of every online CPU, sharing the core's tree maps. Usage, from the session:
  *
  *   struct sampler *smp;
- *   sampler_open(&smp, &core, hz);         after core_probes_open (or sampler_load, sampler_attach)
+ *   sampler_open(&smp, &core, hz);         after core_probes_prepare (or sampler_load, sampler_attach)
  *   per phase:
  *     sampler_phase_begin(smp, tag);       before the gated child is released
  *     ... the phase runs ...
@@ -38,7 +38,7 @@ int sampler_open(struct sampler **out, struct core_probes *core, unsigned hz);
 /* The software cpu-clock event on `cpu` sampling at `hz` (the sampler's, and the benchmark's
  * sampler floor in floor_probes.c): an fd, or -1 with errno set. */
 int sampler_perf_open(unsigned hz, int cpu);
-/* sampler_open in two steps: sampler_load (after core_probes_load: the programs, nothing
+/* sampler_open in two steps: sampler_load (after core_probes_load_objects: the programs, nothing
  * attached; 0 or -1 as sampler_open), then sampler_attach (after core_probes_start: its
  * sched_switch program runs after the core's, as before). */
 int sampler_load(struct sampler **out, struct core_probes *core, unsigned hz);

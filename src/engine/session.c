@@ -44,6 +44,7 @@
 #include "vmlinux_btf.h"
 #include "prog_runtime.h"
 #include "task_clock.h"
+#include "vm_child.h"
 
 #define ROOT_DRAIN_NS (1000ull * 1000 * 1000)  /* wait this long for the tree after the root exits */
 #define KILL_GRACE_NS (2000ull * 1000 * 1000)  /* SIGINT, then SIGKILL after this */
@@ -166,7 +167,8 @@ static int drop_to(const struct run_as *u)
 /*
  * In the gated child: become what the workload needs (working directory, user, process group),
  * wait for the release, then become the workload. Everything before the release is untraced; after
- * it, a command is one execve of a path resolved beforehand. Never returns.
+ * it, a command is one execve of a path resolved beforehand. Never returns. Its messages are
+ * written with dprintf: a command's child shares iowhy's memory (command_child).
  */
 static void child_main(const struct phase_spec *ps, int gate_rd, int gate_wr, struct phase_facts *facts,
 		       pid_t parent, const char *exe, const struct run_as *user)
@@ -183,11 +185,11 @@ static void child_main(const struct phase_spec *ps, int gate_rd, int gate_wr, st
 	if (ps->fn || !wg.path[0])
 		setpgid(0, 0); /* one group the session can stop as a whole (run: the cgroup does) */
 	if (ps->cwd && enter_dir(ps->cwd) != 0) {
-		fprintf(stderr, "iowhy: cannot enter the phase's directory: %s\n", strerror(errno));
+		dprintf(2, "iowhy: cannot enter the phase's directory: %s\n", strerror(errno));
 		_exit(125);
 	}
 	if (user && drop_to(user) != 0) {
-		fprintf(stderr, "iowhy: cannot become user %s: %s\n", user->name, strerror(errno));
+		dprintf(2, "iowhy: cannot become user %s: %s\n", user->name, strerror(errno));
 		_exit(125);
 	}
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* after the uid change, which clears it */
@@ -210,10 +212,27 @@ static void child_main(const struct phase_spec *ps, int gate_rd, int gate_wr, st
 		execvp(ps->argv[0], ps->argv);
 	}
 	if (errno == ENOENT && !strchr(ps->argv[0], '/'))
-		fprintf(stderr, "iowhy: %s: command not found\n", ps->argv[0]);
+		dprintf(2, "iowhy: %s: command not found\n", ps->argv[0]);
 	else
-		fprintf(stderr, "iowhy: %s: %s\n", ps->argv[0], strerror(errno));
+		dprintf(2, "iowhy: %s: %s\n", ps->argv[0], strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
+}
+
+/* A command's child, started with CLONE_VM (vm_child.h): child_main's path for a command without
+ * -u uses only what vm_child.h allows (its messages go to fd 2 with dprintf, no stdio). */
+struct child_args {
+	const struct phase_spec *ps;
+	int gate_rd, gate_wr;
+	pid_t parent;
+	const char *exe;
+};
+
+static int command_child(void *arg)
+{
+	const struct child_args *a = arg;
+
+	child_main(a->ps, a->gate_rd, a->gate_wr, NULL, a->parent, a->exe, NULL);
+	return 125;
 }
 
 /*
@@ -345,6 +364,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	int gate[2], st = 0, signalled = 0, pidfd, hinted = 0, tclock;
 	uint64_t start, deadline = 0, end, pre_release, tclock0, tclock1;
 	pid_t pid, parent = getpid();
+	struct vm_child vc = { 0 };
+	struct child_args ca;
 
 	memset(s->shared, 0, sizeof(*s->shared));
 	if (pipe2(gate, O_CLOEXEC)) {
@@ -355,15 +376,20 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	pc->tag = idx % IOWHY_MAX_PHASES;
 	pc->open = 0;
 	fflush(NULL);
-	pid = fork();
+	ca = (struct child_args){ ps, gate[0], gate[1], parent, exe }; /* read by the child */
+	if (!ps->fn && !user) { /* no fork of iowhy's ~45 MiB: vm_child.h */
+		pid = vm_child_start(&vc, command_child, &ca);
+	} else {
+		pid = fork();
+		if (pid == 0)
+			child_main(ps, gate[0], gate[1], s->shared, parent, exe, user);
+	}
 	if (pid < 0) {
-		fprintf(stderr, "iowhy: fork: %s\n", strerror(errno));
+		fprintf(stderr, "iowhy: cannot start the workload: %s\n", strerror(errno));
 		close(gate[0]);
 		close(gate[1]);
 		return -1;
 	}
-	if (pid == 0)
-		child_main(ps, gate[0], gate[1], s->shared, parent, exe, user);
 	close(gate[0]);
 	if (ps->fn || !wg.path[0])
 		setpgid(pid, pid);
@@ -372,6 +398,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	if (core_probes_add_root(&s->core, pid, pc->tag, SYS_read)) {
 		close(gate[1]);
 		waitpid(pid, NULL, 0);
+		vm_child_free(&vc);
 		return -1;
 	}
 	tclock = task_clock_open(pid); /* a second witness of the tree's CPU (or none: -1) */
@@ -420,6 +447,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	}
 	if (pidfd >= 0)
 		close(pidfd);
+	vm_child_free(&vc); /* reaped */
 	r->status = wait_status(st);
 	r->partial = interrupted != 0;
 
@@ -798,8 +826,8 @@ static int session_unwind(struct session *s, struct report_files *rf, struct pha
 	return rc;
 }
 
-/* The I/O probes' loading and then the FUSE probes' (they share the I/O probes' maps), run in a
- * thread of its own (bg_call) while the sampler loads and the core attaches in the caller's. */
+/* The I/O probes' loading, and the FUSE probes', each in a thread of its own (bg_call) while the
+ * core and the sampler load and the core attaches in the caller's. */
 struct io_open_arg {
 	struct session *s;
 	int timeline;              /* --timeline: keep each request's record */
@@ -810,8 +838,32 @@ static int open_io(void *arg)
 	struct io_open_arg *a = arg;
 	int rc = io_probes_open_timeline(&a->s->io, &a->s->core, a->timeline);
 
-	if (!rc)
-		fuse_probes_open(&a->s->fuse, &a->s->core, a->s->io); /* optional: never fails */
+	return rc;
+}
+
+static int open_fuse(void *arg)
+{
+	struct session *s = arg;
+
+	fuse_probes_open(&s->fuse, &s->core); /* optional: never fails (NULL when out of memory) */
+	return 0;
+}
+
+/* Start both loads (none with --no-io), and wait for both. */
+static void start_io_loads(struct session *s, const struct common_opts *o, struct bg_call *io,
+			   struct bg_call *fuse, struct io_open_arg *arg)
+{
+	if (o->no_io)
+		return;
+	bg_call_start(io, open_io, arg);
+	bg_call_start(fuse, open_fuse, s);
+}
+
+static int wait_io_loads(struct bg_call *io, struct bg_call *fuse)
+{
+	int rc = bg_call_wait(io);
+
+	bg_call_wait(fuse);
 	return rc;
 }
 
@@ -821,7 +873,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	struct session s = { 0 };
 	struct session_result res = { 0 };
 	struct report_files rf;
-	struct bg_call io_load = { 0 };
+	struct bg_call io_load = { 0 }, fuse_load = { 0 };
 	struct io_open_arg io_arg = { &s, o->timeline_path != NULL };
 	uint64_t detach0;
 	int failed = 0, rc;
@@ -850,35 +902,44 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* the workload group's guard is forked first, while iowhy is small (after the checks: an
+	 * unprivileged run gets their one line only). A fork copies the page tables and makes every
+	 * private page copy-on-write, so that iowhy's first write to each page faults afterwards:
+	 * 2-4 ms once the probes are loaded. The guard closes every fd but its pipe: it never
+	 * holds a probe. */
+	if (core_probes_check())
+		return session_unwind(&s, &rf, NULL, 0, 1);
+	if (!phases[0].attach) /* attach starts nothing: no workload group, no guard */
+		wgroup_open(&wg);
+	core_probes_configure_io(!o->no_io);
 	if (core_probes_prepare(&s.core, on_event, &s.pc, nphases))
 		return session_unwind(&s, &rf, NULL, 0, 1);
-	/* the tree's maps exist: the I/O and FUSE probes load in a thread of their own while the
-	 * core and then the sampler load here and the core attaches; the core calibrates once that
-	 * thread is done (nothing beside it), then the sampler attaches (after the core: its
+	/* the tree's maps exist: the I/O and the FUSE probes load in threads of their own while
+	 * the core and then the sampler load here and the core attaches; the core calibrates once
+	 * those threads are done (nothing beside it), then the sampler attaches (after the core: its
 	 * sched_switch program runs after the core's) */
-	if (!o->no_io)
-		bg_call_start(&io_load, open_io, &io_arg);
+	start_io_loads(&s, o, &io_load, &fuse_load, &io_arg);
 	rc = core_probes_load_objects(&s.core);
 	if (rc == 1) { /* the core loads only as raw_tp here: the I/O and FUSE probes again so */
-		bg_call_wait(&io_load);
+		wait_io_loads(&io_load, &fuse_load);
 		fuse_probes_close(s.fuse);
 		io_probes_close(s.io);
 		s.fuse = NULL;
 		s.io = NULL;
 		rc = core_probes_fall_back(&s.core);
-		if (!rc && !o->no_io)
-			bg_call_start(&io_load, open_io, &io_arg);
+		if (!rc)
+			start_io_loads(&s, o, &io_load, &fuse_load, &io_arg);
 	}
 	if (rc) {
-		bg_call_wait(&io_load);
+		wait_io_loads(&io_load, &fuse_load);
 		return session_unwind(&s, &rf, NULL, 1, 1);
 	}
 	rc = !o->no_sample && sampler_load(&s.smp, &s.core, o->sample_hz);
 	if (core_probes_start(&s.core)) {
-		bg_call_wait(&io_load);
+		wait_io_loads(&io_load, &fuse_load);
 		return session_unwind(&s, &rf, NULL, 0, 1);
 	}
-	if (bg_call_wait(&io_load) || rc)
+	if (wait_io_loads(&io_load, &fuse_load) || rc)
 		return session_unwind(&s, &rf, NULL, 1, 1);
 	if (core_probes_calibrate(&s.core))
 		return session_unwind(&s, &rf, NULL, 0, 1);
@@ -891,8 +952,6 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 								 fuse_probes_set(s.fuse) }, 4);
 	if (core_probes_dontfork_mappings(&s.core))
 		return session_unwind(&s, &rf, NULL, 1, 1);
-	if (!phases[0].attach) /* attach starts nothing: no workload group, no guard */
-		wgroup_open(&wg); /* its guard closes every fd but its pipe: it holds no probe */
 	s.shared = mmap(NULL, sizeof(*s.shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
 	res.phases = calloc(nphases, sizeof(*res.phases));

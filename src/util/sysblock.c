@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -130,4 +131,66 @@ int sysblock_list(struct sysblock_entry *out, int max)
 			n++;
 	closedir(d);
 	return n;
+}
+
+/* A small decimal number in file `rel` under directory fd dir; 0 if none. */
+static unsigned long read_num_at(int dir, const char *rel)
+{
+	char buf[32];
+	int fd = openat(dir, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t got;
+
+	if (fd < 0)
+		return 0;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	buf[got] = 0;
+	return strtoul(buf, NULL, 10);
+}
+
+/* Entries of subdirectory `rel` of dir ("mq": one per hardware queue), at least 1. */
+static unsigned long count_dir_at(int dir, const char *rel)
+{
+	int fd = openat(dir, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	unsigned long n = 0;
+	struct dirent *d;
+	DIR *dp;
+
+	if (fd < 0)
+		return 1;
+	dp = fdopendir(fd);
+	if (!dp) {
+		close(fd);
+		return 1;
+	}
+	while ((d = readdir(dp)))
+		n += d->d_name[0] != '.';
+	closedir(dp);
+	return n ? n : 1;
+}
+
+unsigned long sysblock_request_slots(void)
+{
+	DIR *dp = opendir("/sys/block");
+	unsigned long slots = 0;
+	struct dirent *d;
+
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp))) {
+		int dev;
+
+		if (d->d_name[0] == '.')
+			continue;
+		dev = openat(dirfd(dp), d->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dev < 0)
+			continue;
+		/* (a bio-based device, zram, has no request queue: nothing) */
+		slots += read_num_at(dev, "queue/nr_requests") * count_dir_at(dev, "mq");
+		close(dev);
+	}
+	closedir(dp);
+	return slots;
 }

@@ -41,5 +41,9 @@ int sysblock_lookup(dev_t dev, struct sysblock_entry *e);
 /* Every block device, disks and partitions, in directory order: at most max entries in out.
  * Returns how many were filled (0 when /sys/class/block cannot be read). */
 int sysblock_list(struct sysblock_entry *out, int max);
+/* How many requests the block devices can hold at once: over /sys/block, each disk's nr_requests
+ * times its hardware queues (a request holds a tag of one queue from allocation to completion).
+ * 0 when nothing can be read. */
+unsigned long sysblock_request_slots(void);
 
 #endif

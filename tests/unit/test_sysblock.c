@@ -90,6 +90,21 @@ static void test_this_machine(void **state)
 	}
 }
 
+/* The devices' request slots against the shell's sum of the same files. */
+static void test_request_slots(void **state)
+{
+	FILE *f = popen("t=0; for d in /sys/block/*; do n=$(cat $d/queue/nr_requests 2>/dev/null) "
+			"|| continue; [ -n \"$n\" ] || continue; q=$(ls $d/mq 2>/dev/null | wc -l); "
+			"[ $q -gt 0 ] || q=1; t=$((t + n * q)); done; echo $t", "r");
+	unsigned long want = 0;
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%lu", &want), 1);
+	pclose(f);
+	assert_int_equal(sysblock_request_slots(), want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -97,6 +112,7 @@ int main(void)
 		cmocka_unit_test(test_parse_dev),
 		cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_this_machine),
+		cmocka_unit_test(test_request_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
