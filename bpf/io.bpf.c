@@ -83,7 +83,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 32768);
+	__uint(max_entries, 32768); /* sized at load: twice reqs (io_probes.c) */
 	__type(key, __u64);
 	__type(value, struct io_bio);
 } bios SEC(".maps");

@@ -36,9 +36,12 @@ struct {
 	__type(value, struct iowhy_sys_counts);
 } sys_stats SEC(".maps");
 
+/* Row cpu * IOWHY_NR_SLOTS + nr: a plain array with a row per CPU, not a per-CPU array, whose 512
+ * values of 4 KiB the kernel's per-CPU allocator made one by one (~17 ms at every start, holding
+ * the lock every other object's per-CPU maps wait for). */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, IOWHY_NR_SLOTS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, IOWHY_NR_SLOTS); /* times the possible CPUs: set at load */
 	__type(key, __u32);
 	__type(value, struct iowhy_sys_hist);
 } sys_hist SEC(".maps");
@@ -286,7 +289,8 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 		proc_bytes(c->nr, ret);
 	if (c->phase % IOWHY_MAX_PHASES != hist_tag)
 		return;
-	nr = c->nr;
+	/* (a program runs with migration disabled: the CPU's row is its own, as in a per-CPU map) */
+	nr = bpf_get_smp_processor_id() * IOWHY_NR_SLOTS + c->nr;
 	h = bpf_map_lookup_elem(&sys_hist, &nr);
 	if (h)
 		h->b[loglin_bucket(total)]++;

@@ -97,8 +97,8 @@ struct iowhy_sys_counts {
 	__u64 ret_sum;   /* sum of positive return values: bytes for read/write-family calls */
 };
 
-/* Per syscall latency histogram of the phase being traced (hist_tag), per CPU (map sys_hist):
- * 4 KiB a syscall, so not one per phase. */
+/* Per syscall latency histogram of the phase being traced (hist_tag), a row per CPU (map sys_hist,
+ * key cpu * IOWHY_NR_SLOTS + nr): 4 KiB a syscall, so not one per phase. */
 struct iowhy_sys_hist {
 	__u32 b[IOWHY_HIST_SLOTS];
 };

@@ -57,6 +57,14 @@ static int want_lite;     /* core_probes_configure: no raw_syscalls probes (--li
 static int want_io_maps = 1; /* core_probes_configure_io: the I/O probes' shared maps made whole */
 static int test_fail_tp_btf; /* IOWHY_TEST_FAIL_TP_BTF: the core's tp_btf load fails (tests) */
 
+/* The CPUs sys_hist has rows for: every possible CPU (bpf_get_smp_processor_id is below). */
+static int hist_cpus(void)
+{
+	int n = libbpf_num_possible_cpus();
+
+	return n > 0 ? n : 1;
+}
+
 void core_probes_configure(int per_proc, int lite)
 {
 	want_per_proc = per_proc;
@@ -235,6 +243,7 @@ static void *open_core(void *ctx)
 	bpf_map__set_max_entries(s->maps.events, c->ring_bytes);
 	/* per-CPU syscall rows for the phase tags the session will use, not all IOWHY_MAX_PHASES */
 	bpf_map__set_max_entries(s->maps.sys_stats, c->phase_slots * IOWHY_NR_SLOTS);
+	bpf_map__set_max_entries(s->maps.sys_hist, hist_cpus() * IOWHY_NR_SLOTS);
 	/* per-process bytes are iowhy attach's: one (unused) entry otherwise, not 16,384 per CPU */
 	if (!want_per_proc)
 		bpf_map__set_max_entries(s->maps.proc_io, 1);
@@ -719,14 +728,17 @@ int core_probes_flush_until(struct core_probes *c, uint64_t end)
 }
 
 /* Add the per-CPU latency histogram of syscall nr (map sys_hist: the phase being traced) to h. */
-static void sum_sys_hist(struct core_probes *c, __u32 nr, int ncpu, struct iowhy_sys_hist *percpu,
+static void sum_sys_hist(struct core_probes *c, __u32 nr, int ncpu, struct iowhy_sys_hist *row,
 			 __u32 *h)
 {
-	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.sys_hist), &nr, percpu))
-		return;
-	for (int c = 0; c < ncpu; c++)
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		__u32 key = (__u32)cpu * IOWHY_NR_SLOTS + nr;
+
+		if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.sys_hist), &key, row))
+			continue;
 		for (int k = 0; k < IOWHY_HIST_SLOTS; k++)
-			h[k] += percpu[c].b[k];
+			h[k] += row->b[k];
+	}
 }
 
 int core_probes_sys_stats(struct core_probes *c, int phase, struct iowhy_sys_stat *out)
@@ -739,7 +751,7 @@ int core_probes_sys_stats(struct core_probes *c, int phase, struct iowhy_sys_sta
 	if (ncpu <= 0)
 		return -1;
 	percpu = calloc(ncpu, sizeof(*percpu));
-	hists = calloc(ncpu, sizeof(*hists));
+	hists = calloc(1, sizeof(*hists));
 	if (!percpu || !hists) {
 		free(percpu);
 		free(hists);
@@ -776,21 +788,47 @@ void core_probes_sys_until(struct core_probes *c, uint64_t end_ns)
 	c->skel->data->sys_until = end_ns;
 }
 
+/* Whether any CPU counted a call in row `key` of sys_stats (read into percpu). */
+static int sys_row_used(int fd, __u32 key, struct iowhy_sys_counts *percpu, int ncpu)
+{
+	if (bpf_map_lookup_elem(fd, &key, percpu))
+		return 1; /* (unknown: cleared all the same) */
+	for (int c = 0; c < ncpu; c++)
+		if (percpu[c].count)
+			return 1;
+	return 0;
+}
+
 void core_probes_reset_sys_stats(struct core_probes *c, int phase)
 {
-	int ncpu = libbpf_num_possible_cpus();
-	struct iowhy_sys_hist *zero = calloc(ncpu > 0 ? ncpu : 1, sizeof(*zero)); /* the larger */
-	int fd = bpf_map__fd(c->skel->maps.sys_stats);
+	int ncpu = libbpf_num_possible_cpus(), hcpus = hist_cpus();
+	/* the larger of a per-CPU sys_stats row and a sys_hist row */
+	size_t zsize = (size_t)(ncpu > 0 ? ncpu : 1) * sizeof(struct iowhy_sys_counts);
+	void *zero = calloc(1, zsize > sizeof(struct iowhy_sys_hist) ? zsize :
+				 sizeof(struct iowhy_sys_hist));
+	struct iowhy_sys_counts *percpu = calloc(ncpu > 0 ? ncpu : 1, sizeof(*percpu));
+	int fd = bpf_map__fd(c->skel->maps.sys_stats), hfd = bpf_map__fd(c->skel->maps.sys_hist);
 
-	if (!zero)
+	if (!zero || !percpu) {
+		free(zero);
+		free(percpu);
 		return;
+	}
 	for (__u32 nr = 0; nr < IOWHY_NR_SLOTS; nr++) {
 		__u32 key = (phase % IOWHY_MAX_PHASES) * IOWHY_NR_SLOTS + nr;
 
+		/* a syscall's histogram rows only ever count calls its phase row counts too */
+		if (!sys_row_used(fd, key, percpu, ncpu))
+			continue;
 		bpf_map_update_elem(fd, &key, zero, BPF_ANY);
-		bpf_map_update_elem(bpf_map__fd(c->skel->maps.sys_hist), &nr, zero, BPF_ANY);
+		for (int cpu = 0; cpu < hcpus; cpu++) {
+			__u32 hkey = (__u32)cpu * IOWHY_NR_SLOTS + nr;
+
+			bpf_map_update_elem(hfd, &hkey, zero, BPF_ANY);
+		}
 	}
 	free(zero);
+	free(percpu);
 	core_probes_sys_until(c, UINT64_MAX); /* the slot counts again, from zero */
 }
 

@@ -41,6 +41,14 @@ static __u32 reqs_entries(void)
 
 	return n < REQS_MIN ? REQS_MIN : n > REQS_MAX ? REQS_MAX : (__u32)n;
 }
+
+/* Bios queued and not yet part of a request (map bios, an LRU made whole at load): twice the
+ * requests. A bio waits there only until a request takes it (a throttled one for as long as the
+ * throttle holds it); a bio-based device's (zram) are never taken and are the first the LRU drops. */
+static __u32 bios_entries(__u32 reqs)
+{
+	return 2 * reqs;
+}
 #define TL_DIRTY_EVERY_NS 10000000ULL
 
 /* Every probe of bpf/io.bpf.c (tp_btf only, all optional). */
@@ -100,6 +108,7 @@ struct io_probes {
 	struct busy_snap busy[MAX_BLK];
 	int nbusy;
 	int timeline;              /* --timeline: requests sent on rq_events */
+	__u32 reqs;                /* entries of map reqs (reqs_entries) */
 	struct ring_buffer *rb;
 	struct io_timeline_sink sink;
 	uint64_t last_dirty_ns;
@@ -159,7 +168,8 @@ static void *open_io(void *ctx)
 	s->rodata->test_skip_complete_every =
 		(__u32)env_number("IOWHY_TEST_SKIP_COMPLETIONS", 0, 1000000);
 	s->bss->timeline_on = t->timeline != 0;
-	if (bpf_map__set_max_entries(s->maps.reqs, reqs_entries()) ||
+	if (bpf_map__set_max_entries(s->maps.reqs, t->reqs) ||
+	    bpf_map__set_max_entries(s->maps.bios, bios_entries(t->reqs)) ||
 	    (t->timeline && (bpf_map__set_max_entries(s->maps.rq_events, TL_RING_BYTES) ||
 			     bpf_map__set_max_entries(s->maps.bio_tids, TL_BIO_TIDS)))) {
 		io_bpf__destroy(s);
@@ -212,6 +222,7 @@ int io_probes_open_timeline(struct io_probes **out, struct core_probes *core, in
 	t->timeline = timeline;
 	t->open_tag = -1;
 	t->ncpus = libbpf_num_possible_cpus();
+	t->reqs = reqs_entries();
 	if (probe_set_init(&t->probes, "I/O", io_probe_specs, io_probe_nspecs) ||
 	    probe_set_prepare_kernel(&t->probes)) {
 		free(t);

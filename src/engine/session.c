@@ -425,6 +425,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 		kill(pid, SIGKILL);
 	}
 	close(gate[1]);
+	if (!s->first_release)
+		s->first_release = now_ns();
 	/* after the release: the statistics' set-up (the first time, a clock calibration) must not
 	 * hold the workload at its gate */
 	session_cost_begin(s, now_ns());
@@ -867,6 +869,13 @@ static int wait_io_loads(struct bg_call *io, struct bg_call *fuse)
 	return rc;
 }
 
+static uint64_t process_start_ns;
+
+void session_note_process_start(void)
+{
+	process_start_ns = now_ns();
+}
+
 int session_main(const char *tool, const char *command, struct phase_spec *phases, int nphases,
 		 const struct common_opts *o)
 {
@@ -1000,6 +1009,8 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	}
 	res.partial = interrupted != 0;
 	fill_header(&res, tool, command, &s);
+	if (s.first_release && process_start_ns && s.first_release > process_start_ns)
+		res.probe_times.start_ns = s.first_release - process_start_ns;
 	if (s.tl)
 		timeline_requests_lost(s.tl, io_probes_requests_lost(s.io));
 	detach0 = now_ns();

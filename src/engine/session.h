@@ -32,6 +32,9 @@ struct common_opts {
 /* Defaults: dir ".", repeat 1, the rest 0. The parser is options.h's opts_parse. */
 void common_opts_init(struct common_opts *o);
 
+/* main() calls it first: the start the JSON's probes.start_ns counts from. */
+void session_note_process_start(void);
+
 /*
  * Run the phases under tracing, in order, and report. Returns iowhy's exit status: for `run`, the
  * command's status; 1 if a built-in phase failed; 128 + the signal after SIGINT (130), SIGTERM (143)

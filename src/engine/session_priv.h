@@ -39,6 +39,7 @@ struct session {
 	struct interval_out *iv;      /* live intervals and slow calls (NULL without) */
 	struct prog_runtime *prt;     /* the programs' own run time per phase (NULL: unknown) */
 	uint64_t cost_cpu0;           /* iowhy's own CPU time at the phase's start */
+	uint64_t first_release;       /* when the first workload was released (0: not yet) */
 };
 
 /* The programs' own run time over a phase (kernel BPF statistics, sampled): begin at the phase's

@@ -52,6 +52,7 @@ struct probe_times {
 	uint64_t attach_ns;  /* attaching the programs */
 	uint64_t detach_ns;  /* detaching them and unloading the objects */
 	uint64_t load_cpu_ns; /* CPU time (user + system) iowhy spent loading, all its threads */
+	uint64_t start_ns;   /* iowhy's main() to the first workload's release (0: none, attach) */
 	unsigned nprogs;
 	struct loaded_program progs[LOADED_PROGRAMS_MAX]; /* in load order */
 };

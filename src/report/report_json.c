@@ -62,6 +62,7 @@ static struct json_object *probes_obj(const struct session_result *s)
 	jput_u64(o, "attach_ns", s->probe_times.attach_ns);
 	jput_u64(o, "detach_ns", s->probe_times.detach_ns);
 	jput_u64(o, "load_cpu_ns", s->probe_times.load_cpu_ns);
+	jput_u64(o, "start_ns", s->probe_times.start_ns);
 	jput_u64(o, "event_cost_ps", s->event_cost_ps);
 	jput(o, "programs", programs_arr(&s->probe_times));
 	for (unsigned i = 0; i < s->missing.n; i++) {

@@ -97,6 +97,7 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->probe_times.attach_ns = rl_u64(probes, "attach_ns");
 	s->probe_times.detach_ns = rl_u64(probes, "detach_ns");
 	s->probe_times.load_cpu_ns = rl_u64(probes, "load_cpu_ns");
+	s->probe_times.start_ns = rl_u64(probes, "start_ns");
 	s->event_cost_ps = rl_u64(probes, "event_cost_ps");
 	load_programs(rl_member(probes, "programs"), &s->probe_times);
 	for (size_t i = 0; i < rl_alen(miss); i++) {

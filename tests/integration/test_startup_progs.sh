@@ -50,6 +50,15 @@ else
 	echo "  (bpftool not installed: the held programs are not compared)"
 fi
 
+# probes.start_ns, main() to the workload's release, lies inside what the shell sees: from just
+# before it starts iowhy to the workload's own first clock read (and is not 0).
+t0=$EPOCHREALTIME
+"$IOWHY" run -q --json "$J" -o "$TMPROOT/out.txt" -- bash -c 'echo "$EPOCHREALTIME"' >"$TMPROOT/t1"
+st=$(jqr "$J" .probes.start_ns)
+seen=$(awk -v a="$t0" -v b="$(cat "$TMPROOT/t1")" 'BEGIN { printf "%d", (b - a) * 1e9 }')
+check "start_ns ($st) is above 0 and within the shell's exec-to-workload time ($seen)" \
+	fcmp "$st > 0 && $st <= $seen"
+
 # The kernel's BTF (5.5 MB) is read once a session, not once for each of the four BPF objects
 # libbpf loads (~60 ms of CPU each on a VM). Witness: strace of every open of the file.
 if command -v strace >/dev/null; then
