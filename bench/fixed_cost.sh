@@ -37,12 +37,13 @@ echo "# iowhy fixed cost, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(unam
 	"load $(cut -d' ' -f1-3 /proc/loadavg)"
 for B in "${BINS[@]}"; do
 	echo "== $B (sha256 $(sha256sum "$B" | cut -c1-12))"
-	: >"$W/rss" ; : >"$W/load"; : >"$W/attach"; : >"$W/detach"; : >"$W/cpu"
+	: >"$W/rss" ; : >"$W/load"; : >"$W/attach"; : >"$W/detach"; : >"$W/cpu"; : >"$W/start"
 	for ((i = 0; i < N; i++)); do
 		rss_of "$B" run --json "$W/j.json" -o "$W/o.txt" -- /bin/true >>"$W/rss"
 		jq -r '.probes | "\(.load_ns / 1e5 | round / 10) \(.attach_ns / 1e5 | round / 10) \(.detach_ns / 1e5 | round / 10)"' "$W/j.json" |
 			while read -r l a d; do echo "$l" >>"$W/load"; echo "$a" >>"$W/attach"; echo "$d" >>"$W/detach"; done
 		jq -r '(.probes.load_cpu_ns // 0) / 1e5 | round / 10' "$W/j.json" >>"$W/cpu"
+		jq -r '(.probes.start_ns // 0) / 1e5 | round / 10' "$W/j.json" >>"$W/start"
 	done
 	printf '  run -- /bin/true, %d runs (min median max): peak RSS %s MiB\n' "$N" \
 		"$(awk '{ printf "%.1f\n", $1 / 1024 }' "$W/rss" | stats)"
@@ -50,6 +51,8 @@ for B in "${BINS[@]}"; do
 		"$(stats <"$W/load")" "$(stats <"$W/attach")" "$(stats <"$W/detach")"
 	printf '  load CPU %s ms (JSON probes.load_cpu_ns; 0 before it existed), %s programs\n' \
 		"$(stats <"$W/cpu")" "$(jq '.probes.programs // [] | length' "$W/j.json")"
+	printf '  main() to the release %s ms (JSON probes.start_ns; 0 before it existed)\n' \
+		"$(stats <"$W/start")"
 	if [ "$DENSE" != 0 ]; then
 		r=$(rss_of "$B" run --no-io --json "$W/d.json" -o "$W/o.txt" -- build/calib getppid "$DENSE")
 		printf '  run --no-io -- calib getppid %s: peak RSS %.1f MiB, events %s, lost %s\n' "$DENSE" \

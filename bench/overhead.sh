@@ -33,7 +33,7 @@
 # same way (above 1 = slower); the IOPS ratio B/A is its inverse.
 # Targets: small files B/A <= 5%, I/O cases <= 3% (issues 2, 3); syscall-heavy cases (gen direct,
 # gen loop, getppid) <= 1.25x the floor, fio 16 jobs >= 0.90 of untraced IOPS (issue 14); the
-# sampler alone (B/S, at the default 999 Hz) <= 1% on gen direct (issue 9), shown for every case;
+# sampler alone (B/S, at the default 99 Hz) <= 1% on gen direct (issue 9), shown for every case;
 # attach -a --lite (L/A) <= 1% on gen direct and fio 1 job on the loop device (issue 11).
 #
 # Knobs (environment): CASES="direct loop odirect buffered getppid fio1 fio16" (subset),
