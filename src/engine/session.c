@@ -838,9 +838,8 @@ struct io_open_arg {
 static int open_io(void *arg)
 {
 	struct io_open_arg *a = arg;
-	int rc = io_probes_open_timeline(&a->s->io, &a->s->core, a->timeline);
 
-	return rc;
+	return io_probes_open_timeline(&a->s->io, &a->s->core, a->timeline);
 }
 
 static int open_fuse(void *arg)
@@ -851,7 +850,7 @@ static int open_fuse(void *arg)
 	return 0;
 }
 
-/* Start both loads (none with --no-io), and wait for both. */
+/* Start both loads (none with --no-io). */
 static void start_io_loads(struct session *s, const struct common_opts *o, struct bg_call *io,
 			   struct bg_call *fuse, struct io_open_arg *arg)
 {
@@ -861,6 +860,7 @@ static void start_io_loads(struct session *s, const struct common_opts *o, struc
 	bg_call_start(fuse, open_fuse, s);
 }
 
+/* Wait for both: the I/O load's result (FUSE's is optional). */
 static int wait_io_loads(struct bg_call *io, struct bg_call *fuse)
 {
 	int rc = bg_call_wait(io);
