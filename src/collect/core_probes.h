@@ -71,7 +71,8 @@ void core_probes_configure_io(int io);
  *   core_probes_calibrate  once nothing else loads or attaches (their text patching interrupts
  *                          every CPU): the traced half
  * Each returns 0, or -1 after one line on stderr (a required probe skipped by IOWHY_SKIP_PROBES,
- * absent, or failing: exit 1); after a failed start or calibrate the core is closed.
+ * absent, or failing: exit 1); after a failed start the core is closed. calibrate does not fail:
+ * without its figure the cost per event is 0 (unknown).
  */
 int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int phases);
 /* prepare's first checks alone (privileges, the kernel's BTF): 0, or -1 after one line. */
