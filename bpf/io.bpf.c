@@ -541,37 +541,20 @@ static __always_inline void wait_slot_dec(struct io_req *r)
 
 /* Remember which disk completed a workload request (tree, its writeback, the journal) last: the
  * core credits a D-sleeping tree task woken right after it (within microseconds) with waiting on
- * that disk. Written to every CPU's slot, not only this one's: the wakeup often runs elsewhere,
- * in a file system's completion worker (btrfs ends its direct writes in a workqueue), so the
- * last workload completion anywhere names the disk the task waited for last. Other work's
- * completions are not remembered: on a busy host they would take the credit from the workload's
- * disk. */
-/* Possible CPUs, set by user space before load (0: this CPU only). Read-only, so the verifier
- * walks note_completion's loop nr_cpus times, not up to its 256 bound (~6,000 instructions). */
-const volatile __u32 nr_cpus = 0;
-
+ * that disk. One word for all CPUs: the wakeup often runs on another CPU, in a file system's
+ * completion worker (btrfs ends its direct writes in a workqueue), so the last workload
+ * completion anywhere names the disk the task waited for last. (It was a per-CPU slot written on
+ * every CPU: a lookup and a store a CPU at every completion.) Other work's completions are not
+ * remembered: on a busy host they would take the credit from the workload's disk. */
 static __always_inline void note_completion(__u32 disk, __u64 now)
 {
 	struct iowhy_last_complete *l;
-	__u32 zero = 0, *slot = bpf_map_lookup_elem(&disk_slots, &disk), slot1;
-	__u32 n = nr_cpus;
+	__u32 zero = 0, *slot = bpf_map_lookup_elem(&disk_slots, &disk);
+	__u64 slot1 = slot ? *slot + 1 : 0;
 
-	slot1 = slot ? *slot + 1 : 0;
-	if (!n) {
-		l = bpf_map_lookup_elem(&last_complete, &zero);
-		if (l) {
-			l->ts = now;
-			l->slot1 = slot1;
-		}
-		return;
-	}
-	for (__u32 cpu = 0; cpu < n && cpu < 256; cpu++) {
-		l = bpf_map_lookup_percpu_elem(&last_complete, &zero, cpu);
-		if (!l)
-			break;
-		l->ts = now;
-		l->slot1 = slot1;
-	}
+	l = bpf_map_lookup_elem(&last_complete, &zero);
+	if (l)
+		*(volatile __u64 *)&l->word = slot1 << IOWHY_LC_TS_BITS | (now & IOWHY_LC_TS_MASK);
 }
 
 static __always_inline void on_rq_insert(struct request *rq)

@@ -301,7 +301,7 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 
 /*
  * At the wakeup (or hidden switch-in, `now`) of a task asleep since `slept`: the disk of the last
- * workload request completion (noted on every CPU), as *waker when it is waking the task (just
+ * workload request completion (one word for all CPUs), as *waker when it is waking the task (just
  * now), as *last when it came at any time during the sleep. A wakeup from a file system's
  * completion worker can come milliseconds after the completion, and the disk need not be one the
  * task had requests in flight on when it went to sleep: a member throttled for the workload's
@@ -311,14 +311,22 @@ static __always_inline void sys_done(struct iowhy_task *c, __u64 now, long ret)
 static __always_inline void waking_disk(__u64 now, __u64 slept, __u32 *waker, __u32 *last)
 {
 	struct iowhy_last_complete *l;
-	__u32 zero = 0;
+	__u32 zero = 0, slot1;
+	__u64 w, ts;
 
 	*waker = *last = 0;
 	l = bpf_map_lookup_elem(&last_complete, &zero);
-	if (!l || !l->slot1 || l->slot1 > IOWHY_DISK_SLOTS || l->ts < slept || l->ts > now)
+	if (!l)
 		return;
-	*last = 1u << (l->slot1 - 1);
-	if (now - l->ts <= WAKER_WINDOW_NS)
+	w = *(volatile __u64 *)&l->word;
+	slot1 = w >> IOWHY_LC_TS_BITS;
+	ts = w & IOWHY_LC_TS_MASK;
+	now &= IOWHY_LC_TS_MASK;
+	slept &= IOWHY_LC_TS_MASK;
+	if (!slot1 || slot1 > IOWHY_DISK_SLOTS || ts < slept || ts > now)
+		return;
+	*last = 1u << (slot1 - 1);
+	if (now - ts <= WAKER_WINDOW_NS)
 		*waker = *last;
 }
 

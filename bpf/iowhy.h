@@ -126,12 +126,13 @@ struct iowhy_inflight {
 	__u8 used[IOWHY_DISK_SLOTS];
 };
 
-/* Per CPU (each written on every CPU): the disk slot (+1) of the last workload request completion
- * and when, for wakeup attribution. */
+/* The disk slot (+1) of the last workload request completion and when, for wakeup attribution:
+ * one word that every CPU reads, written whole (the pair is never seen half old, half new): the
+ * slot in the top bits, the time (ns since boot, its low IOWHY_LC_TS_BITS: 9 years) below. */
+#define IOWHY_LC_TS_BITS 58
+#define IOWHY_LC_TS_MASK ((1ull << IOWHY_LC_TS_BITS) - 1)
 struct iowhy_last_complete {
-	__u64 ts;
-	__u32 slot1;
-	__u32 pad;
+	__u64 word;
 };
 
 /* Counters of everything the BPF side could not record. */

@@ -289,6 +289,50 @@ struct {
 	__type(value, struct iowhy_off_task);
 } off_store SEC(".maps");
 
+/* tp_btf path: a CPU walks at most one off-CPU stack per off_walk_ns on average (a budget of time
+ * credit, at most off_walk_burst walks saved up; 0: no budget). With many tasks in short D sleeps
+ * (fio, 16 jobs: ~14,000 walks a second at one per ms of each task's D time) the walks were half
+ * the program's cost; past the budget a task keeps holding its D time until a walk is allowed,
+ * so every sleep still goes to a stack of its task. */
+const volatile __u64 off_walk_ns = 0;
+const volatile __u64 off_walk_burst = 0;
+
+struct iowhy_off_budget {
+	__u64 last;                  /* when the credit was last brought up to date */
+	__u64 credit;                /* ns of credit; a walk costs off_walk_ns */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct iowhy_off_budget);
+} off_budget SEC(".maps");
+
+/* May this CPU walk a stack now? Takes the walk's cost from the credit when it may. */
+static __always_inline bool off_walk_allowed(__u64 now)
+{
+	struct iowhy_off_budget *b;
+	__u32 zero = 0;
+	__u64 credit, cap = off_walk_ns * off_walk_burst;
+
+	if (!off_walk_ns)
+		return true;
+	b = bpf_map_lookup_elem(&off_budget, &zero);
+	if (!b)
+		return true;
+	credit = b->credit + (now > b->last ? now - b->last : 0);
+	if (credit > cap)
+		credit = cap;
+	b->last = now;
+	if (credit < off_walk_ns) {
+		b->credit = credit;
+		return false;
+	}
+	b->credit = credit - off_walk_ns;
+	return true;
+}
+
 /* tp_btf path: stacks by a hash of their frames (bpf_get_task_stack gives frames, not an id). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -409,20 +453,20 @@ static __noinline __s32 off_task_stack(struct task_struct *t, struct iowhy_off_c
 }
 
 /* next comes back from a D sleep it began as a tree task: add the sleep to its held time, and
- * once that reaches off_period_ns give it all to next's stack. */
+ * once that reaches off_period_ns (and the CPU's walk budget allows) give it all to next's stack. */
 static __noinline void off_wake(struct task_struct *next, struct iowhy_off_task *o)
 {
 	struct iowhy_off_val one = {}, *v;
 	struct iowhy_off_counters *k;
 	struct iowhy_off_key key = {};
 	__u32 tag = o->phase % IOWHY_MAX_PHASES;
-	__u64 d = bpf_ktime_get_ns() - o->ts;
+	__u64 now = bpf_ktime_get_ns(), d = now - o->ts;
 
 	o->ts = 0;
 	k = bpf_map_lookup_elem(&off_counters, &tag);
 	o->acc_ns += d;
 	o->acc_n++;
-	if (o->acc_ns < off_period_ns) {
+	if (o->acc_ns < off_period_ns || !off_walk_allowed(now)) {
 		if (k) {
 			k->held_ns += d;
 			k->held_n++;
@@ -434,6 +478,8 @@ static __noinline void off_wake(struct task_struct *next, struct iowhy_off_task 
 		k->held_n -= o->acc_n - 1;
 	}
 	key.phase = o->phase;
+	if (k)
+		k->walks++;
 	key.kstack = off_task_stack(next, k);
 	bpf_probe_read_kernel_str(key.comm, sizeof(key.comm), next->comm);
 	v = bpf_map_lookup_elem(&offcpu, &key);

@@ -83,6 +83,8 @@ struct iowhy_off_counters {
 	 * back what sleeps on another held; the sum over CPUs is what is still held) */
 	__s64 held_ns;
 	__s64 held_n;
+	__u64 walks;                 /* tp_btf: stacks walked (at most one a period of D time, and
+				      * within the CPU's walk budget) */
 };
 /* A kernel stack (innermost frame first, zeros past its end): the samples' stacks by bucket, the
  * off-CPU path's (tp_btf, bpf_get_task_stack) under a hash of its frames. */

@@ -161,7 +161,6 @@ static void *open_io(void *ctx)
 	s->rodata->loop_workfn_addr = t->ksyms[KS_LOOP_WORKFN];
 	s->rodata->loop_rootcg_workfn_addr = t->ksyms[KS_LOOP_ROOTCG_WORKFN];
 	s->bss->current_phase = IO_NO_PHASE;
-	s->rodata->nr_cpus = t->ncpus > 0 ? (__u32)t->ncpus : 0;
 	s->rodata->tick_ns = tick_ns();
 	/* tests only: every Nth run of the completion program does nothing, as when the kernel skips
 	 * it; block_io_done's program must then complete the request */

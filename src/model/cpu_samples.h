@@ -86,6 +86,7 @@ struct cpu_samples {
 	/* D time (and sleeps) of tasks whose time since their last stack stayed below the sampling
 	 * period: timed, given no stack yet (not in the waits) */
 	uint64_t off_held_ns, off_held_n;
+	uint64_t off_walks;         /* off-CPU stacks walked (tp_btf; within the budget) */
 
 	/* cpu_samples_classify */
 	uint64_t recorded;          /* samples in rows */

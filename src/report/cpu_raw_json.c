@@ -198,6 +198,7 @@ static void load_counters(struct cpu_samples *cs, struct json_object *cpu,
 	cs->off_key_lost = rl_u64(olost, "keys");
 	cs->off_held_ns = rl_u64(offcpu, "unsampled_ns");
 	cs->off_held_n = rl_u64(offcpu, "unsampled_sleeps");
+	cs->off_walks = rl_u64(offcpu, "stack_walks");
 }
 
 int cpu_raw_load(struct json_object *cpu, struct json_object *offcpu, const struct phase_result *p,

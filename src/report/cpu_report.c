@@ -201,6 +201,7 @@ static struct json_object *offcpu_obj(const struct cpu_samples *cs)
 	put(o, "lost", lost);
 	put_u64(o, "unsampled_ns", cs->off_held_ns);
 	put_u64(o, "unsampled_sleeps", cs->off_held_n);
+	put_u64(o, "stack_walks", cs->off_walks);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *x = json_object_new_object(), *f = json_object_new_array();
 

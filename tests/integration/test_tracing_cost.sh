@@ -69,6 +69,25 @@ check "fio 16 jobs: a skipped-runs warning if and only if there were some" \
 pct=$(echo "$fl" | sed -E 's/.*, ([0-9]+)% of its.*/\1/')
 check "fio 16 jobs: the stated share is the programs' scaled time ($pct%)" \
 	fcmp "$pct >= 5 && $pct + 1 >= 100 * $pr * $wall / $on / $wall"
+# Off-CPU stacks at this rate: 16 threads in short D sleeps (tens of thousands a second) would take
+# a stack walk per millisecond of each one's D time; each CPU walks at most 4 per sampling period
+# on average (64 saved up), and every sleep is still timed: the stacked and the held D time
+# together hold the tree's I/O wait, and at most its I/O and run-queue waits.
+o='.phases[0].offcpu'
+walks=$(jqr "$TMPROOT/f.json" "$o.stack_walks")
+osl=$(jqr "$TMPROOT/f.json" "$o.sleeps")
+hz=$(jqr "$TMPROOT/f.json" .phases[0].cpu_samples.hz)
+ncpu=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, r, "-"); n += (r[2] == "" ? 1 : r[2] - r[1] + 1) } print n }' \
+	/sys/devices/system/cpu/possible)
+check "fio 16 jobs: off-CPU stacks walked within the CPUs' budget ($walks walks, $osl sleeps, $ncpu CPUs at $hz Hz, $wall ns)" \
+	fcmp "$walks >= 1 && $walks <= $ncpu * ($wall / 1e9 * 4 * $hz + 64)"
+check "fio 16 jobs: far fewer walks than sleeps ($walks, $osl)" fcmp "$osl >= 4 * $walks"
+od=$(jqr "$TMPROOT/f.json" "$o.ns + $o.unsampled_ns")
+fiow=$(jqr "$TMPROOT/f.json" '[.phases[0].comms[] | .iowait_ns] | add')
+fw=$(jqr "$TMPROOT/f.json" '[.phases[0].comms[] | .iowait_ns + .runq_ns] | add')
+check "fio 16 jobs: the D sleeps ($od ns, stacked and held) hold the tree's I/O wait ($fiow ns)" \
+	fcmp "$od >= 0.9 * $fiow"
+check "fio 16 jobs: and at most its I/O and run-queue waits ($fw ns)" fcmp "$od <= 1.02 * $fw + 5000000"
 rm -f "$F"
 
 $IOWHY gen --strategy loop --size 1k --count 300 --dir "$TMPROOT" --json "$TMPROOT/g.json" \
