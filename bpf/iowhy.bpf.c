@@ -466,6 +466,13 @@ static __always_inline void on_sys_exit(long ret)
 }
 
 /*
+ * A field of a task passed to the program: a plain load in the tp_btf flavour, whose task pointers
+ * are typed, a probe read in the raw_tp one. `btf` is a constant in each program: the other
+ * branch is compiled away.
+ */
+#define TFIELD(btf, t, f) ((btf) ? (t)->f : BPF_CORE_READ(t, f))
+
+/*
  * Mask of the disk behind the file descriptor the current syscall works on (fd → file → inode →
  * superblock → s_dev → slot), or 0: a task in D inside write(fd) waits on that file's device.
  * Called in sched_switch, where `current` is still the task going to sleep: its first syscall
@@ -485,11 +492,12 @@ static __always_inline __u32 fd_disk(struct iowhy_task *c)
 	is_fd = bpf_map_lookup_elem(&fd_syscalls, &nr);
 	if (!is_fd || !(*is_fd & IOWHY_SYSF_FD))
 		return 0;
-	fd = PT_REGS_PARM1_CORE_SYSCALL((struct pt_regs *)bpf_task_pt_regs(t));
-	fdt = BPF_CORE_READ(t, files, fdt);
-	if (fd < 0 || !fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+	/* plain loads: t is typed (bpf_get_current_task_btf) in either flavour */
+	fd = PT_REGS_PARM1_SYSCALL((struct pt_regs *)bpf_task_pt_regs(t));
+	fdt = t->files ? t->files->fdt : NULL;
+	if (fd < 0 || !fdt || fd >= fdt->max_fds)
 		return 0;
-	fds = BPF_CORE_READ(fdt, fd);
+	fds = fdt->fd;
 	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
 		return 0;
 	key = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
@@ -506,10 +514,10 @@ static __always_inline __u32 dwait_disks(struct iowhy_task *c)
 	return m ? m : disks_in_flight();
 }
 
-static __always_inline void on_switch(bool preempt, struct task_struct *prev,
+static __always_inline void on_switch(const bool btf, bool preempt, struct task_struct *prev,
 				      struct task_struct *next, unsigned int prev_state)
 {
-	__u32 ptid = BPF_CORE_READ(prev, pid), ntid = BPF_CORE_READ(next, pid);
+	__u32 ptid = TFIELD(btf, prev, pid), ntid = TFIELD(btf, next, pid);
 	struct iowhy_cpu *s = cpu_slot();
 	struct iowhy_task *c;
 	__u64 now = 0;
@@ -527,11 +535,11 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 	if (c && s && s->tid == ptid && s->tree) {
 		/* write the running copy back: its batched transitions go out from here (before the
 		 * switch-out event), so only what precedes the log is copied */
-		flush_log(&s->t, ptid, BPF_CORE_READ(prev, tgid));
+		flush_log(&s->t, ptid, TFIELD(btf, prev, tgid));
 		__builtin_memcpy(c, &s->t, __builtin_offsetof(struct iowhy_task, log));
 	}
 	if (c) {
-		__u32 tgid = BPF_CORE_READ(prev, tgid), disks = 0;
+		__u32 tgid = TFIELD(btf, prev, tgid), disks = 0;
 		__u8 flags = 0, state;
 
 		if (prev_state & TASK_DEAD_)
@@ -543,7 +551,8 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		else
 			state = IOWHY_TS_SWAIT;
 		if (state == IOWHY_TS_DWAIT) {
-			if (BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait))
+			if (btf ? BPF_CORE_READ_BITFIELD(prev, in_iowait) :
+				  BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait))
 				flags = IOWHY_EVF_IOWAIT;
 			disks = dwait_disks(c);
 		}
@@ -569,7 +578,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		if (!now)
 			now = bpf_ktime_get_ns();
 		c->on_since = now;
-		emit(now, ntid, BPF_CORE_READ(next, tgid), c,
+		emit(now, ntid, TFIELD(btf, next, tgid), c,
 		     c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL, 0, 0, 0);
 	}
 	if (s) {
@@ -577,7 +586,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 		/* the scheduler brought prev's task clock up to date for this switch (se.exec_start;
 		 * the idle task has none): the offset between that clock and ours (hidden_switch_in) */
 		if (ptid)
-			s->clk_off = (__s64)(s->at - BPF_CORE_READ(prev, se.exec_start));
+			s->clk_off = (__s64)(s->at - TFIELD(btf, prev, se.exec_start));
 		/* the storage's log is empty (sent at switch-out): copy what precedes it */
 		if (c)
 			__builtin_memcpy(&s->t, c, __builtin_offsetof(struct iowhy_task, log));
@@ -586,9 +595,9 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev,
 	}
 }
 
-static __always_inline void on_wakeup(struct task_struct *p)
+static __always_inline void on_wakeup(const bool btf, struct task_struct *p)
 {
-	__u32 tid = BPF_CORE_READ(p, pid);
+	__u32 tid = TFIELD(btf, p, pid);
 	struct iowhy_task *c = task_of(p, tid);
 	__u32 waker = 0, last = 0;
 	__u64 now;
@@ -599,7 +608,7 @@ static __always_inline void on_wakeup(struct task_struct *p)
 	now = bpf_ktime_get_ns();
 	if (c->state == IOWHY_TS_DWAIT)
 		waking_disk(now, c->on_since, &waker, &last);
-	emit(now, tid, BPF_CORE_READ(p, tgid), c, IOWHY_TS_RUNQ, 0, waker, last);
+	emit(now, tid, TFIELD(btf, p, tgid), c, IOWHY_TS_RUNQ, 0, waker, last);
 }
 
 static __always_inline void on_fork(struct task_struct *parent, struct task_struct *child)
@@ -719,21 +728,21 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(btf_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	on_switch(preempt, prev, next, prev_state);
+	on_switch(true, preempt, prev, next, prev_state);
 	return 0;
 }
 
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(btf_sched_wakeup, struct task_struct *p)
 {
-	on_wakeup(p);
+	on_wakeup(true, p);
 	return 0;
 }
 
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(btf_sched_wakeup_new, struct task_struct *p)
 {
-	on_wakeup(p);
+	on_wakeup(true, p);
 	return 0;
 }
 
@@ -778,21 +787,21 @@ SEC("raw_tp/sched_switch")
 int BPF_PROG(raw_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	on_switch(preempt, prev, next, prev_state);
+	on_switch(false, preempt, prev, next, prev_state);
 	return 0;
 }
 
 SEC("raw_tp/sched_wakeup")
 int BPF_PROG(raw_sched_wakeup, struct task_struct *p)
 {
-	on_wakeup(p);
+	on_wakeup(false, p);
 	return 0;
 }
 
 SEC("raw_tp/sched_wakeup_new")
 int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p)
 {
-	on_wakeup(p);
+	on_wakeup(false, p);
 	return 0;
 }
 

@@ -452,15 +452,29 @@ static __noinline __s32 off_task_stack(struct task_struct *t, struct iowhy_off_c
 	return -1;
 }
 
+/*
+ * The time of this switch: the core's sched_switch program, attached before this one and so run
+ * first, has just stamped this CPU's slot with it and with next's tid (a clock read costs ~40 ns
+ * in a VM); a clock read when the slot does not hold this switch.
+ */
+static __always_inline __u64 switch_now(__u32 ntid)
+{
+	struct iowhy_cpu *s = cpu_slot();
+
+	if (s && s->tid == ntid && s->at)
+		return s->at;
+	return bpf_ktime_get_ns();
+}
+
 /* next comes back from a D sleep it began as a tree task: add the sleep to its held time, and
  * once that reaches off_period_ns (and the CPU's walk budget allows) give it all to next's stack. */
-static __noinline void off_wake(struct task_struct *next, struct iowhy_off_task *o)
+static __noinline void off_wake(struct task_struct *next, struct iowhy_off_task *o, __u64 now)
 {
 	struct iowhy_off_val one = {}, *v;
 	struct iowhy_off_counters *k;
 	struct iowhy_off_key key = {};
 	__u32 tag = o->phase % IOWHY_MAX_PHASES;
-	__u64 now = bpf_ktime_get_ns(), d = now - o->ts;
+	__u64 d = now > o->ts ? now - o->ts : 0;
 
 	o->ts = 0;
 	k = bpf_map_lookup_elem(&off_counters, &tag);
@@ -522,7 +536,7 @@ static __always_inline void off_switch_btf(struct task_struct *prev, struct task
 				o->acc_n = 0;
 				o->phase = c->phase;
 			}
-			o->ts = bpf_ktime_get_ns();
+			o->ts = switch_now(next->pid);
 			if (k)
 				k->sleeps++;
 		}
@@ -531,7 +545,7 @@ static __always_inline void off_switch_btf(struct task_struct *prev, struct task
 		return;
 	o = bpf_task_storage_get(&off_store, next, 0, 0);
 	if (o && o->ts)
-		off_wake(next, o);
+		off_wake(next, o, switch_now(next->pid));
 }
 
 SEC("tp_btf/sched_switch")
