@@ -10,7 +10,6 @@
 # Output: the table on stdout and bench/results/bpf-primitives-DATE.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
 [ "$(id -u)" = 0 ] || { echo "bench/bpf_primitives.sh: needs root" >&2; exit 1; }
 ARCH=$(uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 W=$(mktemp -d /var/tmp/iowhy-prim.XXXXXX)
