@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `iowhy __floor [--core|--syscalls|--timer] [--] CMD [ARGS...]`: CMD under empty programs on
+ * `iowhy __floor [--core|--syscalls|--timer|--io-timer] [--] CMD [ARGS...]`: CMD under empty programs on
  * iowhy's tracepoints (floor_probes.h), for the benchmarks' floor controls: F0 every tracepoint,
  * F1 (--syscalls) the raw_syscalls pair only; --core the core probes' tracepoints (as --no-io);
- * F2 (--timer) a minimal exact syscall timer on that pair (bench/syscall_floor.sh); FS
+ * F2 (--timer) a minimal exact syscall timer on that pair (bench/syscall_floor.sh); F3
+ * (--io-timer) that and a minimal exact off-CPU and request timer (bench/io_floor.sh); FS
  * (--sampler HZ) an empty program on the sampler's cpu-clock events (bench/sampler_cost.sh).
  * Exits with CMD's status (128 + signal if killed).
  */
@@ -35,6 +36,8 @@ int floor_main(int argc, char **argv)
 			kind = FLOOR_CORE;
 		} else if (!strcmp(argv[i], "--timer")) {
 			kind = FLOOR_TIMER;
+		} else if (!strcmp(argv[i], "--io-timer")) {
+			kind = FLOOR_IO_TIMER;
 		} else if (!strcmp(argv[i], "--sampler") && i + 1 < argc) {
 			char *end;
 
@@ -50,7 +53,7 @@ int floor_main(int argc, char **argv)
 		}
 	}
 	if (i >= argc) {
-		fprintf(stderr, "iowhy __floor: usage: iowhy __floor [--core|--syscalls|--timer|--sampler HZ] [--] CMD...\n");
+		fprintf(stderr, "iowhy __floor: usage: iowhy __floor [--core|--syscalls|--timer|--io-timer|--sampler HZ] [--] CMD...\n");
 		return 2;
 	}
 	if (kind == FLOOR_SAMPLER ? floor_sampler_attach(&f, hz) : floor_probes_attach(&f, kind))
@@ -60,7 +63,7 @@ int floor_main(int argc, char **argv)
 			f.attached, hz);
 	else
 		fprintf(stderr, "iowhy __floor: %d %sprograms attached\n", f.attached,
-			kind == FLOOR_TIMER ? "timer " : "empty ");
+			kind == FLOOR_TIMER || kind == FLOOR_IO_TIMER ? "timer " : "empty ");
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {

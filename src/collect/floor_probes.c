@@ -27,8 +27,9 @@ int floor_wants(enum floor_kind kind, int set, const char *name)
 	case FLOOR_SYSCALLS:
 	case FLOOR_TIMER:
 		return set == 0 && !strncmp(name, "raw_syscalls:", 13);
+	case FLOOR_IO_TIMER:
 	case FLOOR_SAMPLER:
-		return 0;
+		return 0; /* their own programs, not empty ones */
 	}
 	return 0;
 }
@@ -87,14 +88,26 @@ static int attach_set(struct floor_probes *f, int i, const struct btf *vmlinux)
 	return 0;
 }
 
-/* F2: the timer's object, loaded and attached (its own programs stand on the raw_syscalls pair) */
-static int attach_timer(struct floor_probes *f)
+/* F2: the timer's syscall pair; F3 (io): its scheduler and request programs too */
+static int attach_timer(struct floor_probes *f, int io)
 {
+	struct bpf_program *io_progs[4];
 	int err;
 
-	f->timer = floor_timer_bpf__open_and_load();
+	f->timer = floor_timer_bpf__open();
 	if (!f->timer) {
-		fprintf(stderr, "iowhy: cannot load the floor timer: %s\n", strerror(errno));
+		fprintf(stderr, "iowhy: cannot open the floor timer: %s\n", strerror(errno));
+		return -1;
+	}
+	io_progs[0] = f->timer->progs.ft_switch;
+	io_progs[1] = f->timer->progs.ft_wakeup;
+	io_progs[2] = f->timer->progs.ft_issue;
+	io_progs[3] = f->timer->progs.ft_complete;
+	for (int i = 0; i < 4; i++)
+		bpf_program__set_autoload(io_progs[i], io != 0);
+	err = floor_timer_bpf__load(f->timer);
+	if (err) {
+		fprintf(stderr, "iowhy: cannot load the floor timer: %s\n", strerror(-err));
 		return -1;
 	}
 	err = floor_timer_bpf__attach(f->timer);
@@ -102,7 +115,7 @@ static int attach_timer(struct floor_probes *f)
 		fprintf(stderr, "iowhy: cannot attach the floor timer: %s\n", strerror(-err));
 		return -1;
 	}
-	f->attached = 2;
+	f->attached = io ? 6 : 2;
 	return 0;
 }
 
@@ -156,8 +169,8 @@ int floor_probes_attach(struct floor_probes *f, enum floor_kind kind)
 	int rc = 0;
 
 	floor_reset(f);
-	if (kind == FLOOR_TIMER) {
-		rc = attach_timer(f);
+	if (kind == FLOOR_TIMER || kind == FLOOR_IO_TIMER) {
+		rc = attach_timer(f, kind == FLOOR_IO_TIMER);
 		if (rc)
 			floor_probes_detach(f);
 		return rc;

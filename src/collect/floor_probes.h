@@ -19,6 +19,8 @@ enum floor_kind {
 	FLOOR_SYSCALLS,  /* F1: raw_syscalls sys_enter and sys_exit only */
 	FLOOR_TIMER,     /* F2: the least an exact syscall timer does, on the same pair
 			  * (bpf/floor_timer.bpf.c): its two programs, not empty ones */
+	FLOOR_IO_TIMER,  /* F3: F2 and the least an exact account of off-CPU time (sleep and
+			  * run-queue wait) and of each request's device time does: six programs */
 	FLOOR_SAMPLER,   /* FS: an empty program on the sampler's cpu-clock event of every CPU at
 			  * the sampling frequency: what sampling costs before iowhy's program */
 };
@@ -28,7 +30,7 @@ struct floor_probes {
 	int fd[2][PROBE_SET_MAX]; /* program fds, -1 if none */
 	int link[2][PROBE_SET_MAX];
 	int attached;             /* how many programs are attached */
-	struct floor_timer_bpf *timer; /* FLOOR_TIMER's object, else NULL */
+	struct floor_timer_bpf *timer; /* FLOOR_TIMER's or FLOOR_IO_TIMER's object, else NULL */
 	int *perf_fds, nperf;          /* FLOOR_SAMPLER's events, -1 where a CPU has none */
 	int sample_prog;               /* FLOOR_SAMPLER's empty program, else -1 */
 };
@@ -36,7 +38,8 @@ struct floor_probes {
 /* Whether a probe of that name belongs to the floor of `kind`. */
 int floor_wants(enum floor_kind kind, int set, const char *name);
 /* Load and attach the empty programs (IOWHY_SKIP_PROBES and tracepoints absent from the kernel are
- * left out, as iowhy leaves them out), or for FLOOR_TIMER the timer's two. Returns 0, or -1 after
+ * left out, as iowhy leaves them out), or for FLOOR_TIMER the timer's two, for FLOOR_IO_TIMER its
+ * six. Returns 0, or -1 after
  * one line on stderr (detached). */
 int floor_probes_attach(struct floor_probes *f, enum floor_kind kind);
 /* FLOOR_SAMPLER at `hz` (1..SAMPLER_MAX_HZ); the same contract. */

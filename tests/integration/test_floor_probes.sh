@@ -3,7 +3,8 @@
 # (F1) the raw_syscalls pair only; each runs on its tracepoint (bpf_stats run counts) and does
 # nothing; the command's exit status comes back; nothing stays attached afterwards. `--timer` (F2)
 # attaches the minimal exact syscall timer instead: its two programs, on the same pair, each run on
-# every transition, and gone afterwards. `--sampler HZ` (FS) attaches one empty perf_event program
+# every transition, and gone afterwards; `--io-timer` (F3) that pair and the minimal off-CPU and
+# request timers (six programs). `--sampler HZ` (FS) attaches one empty perf_event program
 # to a cpu-clock event per CPU; it runs HZ times a second on a busy CPU.
 need_root
 command -v bpftool >/dev/null || skip "needs bpftool"
@@ -73,6 +74,32 @@ for _ in $(seq 20); do
 	sleep 0.1
 done
 check "timer: gone afterwards" test "$(timers "$TMPROOT/after.json")" = 0
+# --io-timer (F3): the syscall timer's pair and the off-CPU and request timers: six programs, the
+# request pair run on every request of 2,000 direct writes, the scheduler pair on the switches
+ft() { jq '[.[] | select(.name | startswith("ft_"))] | length' "$1"; }
+ftruns() { jq --arg n "$2" '[.[] | select(.name == $n) | .run_cnt // 0] | add // 0' "$1"; }
+$IOWHY __floor --io-timer -- sh -c "bpftool prog show -j >'$TMPROOT/p0.json'; \
+	dd if=/dev/zero of='$TMPROOT/direct' bs=4k count=2000 oflag=direct status=none; \
+	bpftool prog show -j >'$TMPROOT/p1.json'; exit 5" 2>"$TMPROOT/err"; rc=$?
+check "io-timer: the command's exit status comes back (got $rc)" test "$rc" = 5
+check "io-timer: its six programs attached, nothing else" \
+	test "$(ft "$TMPROOT/p0.json"):$(floors "$TMPROOT/p0.json")" = 6:0
+check "io-timer: it says so" grep -q "^iowhy __floor: 6 timer programs attached" "$TMPROOT/err"
+for prog in ft_issue ft_complete ft_switch ft_wakeup; do
+	r0=$(ftruns "$TMPROOT/p0.json" $prog) r1=$(ftruns "$TMPROOT/p1.json" $prog)
+	if [ "$(stat -f -c %T "$TMPROOT")" = tmpfs ] && [ "${prog#ft_}" != switch ] && [ "${prog#ft_}" != wakeup ]; then
+		echo "  ($TMPROOT is tmpfs: no requests for $prog)"
+		continue
+	fi
+	check "io-timer: $prog ran on 2,000 direct writes ($r0 -> $r1)" fcmp "$r1 - $r0 >= 2000"
+done
+rm -f "$TMPROOT/direct"
+for _ in $(seq 20); do
+	bpftool prog show -j >"$TMPROOT/after.json"
+	[ "$(ft "$TMPROOT/after.json")" = 0 ] && break
+	sleep 0.1
+done
+check "io-timer: gone afterwards" test "$(ft "$TMPROOT/after.json")" = 0
 $IOWHY __floor --bogus true 2>"$TMPROOT/err"; rc=$?
 check "an unknown option: exit 2 (got $rc)" test "$rc" = 2
 
