@@ -35,6 +35,8 @@ enum iowhy_event_type {
 	IOWHY_EV_FORK,      /* `tid` created `arg` (tgid `arg2`); carries the parent's comm */
 	IOWHY_EV_EXEC,      /* `tid` exec'd; carries the new comm */
 	IOWHY_EV_BATCH,     /* `arg` STATE transitions of `tid` (USER/KERNEL at syscall entry and exit) */
+	IOWHY_EV_SWITCH,    /* a context switch between two tree tasks in one record: this STATE event
+			     * (prev's switch-out) and a second one after it (next's switch-in) */
 };
 
 /* Event flags. */

@@ -167,6 +167,17 @@ static int handle_event(void *ctx, void *data, size_t size)
 		c->dropped += reorder_push_batch(c->order, data, size);
 		if (n && n <= IOWHY_LOG_LEN && size >= sizeof(b->h) + n * sizeof(b->e[0]))
 			ts = b->e[n - 1].ts;
+	} else if (e->type == IOWHY_EV_SWITCH) {
+		/* a switch between two tree tasks: prev's switch-out, then next's switch-in */
+		struct iowhy_event out = *e;
+
+		out.type = IOWHY_EV_STATE;
+		c->dropped += reorder_push(c->order, &out, NULL) != 0;
+		if (size >= 2 * sizeof(*e)) {
+			c->dropped += reorder_push(c->order, e + 1, NULL) != 0;
+			if (e[1].ts > ts)
+				ts = e[1].ts;
+		}
 	} else {
 		if (size >= sizeof(struct iowhy_event_comm))
 			comm = ((const struct iowhy_event_comm *)data)->comm;
