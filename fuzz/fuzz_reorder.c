@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the reorder buffer (src/collect/reorder.c) fed arbitrary pushes, batch records
- * (any size, any entry count) and releases. Invariants: each release hands out events in
+ * libFuzzer target: the reorder buffer (src/collect/reorder.c) fed arbitrary pushes, batch and switch
+ * records (any size, any entry count) and releases. Invariants: each release hands out events in
  * (timestamp, arrival) order and never one above its bound; nothing is lost or invented (pushed =
  * released + still queued); a comm travels with its event.
  */
@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			take(&p, end, &e, sizeof(e));
 			e.ts &= 0xffffff; /* close timestamps: many ties */
 			pushed += reorder_push(&r, &e, (op & 8) ? comm : NULL) == 0;
-		} else if (op % 3 == 1) { /* a batch record of any size */
+		} else if (op % 3 == 1) { /* a batch or switch record of any size */
 			uint8_t len8 = 0;
 			size_t len;
 			uint8_t *b;
@@ -74,7 +74,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					bb->e[i].ts &= 0xffffff;
 			}
 			{
-				size_t before = r.n, lost = reorder_push_batch(&r, (void *)b, len);
+				/* the same bytes as a switch record (one or two events) */
+				size_t before = r.n, lost = (op & 16) ?
+					reorder_push_switch(&r, (void *)b, len) :
+					reorder_push_batch(&r, (void *)b, len);
 
 				pushed += r.n - before;
 				CHECK(lost == 0);

@@ -169,15 +169,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 			ts = b->e[n - 1].ts;
 	} else if (e->type == IOWHY_EV_SWITCH) {
 		/* a switch between two tree tasks: prev's switch-out, then next's switch-in */
-		struct iowhy_event out = *e;
-
-		out.type = IOWHY_EV_STATE;
-		c->dropped += reorder_push(c->order, &out, NULL) != 0;
-		if (size >= 2 * sizeof(*e)) {
-			c->dropped += reorder_push(c->order, e + 1, NULL) != 0;
-			if (e[1].ts > ts)
-				ts = e[1].ts;
-		}
+		c->dropped += reorder_push_switch(c->order, e, size);
+		if (size >= 2 * sizeof(*e) && e[1].ts > ts)
+			ts = e[1].ts;
 	} else {
 		if (size >= sizeof(struct iowhy_event_comm))
 			comm = ((const struct iowhy_event_comm *)data)->comm;

@@ -148,6 +148,21 @@ size_t reorder_push_batch(struct reorder *r, const struct iowhy_event_batch *b, 
 	return dropped;
 }
 
+size_t reorder_push_switch(struct reorder *r, const struct iowhy_event *e, size_t size)
+{
+	struct iowhy_event out;
+	size_t dropped = 0;
+
+	if (size < sizeof(*e)) /* the first event is not all there: read nothing of it */
+		return 0;
+	out = *e;
+	out.type = IOWHY_EV_STATE;
+	dropped += reorder_push(r, &out, NULL) != 0;
+	if (size >= 2 * sizeof(*e))
+		dropped += reorder_push(r, e + 1, NULL) != 0;
+	return dropped;
+}
+
 static void heap_pop(struct reorder *r)
 {
 	size_t i = 0;

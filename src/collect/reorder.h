@@ -46,6 +46,10 @@ void reorder_init(struct reorder *r);
 int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *comm);
 /* Queue the transitions of a batch record as STATE events. Returns how many could not be queued. */
 size_t reorder_push_batch(struct reorder *r, const struct iowhy_event_batch *b, size_t size);
+/* Queue a switch record (IOWHY_EV_SWITCH, `size` bytes): its first event (prev's switch-out) as a
+ * STATE event, then its second (next's switch-in) when the record holds it. Returns how many could
+ * not be queued. */
+size_t reorder_push_switch(struct reorder *r, const struct iowhy_event *e, size_t size);
 /* Release, in (timestamp, arrival) order, every queued event with ts <= upto. Returns the count. */
 size_t reorder_release(struct reorder *r, uint64_t upto, reorder_fn fn, void *ctx);
 /* Timestamp of the oldest event held (0 if none). */

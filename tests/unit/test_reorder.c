@@ -153,6 +153,51 @@ static void test_batch(void **state)
 	reorder_free(&r);
 }
 
+/* A switch record: prev's switch-out becomes a STATE event, next's switch-in follows it (same
+ * time, in that order); a record cut after its first event gives that one only; a variable-size
+ * batch record of 2 entries gives its 2. */
+static void test_switch(void **state)
+{
+	static struct sink s;
+	struct iowhy_event pair[2];
+	struct iowhy_event_batch b;
+	struct reorder r;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	memset(pair, 0, sizeof(pair));
+	reorder_init(&r);
+	pair[0] = (struct iowhy_event){ .ts = 500, .tid = 3, .type = IOWHY_EV_SWITCH,
+					.state = IOWHY_TS_DWAIT, .arg = 4 };
+	pair[1] = (struct iowhy_event){ .ts = 500, .tid = 9, .type = IOWHY_EV_STATE,
+					.state = IOWHY_TS_USER };
+	assert_int_equal(reorder_push_switch(&r, pair, sizeof(pair)), 0);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(reorder_push_switch(&r, pair, sizeof(pair[0])), 0);
+	assert_int_equal(r.n, 3);
+	assert_int_equal(reorder_push_switch(&r, pair, sizeof(pair[0]) - 1), 0); /* nothing read */
+	assert_int_equal(r.n, 3);
+	memset(&b, 0, sizeof(b));
+	b.h = (struct iowhy_event){ .ts = 600, .tid = 9, .type = IOWHY_EV_BATCH, .arg = 2 };
+	b.e[0] = (struct iowhy_logent){ .ts = 600, .nr = 17, .state = IOWHY_TS_KERNEL };
+	b.e[1] = (struct iowhy_logent){ .ts = 601, .nr = IOWHY_NR_NONE, .state = IOWHY_TS_USER };
+	assert_int_equal(reorder_push_batch(&r, &b, sizeof(b.h) + 2 * sizeof(b.e[0])), 0);
+	assert_int_equal(r.n, 5);
+	assert_int_equal(reorder_release(&r, UINT64_MAX, collect, &s), 5);
+	assert_int_equal(s.ev[0].tid, 3);
+	assert_int_equal(s.ev[0].type, IOWHY_EV_STATE);
+	assert_int_equal(s.ev[0].state, IOWHY_TS_DWAIT);
+	assert_int_equal(s.ev[0].arg, 4);
+	assert_int_equal(s.ev[1].tid, 9);
+	assert_int_equal(s.ev[1].state, IOWHY_TS_USER);
+	assert_int_equal(s.ev[2].tid, 3);
+	assert_int_equal(s.ev[3].ts, 600);
+	assert_int_equal(s.ev[3].nr, 17);
+	assert_int_equal(s.ev[4].ts, 601);
+	assert_int_equal(s.ev[4].state, IOWHY_TS_USER);
+	reorder_free(&r);
+}
+
 /* Many events in random order come out sorted (the heap grows past its first allocation). */
 static void test_many(void **state)
 {
@@ -266,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_batch),
+		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_fifo_wrap),
 		cmocka_unit_test(test_comm_slots),
