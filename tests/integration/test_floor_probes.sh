@@ -28,10 +28,14 @@ n_core=$(( $(specs src/collect/core_probes.c) - $(core_io_missing "$TMPROOT/core
 
 # The kernel frees a closed program after an RCU grace period: wait (up to 2 s) until no empty
 # program of an earlier __floor is left, so that the counts below are this one's.
+# wait (2 s at most) until none is left of the programs COUNT (a function of a prog-show file,
+# default floors) counts; $TMPROOT/after.json holds the last look
 gone() {
+	local count=${1:-floors}
+
 	for _ in $(seq 20); do
 		bpftool prog show -j >"$TMPROOT/after.json"
-		[ "$(floors "$TMPROOT/after.json")" = 0 ] && return
+		[ "$("$count" "$TMPROOT/after.json")" = 0 ] && return
 		sleep 0.1
 	done
 }
@@ -68,11 +72,7 @@ check "timer: its two programs attached, nothing else" \
 check "timer: it says so" grep -q "^iowhy __floor: 2 timer programs attached" "$TMPROOT/err"
 r0=$(truns "$TMPROOT/p0.json") r1=$(truns "$TMPROOT/p1.json")
 check "timer: each ran on the 20,000 calls of getppid 20000 ($r0 -> $r1)" fcmp "$r1 - $r0 >= 20000"
-for _ in $(seq 20); do
-	bpftool prog show -j >"$TMPROOT/after.json"
-	[ "$(timers "$TMPROOT/after.json")" = 0 ] && break
-	sleep 0.1
-done
+gone timers
 check "timer: gone afterwards" test "$(timers "$TMPROOT/after.json")" = 0
 # --io-timer (F3): the syscall timer's pair and the off-CPU and request timers: six programs, the
 # request pair run on every request of 2,000 direct writes, the scheduler pair at their sleeps
@@ -100,11 +100,7 @@ for prog in ft_issue ft_complete ft_switch ft_wakeup; do
 	esac
 done
 rm -f "$TMPROOT/direct"
-for _ in $(seq 20); do
-	bpftool prog show -j >"$TMPROOT/after.json"
-	[ "$(ft "$TMPROOT/after.json")" = 0 ] && break
-	sleep 0.1
-done
+gone ft
 check "io-timer: gone afterwards" test "$(ft "$TMPROOT/after.json")" = 0
 $IOWHY __floor --bogus true 2>"$TMPROOT/err"; rc=$?
 check "an unknown option: exit 2 (got $rc)" test "$rc" = 2
