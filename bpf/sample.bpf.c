@@ -516,7 +516,8 @@ static __always_inline void off_switch_btf(struct task_struct *prev, struct task
 {
 	struct iowhy_off_task *o;
 	struct iowhy_task *c;
-	__u32 ptid = prev->pid;
+	__u32 ptid = prev->pid, ntid = next->pid;
+	__u64 now = 0; /* the switch's time, looked up once and only when needed */
 
 	if (ptid && (prev_state & TASK_UNINTERRUPTIBLE_) && !(prev_state & TASK_NOLOAD_) &&
 	    (c = task_of(prev, ptid))) {
@@ -536,16 +537,16 @@ static __always_inline void off_switch_btf(struct task_struct *prev, struct task
 				o->acc_n = 0;
 				o->phase = c->phase;
 			}
-			o->ts = switch_now(next->pid);
+			o->ts = now = switch_now(ntid);
 			if (k)
 				k->sleeps++;
 		}
 	}
-	if (!next->pid)
+	if (!ntid)
 		return;
 	o = bpf_task_storage_get(&off_store, next, 0, 0);
 	if (o && o->ts)
-		off_wake(next, o, switch_now(next->pid));
+		off_wake(next, o, now ? now : switch_now(ntid));
 }
 
 SEC("tp_btf/sched_switch")
