@@ -88,12 +88,53 @@ struct {
 	__type(value, struct io_bio);
 } bios SEC(".maps");
 
+/*
+ * The last bio queued on each CPU (row: the CPU), until a request takes it or the CPU's next bio
+ * moves it into bios: most bios become a request on the CPU that queued them, right after, and
+ * the LRU hash's update, lookup and delete were a third of the cost of a request here. Any CPU
+ * may read a row (a task can move between its bio and its request), so rows are a plain array of
+ * cache lines, not a per-CPU map.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* the possible CPUs: set at load */
+	__type(key, __u32);
+	__type(value, struct io_bio_slot);
+} bio_last SEC(".maps");
+
+/* The possible CPUs (bio_last's rows), set by user space. */
+const volatile __u32 nr_cpus = 1;
+/* Tests only (IOWHY_TEST_BIO_ROW_OFFSET=N): a bio is kept in the row N CPUs on, as if its task
+ * moved to another CPU before its request, which then searches the other rows. */
+const volatile __u32 test_bio_row_offset = 0;
+
+/* Requests whose slot in req_slots (below) was taken by another: the overflow. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 32768); /* sized at load from the devices' queues (io_probes.c) */
 	__type(key, __u64);
 	__type(value, struct io_req);
 } reqs SEC(".maps");
+
+/*
+ * The tracked requests, each in the slot its address hashes to: a request is issued on one CPU and
+ * completed on another, and a hash map's update and delete there took a bucket lock and moved an
+ * element between the CPUs' free lists (cache lines both CPUs write, at every request: its
+ * completion program cost twice its issue's). A slot (72 bytes: the address and the state) is
+ * claimed with a compare-and-swap of its key and released by zeroing it; a request whose slot is
+ * taken goes to reqs. 2^(64 - req_slot_shift) slots, set by user space (io_probes.c).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct io_req_slot);
+} req_slots SEC(".maps");
+
+const volatile __u32 req_slot_shift = 51;
+/* Requests in reqs (an estimate that errs high): while 0, a request not in its slot is untracked
+ * without a look in the hash (a miss there reads a cold bucket). */
+__s64 reqs_in_hash = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -354,6 +395,106 @@ static __always_inline void throttled_tree_bio(struct bio *bio, struct io_bio *b
 	b->phase = phase->phase;
 }
 
+static __always_inline struct io_bio_slot *bio_row(__u32 cpu)
+{
+	return bpf_map_lookup_elem(&bio_last, &cpu);
+}
+
+/* Remember bio `key` until a request takes it: in this CPU's row, the row's bio before it moved
+ * into bios. The row is emptied by a compare-and-swap before that move, so that a bio is never in
+ * both places (a copy left in bios would be found for a later bio at the same address); a request
+ * that looks in between finds it in bios at its second look (bio_take). */
+static __always_inline void bio_keep(__u64 key, const struct io_bio *b)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct io_bio_slot *sl;
+	__u64 old;
+
+	if (test_bio_row_offset) /* (rodata: the branch is pruned at load when 0) */
+		cpu = (cpu + test_bio_row_offset) % nr_cpus;
+	sl = bio_row(cpu);
+
+	if (!sl) {
+		if (bpf_map_update_elem(&bios, &key, b, BPF_ANY))
+			LOST(bios_full);
+		return;
+	}
+	old = *(volatile __u64 *)&sl->key;
+	if (old) {
+		struct io_bio ob = sl->b;
+
+		if (__sync_val_compare_and_swap(&sl->key, old, 0) == old &&
+		    bpf_map_update_elem(&bios, &old, &ob, BPF_ANY))
+			LOST(bios_full);
+	}
+	sl->b = *b;
+	asm volatile("" ::: "memory");
+	*(volatile __u64 *)&sl->key = key;
+}
+
+/* Take bio `key` out of row `sl` into *out: false if the row holds another (or it was taken or
+ * moved meanwhile: the compare-and-swap confirms the copy). */
+static __always_inline bool bio_row_take(struct io_bio_slot *sl, __u64 key, struct io_bio *out)
+{
+	if (!sl || *(volatile __u64 *)&sl->key != key)
+		return false;
+	*out = sl->b;
+	return __sync_val_compare_and_swap(&sl->key, key, 0) == key;
+}
+
+/* Take bio `key` (non-zero), wherever it waits, into *out; false if it was never seen. This CPU's
+ * row first, then bios, then the other CPUs' rows (a task that moved after queueing it). */
+static __always_inline bool bio_take(__u64 key, struct io_bio *out)
+{
+	__u32 self = bpf_get_smp_processor_id();
+	struct io_bio *b;
+
+	if (bio_row_take(bio_row(self), key, out))
+		return true;
+	b = bpf_map_lookup_elem(&bios, &key);
+	if (b) {
+		*out = *b;
+		bpf_map_delete_elem(&bios, &key);
+		return true;
+	}
+	for (__u32 cpu = 0; cpu < nr_cpus && cpu < IO_MAX_CPUS; cpu++)
+		if (cpu != self && bio_row_take(bio_row(cpu), key, out))
+			return true;
+	/* moved into bios by its CPU while we looked */
+	b = bpf_map_lookup_elem(&bios, &key);
+	if (!b)
+		return false;
+	*out = *b;
+	bpf_map_delete_elem(&bios, &key);
+	return true;
+}
+
+/* Bio `key`'s class, without taking it (a split's parent); false if not seen. */
+static __always_inline bool bio_peek(__u64 key, struct io_bio *out)
+{
+	struct io_bio_slot *sl = bio_row(bpf_get_smp_processor_id());
+	struct io_bio *b;
+
+	if (sl && *(volatile __u64 *)&sl->key == key) {
+		*out = sl->b;
+		if (*(volatile __u64 *)&sl->key == key)
+			return true;
+	}
+	b = bpf_map_lookup_elem(&bios, &key);
+	if (!b)
+		return false;
+	*out = *b;
+	return true;
+}
+
+/* Forget bio `key` (merged into a request that has its own first bio), wherever it waits. */
+static __always_inline void bio_forget(__u64 key)
+{
+	struct io_bio tmp;
+
+	bio_take(key, &tmp);
+}
+
 /* Classify a bio in its submitter's context and remember it until it becomes a request. */
 static __always_inline void bio_seen(struct bio *bio)
 {
@@ -379,8 +520,7 @@ static __always_inline void bio_seen(struct bio *bio)
 		if (b.cls == IO_CL_OTHER)
 			throttled_tree_bio(bio, &b);
 	}
-	if (bpf_map_update_elem(&bios, &key, &b, BPF_ANY))
-		LOST(bios_full);
+	bio_keep(key, &b);
 	if (timeline_on && c) {
 		__u32 tid = cur_tid();
 
@@ -432,6 +572,59 @@ static __always_inline void send_rq(const struct io_req *r, __u64 now)
 	bpf_ringbuf_submit(e, 0);
 }
 
+/* The slot of the request at `key` (its address), NULL if none. The address is copied through a
+ * read: the verifier allows no shift or multiplication of a pointer. */
+static __always_inline struct io_req_slot *req_slot(__u64 key)
+{
+	__u64 k = 0;
+	__u32 i;
+
+	bpf_probe_read_kernel(&k, sizeof(k), &key);
+	i = (__u32)(((k >> 6) * 0x9E3779B97F4A7C15ull) >> req_slot_shift);
+	return bpf_map_lookup_elem(&req_slots, &i);
+}
+
+/* The tracked state of request `key`, NULL if untracked. */
+static __always_inline struct io_req *req_find(__u64 key)
+{
+	struct io_req_slot *sl = req_slot(key);
+
+	if (sl && sl->key == key)
+		return &sl->r;
+	if (*(volatile __s64 *)&reqs_in_hash <= 0)
+		return NULL;
+	return bpf_map_lookup_elem(&reqs, &key);
+}
+
+/* Forget request `key`. */
+static __always_inline void req_forget(__u64 key)
+{
+	struct io_req_slot *sl = req_slot(key);
+
+	if (sl && sl->key == key) {
+		*(volatile __u64 *)&sl->key = 0;
+		return;
+	}
+	if (*(volatile __s64 *)&reqs_in_hash > 0 && !bpf_map_delete_elem(&reqs, &key))
+		__sync_fetch_and_add(&reqs_in_hash, -1);
+}
+
+/* Track request `key` with state *n: its slot when free, else the overflow hash. NULL when both
+ * are full. */
+static __always_inline struct io_req *req_track(__u64 key, const struct io_req *n)
+{
+	struct io_req_slot *sl = req_slot(key);
+
+	if (sl && __sync_val_compare_and_swap(&sl->key, 0, key) == 0) {
+		sl->r = *n;
+		return &sl->r;
+	}
+	if (bpf_map_update_elem(&reqs, &key, n, BPF_ANY))
+		return NULL;
+	__sync_fetch_and_add(&reqs_in_hash, 1);
+	return bpf_map_lookup_elem(&reqs, &key);
+}
+
 /* The block programs are tp_btf: typed pointers, read with plain loads (no bpf_probe_read per
  * field; a fault reads as 0). They run several times per request, in the submitter's and the
  * completion's path. */
@@ -448,21 +641,19 @@ static __always_inline __u32 disk_of(struct request *rq)
 static __always_inline struct io_req *req_get(struct request *rq)
 {
 	__u64 key = (__u64)rq, bkey;
-	struct io_req *r = bpf_map_lookup_elem(&reqs, &key);
+	struct io_req *r = req_find(key);
 	struct io_req n = {};
-	struct io_bio *b;
+	struct io_bio b;
 
 	if (r)
 		return r;
 	bkey = (__u64)rq->bio;
-	b = bkey ? bpf_map_lookup_elem(&bios, &bkey) : NULL;
-	if (b) {
-		n.t_queue = b->t_queue;
-		n.dev = b->dev;
-		n.phase = b->phase;
-		n.cls = b->cls;
-		n.upper = b->upper;
-		bpf_map_delete_elem(&bios, &bkey);
+	if (bkey && bio_take(bkey, &b)) {
+		n.t_queue = b.t_queue;
+		n.dev = b.dev;
+		n.phase = b.phase;
+		n.cls = b.cls;
+		n.upper = b.upper;
 	} else {
 		struct block_device *part = rq->part;
 
@@ -476,11 +667,10 @@ static __always_inline struct io_req *req_get(struct request *rq)
 	if (!n.dev)
 		n.dev = n.disk;
 	n.op = io_op_of(rq->cmd_flags);
-	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY)) {
+	r = req_track(key, &n);
+	if (!r)
 		LOST(reqs_full);
-		return NULL;
-	}
-	return bpf_map_lookup_elem(&reqs, &key);
+	return r;
 }
 
 static __always_inline struct io_dev *dev_get(__u32 disk)
@@ -567,9 +757,50 @@ static __always_inline void note_completion(__u32 disk, __u64 now)
 		*(volatile __u64 *)&l->word = slot1 << IOWHY_LC_TS_BITS | (now & IOWHY_LC_TS_MASK);
 }
 
+/* Tests only (IOWHY_TEST_SKIP_COMPLETIONS=N): every Nth run of io_rq_complete does nothing, as when
+ * the kernel skips it (below). */
+const volatile __u32 test_skip_complete_every = 0;
+/* Tests only (IOWHY_TEST_MISS_COMPLETIONS=N): block_io_done's program skips the same requests, as
+ * when the kernel runs neither (req_unstale). */
+const volatile bool test_miss_done_too = false;
+/* Tests only (IOWHY_TEST_NO_UNSTALE=1): the control, without req_unstale. */
+const volatile bool test_no_unstale = false;
+
+/*
+ * A request still issued in our records is inserted or issued again: its last dispatch ended
+ * without our seeing the end. The kernel starts a request only from idle, after a completion or a
+ * requeue; on this host it ran neither completion program for about one request in a thousand under
+ * fio (the tracepoint fired: ftrace counted it), with no recursion miss counted. Left issued, the
+ * entry kept the device's and the workload's in-flight counts up, and the request's next I/O was
+ * dated from the old issue (device times of milliseconds for 70 µs reads). Now that dispatch ends
+ * here, uncounted (complete_missed; a requeue is traced, and its first bio cannot tell: a new I/O
+ * often gets the bio just freed), and the request is tracked afresh. Returns the entry to go on
+ * with.
+ */
+static __always_inline struct io_req *req_unstale(struct request *rq, struct io_req *r)
+{
+	__u64 key = (__u64)rq;
+	struct io_dev *d;
+
+	if (!r || !r->issued || test_no_unstale)
+		return r;
+	LOST(complete_missed);
+	wait_slot_dec(r);
+	d = dev_get(r->disk);
+	if (d) {
+		__u64 now = bpf_ktime_get_ns();
+
+		bpf_spin_lock(&d->lock);
+		io_dev_done(&d->s, now, current_phase, phase_begin_ns);
+		bpf_spin_unlock(&d->lock);
+	}
+	req_forget(key);
+	return req_get(rq);
+}
+
 static __always_inline void on_rq_insert(struct request *rq)
 {
-	struct io_req *r = req_get(rq);
+	struct io_req *r = req_unstale(rq, req_get(rq));
 
 	if (r)
 		r->t_insert = bpf_ktime_get_ns();
@@ -577,7 +808,7 @@ static __always_inline void on_rq_insert(struct request *rq)
 
 static __always_inline void on_rq_issue(struct request *rq)
 {
-	struct io_req *r = req_get(rq);
+	struct io_req *r = req_unstale(rq, req_get(rq));
 	__u64 now = bpf_ktime_get_ns();
 	__u64 sector = rq->__sector;
 	__u32 nsect = rq->__data_len >> 9, depth;
@@ -588,8 +819,6 @@ static __always_inline void on_rq_issue(struct request *rq)
 		return;
 	d = dev_get(r->disk);
 	if (!d)
-		return;
-	if (r->issued) /* issued twice without a requeue event: count it once */
 		return;
 	bpf_spin_lock(&d->lock);
 	depth = io_dev_issue(&d->s, now, current_phase, phase_begin_ns, sector, nsect, &seq);
@@ -602,7 +831,7 @@ static __always_inline void on_rq_issue(struct request *rq)
 static __always_inline void on_rq_requeue(struct request *rq)
 {
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	struct io_req *r = bpf_map_lookup_elem(&reqs, &key);
+	struct io_req *r = req_find(key);
 	struct io_phase_ctr *pc;
 	struct io_dev *d;
 
@@ -625,7 +854,7 @@ static __always_inline void on_rq_requeue(struct request *rq)
 static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_bytes)
 {
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	struct io_req *r = bpf_map_lookup_elem(&reqs, &key);
+	struct io_req *r = req_find(key);
 	struct io_key k = {};
 	struct io_stat *s;
 	struct io_dev *d;
@@ -635,7 +864,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 	if (!r || !r->issued) {
 		LOST(complete_untracked);
 		if (r)
-			bpf_map_delete_elem(&reqs, &key);
+			req_forget(key);
 		return;
 	}
 	if (!io_req_complete(r, nr_bytes, rq->__data_len))
@@ -662,7 +891,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 			LOST(stats_full);
 		send_rq(r, now);
 	}
-	bpf_map_delete_elem(&reqs, &key);
+	req_forget(key);
 	{
 		__u32 zero = 0;
 		__u64 *last = bpf_map_lookup_elem(&completed_here, &zero);
@@ -704,18 +933,15 @@ int BPF_PROG(io_split, struct bio *arg, unsigned int new_sector)
 {
 	struct bio *bio = UNTRUSTED(arg, struct bio);
 	__u64 parent = (__u64)bio->bi_private, key = (__u64)bio;
-	struct io_bio *pb = parent ? bpf_map_lookup_elem(&bios, &parent) : NULL;
 	struct io_bio b;
 
 	count_merge(3);
-	if (!pb) {
+	if (!parent || !bio_peek(parent, &b)) {
 		bio_seen(bio);
 		return 0;
 	}
-	b = *pb;
 	b.t_queue = bpf_ktime_get_ns();
-	if (bpf_map_update_elem(&bios, &key, &b, BPF_ANY))
-		LOST(bios_full);
+	bio_keep(key, &b);
 	if (timeline_on) { /* the split-off part keeps the parent's submitter */
 		__u32 *tid = bpf_map_lookup_elem(&bio_tids, &parent);
 
@@ -734,7 +960,7 @@ int BPF_PROG(io_bio_backmerge, struct bio *bio)
 {
 	__u64 key = (__u64)bio;
 
-	bpf_map_delete_elem(&bios, &key);
+	bio_forget(key);
 	if (timeline_on)
 		bpf_map_delete_elem(&bio_tids, &key);
 	count_merge(0);
@@ -755,7 +981,7 @@ int BPF_PROG(io_rq_merge, struct request *rq)
 {
 	__u64 key = (__u64)rq;
 
-	bpf_map_delete_elem(&reqs, &key);
+	req_forget(key);
 	count_merge(2);
 	return 0;
 }
@@ -781,9 +1007,6 @@ int BPF_PROG(io_rq_requeue, struct request *rq)
 	return 0;
 }
 
-/* Tests only (IOWHY_TEST_SKIP_COMPLETIONS=N): every Nth run of io_rq_complete does nothing, as when
- * the kernel skips it (below). */
-const volatile __u32 test_skip_complete_every = 0;
 __u64 test_complete_seen = 0;
 
 SEC("tp_btf/block_rq_complete")
@@ -791,8 +1014,15 @@ int BPF_PROG(io_rq_complete, struct request *rq, blk_status_t error, unsigned in
 {
 	if (test_skip_complete_every &&
 	    __sync_fetch_and_add(&test_complete_seen, 1) % test_skip_complete_every ==
-		    test_skip_complete_every - 1)
+		    test_skip_complete_every - 1) {
+		__u64 *last, key = (__u64)rq;
+		__u32 zero = 0;
+
+		last = test_miss_done_too ? bpf_map_lookup_elem(&completed_here, &zero) : NULL;
+		if (last)
+			*last = key;
 		return 0;
+	}
 	on_rq_complete(rq, nr_bytes);
 	return 0;
 }
@@ -821,7 +1051,7 @@ int BPF_PROG(io_done, struct request *rq)
 		if (was == key) /* completed just now, by this CPU's block_rq_complete */
 			return 0;
 	}
-	r = bpf_map_lookup_elem(&reqs, &key);
+	r = req_find(key);
 	if (!r || !r->issued)
 		return 0;
 	LOST(complete_late);

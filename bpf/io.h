@@ -77,6 +77,18 @@ struct io_bio {
 	__u32 pad2;
 };
 
+/* A CPU's last bio queued (io.bpf.c bio_last): its address (0: none) and class; a cache line. */
+struct io_bio_slot {
+	__u64 key;
+	struct io_bio b;
+	__u64 pad[4];
+};
+
+/* CPUs whose bio_last rows a request's first sight searches when its bio is in no other place
+ * (the verifier walks the loop once per CPU, so it is bounded; on a larger machine a bio left on
+ * a CPU beyond it makes its request's class unknown). */
+#define IO_MAX_CPUS 256
+
 /* A request being tracked, keyed by its address, from insert/issue to completion. */
 struct io_req {
 	__u64 t_queue;      /* first bio queued (0 if never seen) */
@@ -91,6 +103,12 @@ struct io_req {
 	__u32 tid;          /* the tree task that queued its first bio (--timeline only), else 0 */
 	__u32 upper;        /* IO_CL_STACK: the upper device */
 	__u32 size;         /* bytes left at the last issue (block_io_done completes the rest) */
+};
+
+/* A request's slot in req_slots (io.bpf.c): its address (0: free) and its state. */
+struct io_req_slot {
+	__u64 key;
+	struct io_req r;
 };
 
 /* --timeline only: one finished request, sent on the ring buffer rq_events (io.bpf.c). */
@@ -190,6 +208,10 @@ struct io_lost {
 	__u64 complete_untracked;   /* completion of a request never seen issued */
 	__u64 fsync_unmatched;      /* ext4_sync_file_exit without enter */
 	__u64 commit_unmatched;     /* jbd2_end_commit without start */
+	/* a request inserted or issued again while still issued in our records: the kernel ran
+	 * neither completion program for its last I/O (not counted, its device time unknown; its
+	 * in-flight counts end there: io.bpf.c req_unstale) */
+	__u64 complete_missed;
 	/* not a loss: a request whose completion was dated before its issue (the two CPUs' clocks
 	 * disagreed), its device time counted as 0. Last: io_lost_total leaves it out. */
 	__u64 clock_reversed;

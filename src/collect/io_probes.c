@@ -42,6 +42,22 @@ static __u32 reqs_entries(void)
 	return n < REQS_MIN ? REQS_MIN : n > REQS_MAX ? REQS_MAX : (__u32)n;
 }
 
+/* The requests' slots (map req_slots): the first power of two at or above reqs_entries(); and the
+ * overflow hash (map reqs), for requests whose slot another holds: half as many. */
+static __u32 req_slot_bits(__u32 reqs)
+{
+	__u32 b = 0;
+
+	while ((1u << b) < reqs && b < 31)
+		b++;
+	return b;
+}
+
+static __u32 reqs_overflow_entries(__u32 reqs)
+{
+	return reqs / 2;
+}
+
 /* Bios queued and not yet part of a request (map bios, an LRU made whole at load): twice the
  * requests. A bio waits there only until a request takes it (a throttled one for as long as the
  * throttle holds it); a bio-based device's (zram) are never taken and are the first the LRU drops. */
@@ -150,6 +166,7 @@ static void *open_io(void *ctx)
 {
 	struct io_probes *t = ctx;
 	struct io_bpf *s = io_open_skel(t->trusted);
+	__u32 slot_bits;
 
 	if (!s)
 		return NULL;
@@ -166,8 +183,28 @@ static void *open_io(void *ctx)
 	 * it; block_io_done's program must then complete the request */
 	s->rodata->test_skip_complete_every =
 		(__u32)env_number("IOWHY_TEST_SKIP_COMPLETIONS", 0, 1000000);
+	/* ...and block_io_done's too: completions the kernel ran no program for */
+	if (!s->rodata->test_skip_complete_every) {
+		s->rodata->test_skip_complete_every =
+			(__u32)env_number("IOWHY_TEST_MISS_COMPLETIONS", 0, 1000000);
+		s->rodata->test_miss_done_too = s->rodata->test_skip_complete_every != 0;
+	}
+	s->rodata->test_no_unstale = env_number("IOWHY_TEST_NO_UNSTALE", 0, 1) != 0;
 	s->bss->timeline_on = t->timeline != 0;
-	if (bpf_map__set_max_entries(s->maps.reqs, t->reqs) ||
+	/* tests only: a bio kept in another CPU's row; a few request slots, so that most requests
+	 * go to the overflow hash */
+	s->rodata->test_bio_row_offset = (__u32)env_number("IOWHY_TEST_BIO_ROW_OFFSET", 0, 1024);
+	slot_bits = (__u32)env_number("IOWHY_TEST_REQ_SLOT_BITS", 0, 20);
+	if (!slot_bits)
+		slot_bits = req_slot_bits(t->reqs);
+	s->rodata->req_slot_shift = 64 - slot_bits;
+	s->rodata->nr_cpus = (__u32)t->ncpus;
+	if (bpf_map__set_max_entries(s->maps.bio_last, (__u32)t->ncpus)) {
+		io_bpf__destroy(s);
+		return NULL;
+	}
+	if (bpf_map__set_max_entries(s->maps.req_slots, 1u << slot_bits) ||
+	    bpf_map__set_max_entries(s->maps.reqs, reqs_overflow_entries(t->reqs)) ||
 	    bpf_map__set_max_entries(s->maps.bios, bios_entries(t->reqs)) ||
 	    (t->timeline && (bpf_map__set_max_entries(s->maps.rq_events, TL_RING_BYTES) ||
 			     bpf_map__set_max_entries(s->maps.bio_tids, TL_BIO_TIDS)))) {

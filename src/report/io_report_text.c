@@ -204,11 +204,13 @@ void io_report_text(FILE *out, const struct phase_result *pr, const struct phase
 	text_layers(out, l, ps);
 	if (io_lost_total(&p->lost))
 		fprintf(out, "  not tracked: %llu issued unseen (untracked class), %llu completions "
-			"without issue, %llu map-full drops\n",
+			"without issue, %llu completions the kernel ran no program for (not "
+			"counted), %llu map-full drops\n",
 			(unsigned long long)p->lost.issue_unseen,
 			(unsigned long long)p->lost.complete_untracked,
+			(unsigned long long)p->lost.complete_missed,
 			(unsigned long long)(io_lost_total(&p->lost) - p->lost.issue_unseen -
-					     p->lost.complete_untracked));
+					     p->lost.complete_untracked - p->lost.complete_missed));
 	if (p->lost.clock_reversed)
 		fprintf(out, "  %llu requests completed before they were issued by the clock (the CPUs' "
 			"clocks disagreed): their device time counted as 0\n",

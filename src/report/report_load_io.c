@@ -228,6 +228,7 @@ static void load_lost(struct json_object *o, struct io_phase *p)
 	l->commit_unmatched = rl_u64(o, "commit_unmatched");
 	l->clock_reversed = rl_u64(o, "clock_reversed");
 	l->complete_late = rl_u64(o, "complete_late");
+	l->complete_missed = rl_u64(o, "complete_missed");
 }
 
 struct io_phase *report_load_io(struct json_object *io, const struct missing_probes *sm)

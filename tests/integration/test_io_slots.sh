@@ -1,0 +1,48 @@
+# The request slots (io.bpf.c req_slots, the overflow hash reqs) and the per-CPU rows of the last
+# bio queued (bio_last, the LRU bios behind them), under the paths the common case does not take:
+#   IOWHY_TEST_REQ_SLOT_BITS=1   two slots: nearly every request goes to the overflow hash;
+#   IOWHY_TEST_BIO_ROW_OFFSET=1  a bio is kept in the next CPU's row, as when its task moved before
+#                                its request: the request's first sight searches the other rows.
+# fio random 4 KiB O_DIRECT reads (4 threads) and a buffered 32 MiB write with fsync (writeback's
+# plugged bios: many rows spilled into the LRU) on a loop device. Every request must still be the
+# workload's (a few others' reads aside), counted once (/sys/block), none of unknown class.
+need_root
+command -v fio >/dev/null || skip "needs fio (tests/install-deps.sh installs it)"
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs (a bio kept in another CPU's row)"
+source tests/integration/lib_dev.sh
+make_loop_ext4 192
+F=$MNT/fio.dat
+dd if=/dev/zero of="$F" bs=1M count=48 status=none && sync
+ph='.phases[] | select(.kind == "work") | .io'
+for v in "0 0" "1 0" "0 1" "1 1"; do
+	read -r bits off <<<"$v"
+	name="slot_bits=$bits row_offset=$off"
+	J=$TMPROOT/$bits$off.json
+	rm -f "$MNT/w"
+	sync
+	IOWHY_TEST_REQ_SLOT_BITS=$bits IOWHY_TEST_BIO_ROW_OFFSET=$off "$IOWHY" run --json "$J" -- sh -c "
+		fio --name=rr --filename=$F --rw=randread --bs=4k --direct=1 --ioengine=psync \
+			--numjobs=4 --thread --size=48M --runtime=1 --time_based --group_reporting \
+			--output-format=terse >/dev/null &&
+		dd if=/dev/zero of=$MNT/w bs=1M count=32 conv=fsync status=none" >/dev/null 2>"$TMPROOT/err"
+	check "$name: iowhy run exits 0" test $? = 0
+	sel="$ph.requests[] | select(.name == \"$LOOPNAME\")"
+	rd=$(jqr "$J" "[$sel | select(.op == \"read\") | .requests] | add // 0")
+	rd_tree=$(jqr "$J" "[$sel | select(.op == \"read\" and (.class == \"tree\" or .class == \"writeback\" or .class == \"journal\")) | .requests] | add // 0")
+	wb=$(jqr "$J" "[$sel | select(.op == \"write\") | .bytes] | add // 0")
+	wb_tree=$(jqr "$J" "[$sel | select(.op == \"write\" and (.class == \"tree\" or .class == \"writeback\" or .class == \"journal\")) | .bytes] | add // 0")
+	unknown=$(jqr "$J" "[$sel | select(.class == \"unknown\") | .requests] | add // 0")
+	missed=$(jqr "$J" "$ph.lost.complete_missed")
+	ios=$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .stat.read_ios")
+	wbytes=$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .stat.write_bytes")
+	echo "  $name: reads $rd ($rd_tree the workload's, $missed missed; /sys/block $ios);" \
+		"writes $wb B ($wb_tree B the workload's, its writeback or journal; /sys/block $wbytes B);" \
+		"$unknown of unknown class; lost: $(jq -c "$ph.lost" "$J")"
+	check "$name: reads agree with /sys/block within 1%" within "$((rd + missed))" "$ios" 1
+	check "$name: the reads the workload's (others': a few)" fcmp "$rd_tree >= 0.99 * $rd"
+	check "$name: writes agree with /sys/block within 1%" within "$wb" "$wbytes" 1
+	check "$name: the writes the workload's, its writeback's or its journal's" within "$wb_tree" "$wb" 1
+	check "$name: no request of unknown class" test "$unknown" = 0
+	check "$name: no map full" \
+		test "$(jqr "$J" "[$ph.lost | .requests_full, .bios_full] | add")" = 0
+done
