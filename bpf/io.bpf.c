@@ -718,9 +718,10 @@ static __always_inline void wait_slot_inc(struct io_req *r)
 	s = *slot; /* read once: the bound below must hold for every index */
 	if (s >= IOWHY_DISK_SLOTS)
 		return;
-	if (r->cls != IO_CL_JOURNAL)
-		f->used[s] = 1;
-	else if (!f->used[s])
+	if (r->cls != IO_CL_JOURNAL) {
+		if (!f->used[s]) /* a store only the first time: the line is read on every CPU */
+			f->used[s] = 1;
+	} else if (!f->used[s])
 		return; /* another file system's commit: not the workload's to wait on */
 	__sync_fetch_and_add(&f->count[s], 1);
 	r->wslot = s + 1;
