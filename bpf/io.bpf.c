@@ -746,12 +746,12 @@ static __always_inline void wait_slot_dec(struct io_req *r)
  * completion worker (btrfs ends its direct writes in a workqueue), so the last workload
  * completion anywhere names the disk the task waited for last. (It was a per-CPU slot written on
  * every CPU: a lookup and a store a CPU at every completion.) Other work's completions are not
- * remembered: on a busy host they would take the credit from the workload's disk. */
-static __always_inline void note_completion(__u32 disk, __u64 now)
+ * remembered: on a busy host they would take the credit from the workload's disk. `slot1`: the
+ * disk's slot + 1, as the request's in-flight count took it at issue (no lookup here). */
+static __always_inline void note_completion(__u64 slot1, __u64 now)
 {
 	struct iowhy_last_complete *l;
-	__u32 zero = 0, *slot = bpf_map_lookup_elem(&disk_slots, &disk);
-	__u64 slot1 = slot ? *slot + 1 : 0;
+	__u32 zero = 0;
 
 	l = bpf_map_lookup_elem(&last_complete, &zero);
 	if (l)
@@ -861,7 +861,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 	struct io_dev *d;
 
 	if (r && r->wslot) /* the workload's: another's completion must not name the waker */
-		note_completion(r->disk, now);
+		note_completion(r->wslot, now); /* its disk's slot + 1, as counted at issue */
 	if (!r || !r->issued) {
 		LOST(complete_untracked);
 		if (r)

@@ -385,8 +385,10 @@ static __always_inline void io_stat_add(struct io_stat *s, const struct io_req *
 
 	IO_ADD(s->requests, 1);
 	IO_ADD(s->bytes, r->bytes);
-	IO_ADD(s->seq, r->seq);
-	IO_ADD(s->requeues, r->requeues);
+	if (r->seq) /* (each add is an atomic on a row the CPUs share: none for a 0) */
+		IO_ADD(s->seq, r->seq);
+	if (r->requeues)
+		IO_ADD(s->requeues, r->requeues);
 	IO_ADD(s->queue_ns, q);
 	IO_ADD(s->dev_ns, d);
 	if (q > s->queue_max)
