@@ -637,42 +637,6 @@ static __always_inline __u32 disk_of(struct request *rq)
 	return ((__u32)disk->major << 20) | (__u32)disk->first_minor;
 }
 
-/* The tracked state of a request; on first sight, built from its first bio (or UNKNOWN). */
-static __always_inline struct io_req *req_get(struct request *rq)
-{
-	__u64 key = (__u64)rq, bkey;
-	struct io_req *r = req_find(key);
-	struct io_req n = {};
-	struct io_bio b;
-
-	if (r)
-		return r;
-	bkey = (__u64)rq->bio;
-	if (bkey && bio_take(bkey, &b)) {
-		n.t_queue = b.t_queue;
-		n.dev = b.dev;
-		n.phase = b.phase;
-		n.cls = b.cls;
-		n.upper = b.upper;
-	} else {
-		struct block_device *part = rq->part;
-
-		n.cls = IO_CL_UNKNOWN;
-		n.phase = current_phase;
-		n.dev = part ? part->bd_dev : 0;
-		LOST(issue_unseen);
-	}
-	n.tid = bio_tid_take(bkey);
-	n.disk = disk_of(rq);
-	if (!n.dev)
-		n.dev = n.disk;
-	n.op = io_op_of(rq->cmd_flags);
-	r = req_track(key, &n);
-	if (!r)
-		LOST(reqs_full);
-	return r;
-}
-
 static __always_inline struct io_dev *dev_get(__u32 disk)
 {
 	struct io_dev *d = bpf_map_lookup_elem(&devs, &disk);
@@ -762,46 +726,78 @@ static __always_inline void note_completion(__u64 slot1, __u64 now)
  * the kernel skips it (below). */
 const volatile __u32 test_skip_complete_every = 0;
 /* Tests only (IOWHY_TEST_MISS_COMPLETIONS=N): block_io_done's program skips the same requests, as
- * when the kernel runs neither (req_unstale). */
+ * when the kernel runs neither (req_get: a stale request). */
 const volatile bool test_miss_done_too = false;
-/* Tests only (IOWHY_TEST_NO_UNSTALE=1): the control, without req_unstale. */
+/* Tests only (IOWHY_TEST_NO_UNSTALE=1): the control, stale requests left as they are. */
 const volatile bool test_no_unstale = false;
 
 /*
- * A request still issued in our records is inserted or issued again: its last dispatch ended
- * without our seeing the end. The kernel starts a request only from idle, after a completion or a
- * requeue; on this host it ran neither completion program for about one request in a thousand under
- * fio (the tracepoint fired: ftrace counted it), with no recursion miss counted. Left issued, the
- * entry kept the device's and the workload's in-flight counts up, and the request's next I/O was
- * dated from the old issue (device times of milliseconds for 70 µs reads). Now that dispatch ends
- * here, uncounted (complete_missed; a requeue is traced, and its first bio cannot tell: a new I/O
- * often gets the bio just freed), and the request is tracked afresh. Returns the entry to go on
- * with.
+ * The tracked state of a request; on first sight built from its first bio (or UNKNOWN). A request
+ * still issued in our records that is inserted or issued again had its last dispatch end without
+ * our seeing it: the kernel starts a request only from idle, after a completion or a (traced)
+ * requeue, and on this host it ran neither completion program for about one request in a thousand
+ * under fio (the tracepoint fired: ftrace counted it), with no recursion miss counted. Left
+ * issued, the entry kept the device's and the workload's in-flight counts up, and the request's
+ * next I/O was dated from the old issue (device times of milliseconds for 70 µs reads). Now that
+ * dispatch ends here, uncounted (complete_missed; its first bio cannot tell a requeue: a new I/O
+ * often gets the bio just freed), and the state is built afresh in the same entry.
  */
-static __always_inline struct io_req *req_unstale(struct request *rq, struct io_req *r)
+static __always_inline struct io_req *req_get(struct request *rq)
 {
-	__u64 key = (__u64)rq;
-	struct io_dev *d;
+	__u64 key = (__u64)rq, bkey;
+	struct io_req *r = req_find(key);
+	struct io_req n = {};
+	struct io_bio b;
 
-	if (!r || !r->issued || test_no_unstale)
+	if (r && (!r->issued || test_no_unstale))
 		return r;
-	LOST(complete_missed);
-	wait_slot_dec(r);
-	d = dev_get(r->disk);
-	if (d) {
-		__u64 now = bpf_ktime_get_ns();
+	if (r) { /* stale (above): end that dispatch, then build its state afresh in place */
+		struct io_dev *d = dev_get(r->disk);
 
-		bpf_spin_lock(&d->lock);
-		io_dev_done(&d->s, now, current_phase, phase_begin_ns);
-		bpf_spin_unlock(&d->lock);
+		LOST(complete_missed);
+		wait_slot_dec(r);
+		if (d) {
+			__u64 now = bpf_ktime_get_ns();
+
+			bpf_spin_lock(&d->lock);
+			io_dev_done(&d->s, now, current_phase, phase_begin_ns);
+			bpf_spin_unlock(&d->lock);
+		}
 	}
-	req_forget(key);
-	return req_get(rq);
+	/* on first sight (or afresh), built from its first bio (or UNKNOWN) */
+	bkey = (__u64)rq->bio;
+	if (bkey && bio_take(bkey, &b)) {
+		n.t_queue = b.t_queue;
+		n.dev = b.dev;
+		n.phase = b.phase;
+		n.cls = b.cls;
+		n.upper = b.upper;
+	} else {
+		struct block_device *part = rq->part;
+
+		n.cls = IO_CL_UNKNOWN;
+		n.phase = current_phase;
+		n.dev = part ? part->bd_dev : 0;
+		LOST(issue_unseen);
+	}
+	n.tid = bio_tid_take(bkey);
+	n.disk = disk_of(rq);
+	if (!n.dev)
+		n.dev = n.disk;
+	n.op = io_op_of(rq->cmd_flags);
+	if (r) {
+		*r = n;
+		return r;
+	}
+	r = req_track(key, &n);
+	if (!r)
+		LOST(reqs_full);
+	return r;
 }
 
 static __always_inline void on_rq_insert(struct request *rq)
 {
-	struct io_req *r = req_unstale(rq, req_get(rq));
+	struct io_req *r = req_get(rq);
 
 	if (r)
 		r->t_insert = bpf_ktime_get_ns();
@@ -809,7 +805,7 @@ static __always_inline void on_rq_insert(struct request *rq)
 
 static __always_inline void on_rq_issue(struct request *rq)
 {
-	struct io_req *r = req_unstale(rq, req_get(rq));
+	struct io_req *r = req_get(rq);
 	__u64 now = bpf_ktime_get_ns();
 	__u64 sector = rq->__sector;
 	__u32 nsect = rq->__data_len >> 9, depth;

@@ -210,7 +210,7 @@ struct io_lost {
 	__u64 commit_unmatched;     /* jbd2_end_commit without start */
 	/* a request inserted or issued again while still issued in our records: the kernel ran
 	 * neither completion program for its last I/O (not counted, its device time unknown; its
-	 * in-flight counts end there: io.bpf.c req_unstale) */
+	 * in-flight counts end there: io.bpf.c req_get) */
 	__u64 complete_missed;
 	/* not a loss: a request whose completion was dated before its issue (the two CPUs' clocks
 	 * disagreed), its device time counted as 0. Last: io_lost_total leaves it out. */
