@@ -84,10 +84,6 @@ struct io_bio_slot {
 	__u64 pad[4];
 };
 
-/* CPUs whose bio_last rows a request's first sight searches when its bio is in no other place
- * (the verifier walks the loop once per CPU, so it is bounded; on a larger machine a bio left on
- * a CPU beyond it makes its request's class unknown). */
-#define IO_MAX_CPUS 256
 
 /* A request being tracked, keyed by its address, from insert/issue to completion. */
 struct io_req {
