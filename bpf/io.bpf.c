@@ -523,7 +523,7 @@ static __always_inline bool bio_peek(__u64 key, struct io_bio *out)
 	return true;
 }
 
-/* Forget bio `key` (merged into a request that has its own first bio), wherever it waits. */
+/* Forget `bio` (merged into a request that has its own first bio), wherever it waits. */
 static __always_inline void bio_forget(struct bio *bio)
 {
 	struct io_bio tmp;
