@@ -794,12 +794,12 @@ __noinline int io_end_stale(__u32 disk, __u32 wslot)
  * still issued in our records that is inserted or issued again had its last dispatch end without
  * our seeing it: the kernel starts a request only from idle, after a completion or a (traced)
  * requeue, and on this host it ran neither completion program for about one request in a thousand
- * under fio (the tracepoint fired: ftrace counted it; a minimal tracer's program missed them
- too), with no recursion miss counted. Left
- * issued, the entry kept the device's and the workload's in-flight counts up, and the request's
- * next I/O was dated from the old issue (device times of milliseconds for 70 µs reads). Now that
- * dispatch ends here, uncounted (complete_missed; its first bio cannot tell a requeue: a new I/O
- * often gets the bio just freed), and the state is built afresh in the same entry.
+ * under fio (the tracepoint fired: ftrace counted it; a minimal tracer's program missed them too),
+ * with no recursion miss counted. Left issued, the entry kept the device's and the workload's
+ * in-flight counts up, and the request's next I/O was dated from the old issue (device times of
+ * milliseconds for 70 µs reads). Now that dispatch ends here, uncounted (complete_missed; its
+ * first bio cannot tell a requeue: a new I/O often gets the bio just freed), and the state is
+ * built afresh in the same entry.
  */
 static __always_inline struct io_req *req_get(struct request *rq)
 {
