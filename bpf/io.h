@@ -84,7 +84,6 @@ struct io_bio_slot {
 	__u64 pad[4];
 };
 
-
 /* A request being tracked, keyed by its address, from insert/issue to completion. */
 struct io_req {
 	__u64 t_queue;      /* first bio queued (0 if never seen) */
