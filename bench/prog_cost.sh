@@ -8,7 +8,9 @@
 #   bench/prog_cost.sh [CASE...]            cases: getppid gen fio1 fio16 (default: all four)
 #   bench/prog_cost.sh -- CMD [ARGS...]     any command
 #
-# Knobs: IOWHY_OPTS="--no-io" (options for iowhy run), GETPPID=2000000, FILES=20000,
+# Knobs: IOWHY_OPTS="--no-io" (options for iowhy run), IOWHY_RUN="__floor --io-timer" (another
+#        iowhy mode in place of `run -o FILE OPTS`: the floor controls F0 `__floor`, F3
+#        `__floor --io-timer`, whose programs are named ft_*), GETPPID=2000000, FILES=20000,
 #        FIO_RUNTIME=5 (s), FIO_SIZE=256M, DIR=/var/tmp (where gen and fio write; use a RAM-backed
 #        mount for the device-free figure). Counts (runs, programs) mean something on a busy machine;
 #        ns per run is inflated by load (and the stats add ~2 clock reads per run).
@@ -49,7 +51,9 @@ cost_of() {
 	local name=$1 ts te w
 	shift
 	echo 1 >/proc/sys/kernel/bpf_stats_enabled
-	SNAP=$W/snap.json TFILE=$W/t IDS=$W/ids.json "$IOWHY" run "${OPTS[@]}" -o "$W/report.txt" -- \
+	local mode=(run "${OPTS[@]}" -o "$W/report.txt")
+	[ -z "${IOWHY_RUN:-}" ] || read -r -a mode <<<"$IOWHY_RUN"
+	SNAP=$W/snap.json TFILE=$W/t IDS=$W/ids.json "$IOWHY" "${mode[@]}" -- \
 		bash -c "$TIMER" timer "$@" >/dev/null 2>"$W/err" ||
 		{ echo "bench/prog_cost.sh: '$name' failed:" >&2; cat "$W/err" >&2; exit 1; }
 	echo "$stats_prev" >/proc/sys/kernel/bpf_stats_enabled

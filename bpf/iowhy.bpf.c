@@ -24,10 +24,35 @@ char LICENSE[] SEC("license") = "GPL";
 #define TASK_DEAD_ 0x80
 #define TASK_NOLOAD_ 0x400
 
-struct {
+/*
+ * The event rings: one per CPU, each written only by the programs of its CPU (a ring shared by all
+ * CPUs made every record a transfer of its lock, its producer position and its data line from the
+ * CPU that wrote last: ~0.5 us of a switch's 0.85 and ~0.4 of a wakeup's 0.6 under fio 16 jobs).
+ * User space makes the rings, puts them here by CPU and merges them by time (its reorder buffer).
+ * The template's size is a page; each ring's is set when user space makes it.
+ */
+struct event_ring {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 24); /* resized by user space before load */
+	__uint(max_entries, 4096);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1); /* the rings: set by user space before load */
+	__type(key, __u32);
+	__array(values, struct event_ring);
 } events SEC(".maps");
+
+/* Rings in `events`: one per possible CPU, or 1 (IOWHY_TEST_ONE_RING: all CPUs share ring 0). */
+const volatile __u32 nr_rings = 1;
+
+/* This CPU's event ring (a program runs with migration disabled), NULL if user space made none. */
+static __always_inline void *ring(void)
+{
+	__u32 i = nr_rings > 1 ? bpf_get_smp_processor_id() : 0;
+
+	return bpf_map_lookup_elem(&events, &i);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -121,9 +146,10 @@ static __always_inline void fill_state(struct iowhy_event *e, __u64 ts, __u32 ti
 static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_task *c,
 				 __u8 state, __u8 flags, __u32 arg, __u32 arg2)
 {
+	void *rb = ring();
 	struct iowhy_event *e;
 
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = rb ? bpf_ringbuf_reserve(rb, sizeof(*e), 0) : NULL;
 	if (!e) {
 		c->state = state;
 		count_lost(1);
@@ -141,9 +167,10 @@ static __always_inline void emit_switch(const struct iowhy_event *out, __u64 ts,
 {
 	struct iowhy_event *e;
 	__u8 in = n ? (n->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL) : 0;
+	void *rb = ring();
 
 	if (!n) {
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		e = rb ? bpf_ringbuf_reserve(rb, sizeof(*e), 0) : NULL;
 		if (!e) {
 			count_lost(1);
 			return;
@@ -152,7 +179,7 @@ static __always_inline void emit_switch(const struct iowhy_event *out, __u64 ts,
 		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 		return;
 	}
-	e = bpf_ringbuf_reserve(&events, 2 * sizeof(*e), 0);
+	e = rb ? bpf_ringbuf_reserve(rb, 2 * sizeof(*e), 0) : NULL;
 	if (!e) {
 		n->state = in;
 		count_lost(2);
@@ -168,8 +195,9 @@ static __always_inline void emit_comm(__u64 ts, __u32 tid, __u32 tgid, struct io
 				      __u8 type, __u32 arg, __u32 arg2, __u8 flags)
 {
 	struct iowhy_event_comm *e;
+	void *rb = ring();
 
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = rb ? bpf_ringbuf_reserve(rb, sizeof(*e), 0) : NULL;
 	if (!e) {
 		count_lost(1);
 		return;
@@ -193,10 +221,11 @@ static __always_inline void emit_comm(__u64 ts, __u32 tid, __u32 tgid, struct io
  * first h.arg of them are the task's (user space reads that many, within the record's size). */
 #define SEND_BATCH(N)                                                                   \
 	do {                                                                            \
+		void *rb_ = ring();                                                     \
 		struct {                                                                \
 			struct iowhy_event h;                                           \
 			struct iowhy_logent e[N];                                       \
-		} *b_ = bpf_ringbuf_reserve(&events, sizeof(*b_), 0);                  \
+		} *b_ = rb_ ? bpf_ringbuf_reserve(rb_, sizeof(*b_), 0) : NULL;         \
                                                                                         \
 		if (!b_) {                                                              \
 			count_lost(n);                                                  \

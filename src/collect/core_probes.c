@@ -24,17 +24,14 @@
 #include "tree_maps.skel.h"
 
 /*
- * The ring buffer is sized, not preallocated at the maximum: its pages are allocated when it is
- * created and mapped twice into this process (so it counts twice in the RSS). It must hold what
- * every CPU can write while the consumer is away. The densest stream is a task making null
- * syscalls: ~0.4 us per traced call, 2 transitions of ~19 bytes each in batches (48 unbatched),
- * i.e. ~100 MB/s per CPU batched. The consumer drains every 20 ms, every 1 ms while the buffer is
- * more than RINGBUF_HURRY full (core_probes_poll_ms): 8 MiB per online CPU holds ~80 ms of that.
- * IOWHY_RINGBUF_MB (a power of two, 1-1024) overrides the size.
+ * The event rings (event_rings.h, one per possible CPU) are sized, not preallocated at the maximum:
+ * their pages are allocated when they are made and mapped twice into this process (so they count
+ * twice in the RSS). Each must hold what its CPU can write while the consumer is away. The densest
+ * stream is a task making null syscalls: ~0.4 us per traced call, 2 transitions of ~19 bytes each
+ * in batches (48 unbatched), i.e. ~100 MB/s per CPU batched. The consumer drains every 20 ms, every
+ * 1 ms while a ring is more than RINGBUF_HURRY full (core_probes_poll_ms): 8 MiB holds ~80 ms of
+ * that (event_ring_bytes; IOWHY_RINGBUF_MB, a power of two 1-1024, sets each ring's size).
  */
-#define RINGBUF_PER_CPU (8u << 20)
-#define RINGBUF_MIN (8u << 20)
-#define RINGBUF_MAX (64u << 20)
 #define RINGBUF_HURRY 8 /* poll fast above 1/8 full */
 #define POLL_MS 20
 #define POLL_HURRY_MS 1
@@ -137,20 +134,31 @@ static void deliver(void *ctx, const struct iowhy_event *e, const char *comm)
 
 /*
  * While a long backlog is being read (the consumer was kept off the CPU), release what is safe
- * already, so the reorder buffer holds a window of events, not the backlog. Records are reserved
- * in time order up to the lateness the window allows, and a record's timestamp is taken before it
- * is reserved: every record still ahead in the ring is at most a window older than the newest one
- * read. So what is a window older than that can go. (libbpf's consume returns only when the ring
- * is empty: with a producer as fast as the consumer, one drain can last the whole run.)
+ * already, so the reorder buffer holds a window of events, not the backlog. A CPU reserves its
+ * records in time order up to the lateness the window allows, and a record's timestamp is taken
+ * before it is reserved: every record still ahead in a ring is at most a window older than the
+ * newest one read from it. A ring whose records of this read are all read holds only records
+ * reserved since the read began (read_t0); one not reached yet in this read, only records
+ * reserved since the last read began. What is a window older than the least of these can go.
  */
 static void release_early(struct core_probes *c)
 {
-	reorder_release(c->order, c->seen_ts > REORDER_WINDOW_NS ? c->seen_ts - REORDER_WINDOW_NS : 0,
-			deliver, c);
+	__u64 low = UINT64_MAX;
+
+	for (int i = 0; i < c->rings.n; i++) {
+		__u64 l = c->rings.v[i].done ? c->read_t0 : c->ring_seen[i];
+
+		if (!c->rings.v[i].done && c->read_prev_t0 > l)
+			l = c->read_prev_t0;
+		if (l < low)
+			low = l;
+	}
+	if (low != UINT64_MAX && low > REORDER_WINDOW_NS)
+		reorder_release(c->order, low - REORDER_WINDOW_NS, deliver, c);
 }
 
-/* Ring buffer -> reorder buffer (a batch becomes its STATE events). */
-static int handle_event(void *ctx, void *data, size_t size)
+/* An event ring's record -> reorder buffer (a batch becomes its STATE events). */
+static int handle_event(void *ctx, int ring, void *data, size_t size)
 {
 	struct core_probes *c = ctx;
 	const struct iowhy_event *e = data;
@@ -159,6 +167,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*e))
 		return 0;
+	reorder_use_lane(c->order, (unsigned)ring);
 	ts = e->ts;
 	if (e->type == IOWHY_EV_BATCH) {
 		const struct iowhy_event_batch *b = data;
@@ -177,55 +186,27 @@ static int handle_event(void *ctx, void *data, size_t size)
 			comm = ((const struct iowhy_event_comm *)data)->comm;
 		c->dropped += reorder_push(c->order, e, comm) != 0;
 	}
-	if (ts > c->seen_ts)
-		c->seen_ts = ts;
+	if (ring >= 0 && ring < c->rings.n && ts > c->ring_seen[ring])
+		c->ring_seen[ring] = ts;
 	if (c->order->n >= REORDER_EARLY)
 		release_early(c);
-	/* consume_present: what was there when it began is read; stop (the sample is consumed) */
-	if (c->take && (c->taken += (size + BPF_RINGBUF_HDR_SZ + 7) & ~(size_t)7) >= c->take)
-		return -ECANCELED;
 	return 0;
 }
 
 /*
- * Read the events in the ring now, not those written meanwhile: ring_buffer__consume reads until
- * the ring is empty, and producers as fast as this consumer (iowhy attach -a beside a syscall
- * storm) would keep it from returning, so intervals, --duration and Ctrl-C would wait. What stays
- * is read by the next call; a ring that fills meanwhile counts its lost events. 0 or -errno.
+ * Read the events in the rings now, not those written meanwhile: ring_buffer__consume reads until
+ * a ring is empty, and producers as fast as this consumer (iowhy attach -a beside a syscall storm)
+ * would keep it from returning, so intervals, --duration and Ctrl-C would wait. What stays is read
+ * by the next call; a ring that fills meanwhile counts its lost events. 0 or -errno.
  */
 static int consume_present(struct core_probes *c)
 {
 	int n;
 
-	if (!c->ring_pos) /* its positions not mapped: read until empty */
-		return ring_buffer__consume(c->rb);
-	c->take = core_probes_ring_used(c);
-	c->taken = 0;
-	if (!c->take)
-		return 0;
-	n = ring_buffer__consume(c->rb);
-	c->take = 0;
-	return n == -ECANCELED ? 0 : n;
-}
-
-/* The ring buffer's size in bytes for this host (see RINGBUF_PER_CPU). */
-__u32 core_ringbuf_bytes(long ncpus, const char *env_mb)
-{
-	__u32 want = RINGBUF_MIN, per;
-
-	if (env_mb && *env_mb) {
-		char *end;
-		unsigned long mb = strtoul(env_mb, &end, 10);
-
-		if (!*end && mb >= 1 && mb <= 1024 && !(mb & (mb - 1)))
-			return (__u32)mb << 20;
-	}
-	if (ncpus < 1)
-		ncpus = 1;
-	per = ncpus > RINGBUF_MAX / RINGBUF_PER_CPU ? RINGBUF_MAX : (__u32)ncpus * RINGBUF_PER_CPU;
-	while (want < per && want < RINGBUF_MAX)
-		want <<= 1;
-	return want;
+	c->read_prev_t0 = c->read_t0;
+	c->read_t0 = now_ns();
+	n = event_rings_read(&c->rings);
+	return n > 0 ? 0 : n;
 }
 
 /* The probe set's loader: a fresh skeleton of the core object, configured for c's flavour. */
@@ -245,7 +226,8 @@ static void *open_core(void *ctx)
 	/* tests only: every Nth switch from a task outside the tree to a tree task ignored, as some
 	 * kernels switch without the tracepoint (iowhy.bpf.c hidden_switch_in is tested so) */
 	s->rodata->test_hide_every = (__u32)env_number("IOWHY_TEST_HIDE_SWITCHES", 0, 1000000);
-	bpf_map__set_max_entries(s->maps.events, c->ring_bytes);
+	bpf_map__set_max_entries(s->maps.events, (__u32)c->rings.n);
+	s->rodata->nr_rings = (__u32)c->rings.n;
 	/* per-CPU syscall rows for the phase tags the session will use, not all IOWHY_MAX_PHASES */
 	bpf_map__set_max_entries(s->maps.sys_stats, c->phase_slots * IOWHY_NR_SLOTS);
 	bpf_map__set_max_entries(s->maps.sys_hist, hist_cpus() * IOWHY_NR_SLOTS);
@@ -430,30 +412,6 @@ static int calib_add(void *ctx, pid_t pid)
 	return core_probes_add_root(ctx, pid, CALIB_TAG, SYS_read);
 }
 
-static int map_ring(struct core_probes *c);
-static void unmap_ring(struct core_probes *c);
-
-/*
- * Drop everything the ring buffer holds without reading it: the consumer's position (first page,
- * writable) set to the producer's (second page). 0, or -1 when the pages cannot be mapped.
- */
-static int skip_ring(struct core_probes *c)
-{
-	size_t pg = (size_t)getpagesize();
-	int fd = bpf_map__fd(c->skel->maps.events);
-	unsigned long *cons = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	unsigned long *prod = cons == MAP_FAILED ? MAP_FAILED :
-			      mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, (off_t)pg);
-
-	if (prod != MAP_FAILED) {
-		__atomic_store_n(cons, __atomic_load_n(prod, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
-		munmap(prod, pg);
-	}
-	if (cons != MAP_FAILED)
-		munmap(cons, pg);
-	return prod == MAP_FAILED ? -1 : 0;
-}
-
 /* The tracing cost per event on this host (calibrate.h): the traced half, now that the probes are
  * attached. */
 static void calibrate_traced(struct core_probes *c)
@@ -461,44 +419,15 @@ static void calibrate_traced(struct core_probes *c)
 	if (calib_traced_ps(calib_add, c, &c->calib_traced_ps) == 0)
 		c->event_cost_ps = calib_event_cost_ps(c->calib_untraced_ps, c->calib_traced_ps);
 	core_probes_reset_sys_stats(c, CALIB_TAG);
-	/* the child is gone and was the only tree task: its events are all in the ring; drop them
-	 * unread (mapping the ring, reading ~4,000 events and unmapping it took ~9 ms on a VM) */
-	if (!skip_ring(c))
+	/* the child is gone and was the only tree task: its events are all in the rings; drop them
+	 * unread (mapping a ring, reading ~4,000 events and unmapping it took ~9 ms on a VM) */
+	if (!event_rings_skip(&c->rings))
 		return;
-	if (!map_ring(c)) {
+	if (!event_rings_map(&c->rings, handle_event, c)) {
 		if (consume_present(c) >= 0)
 			reorder_release(c->order, UINT64_MAX, discard, c);
-		unmap_ring(c);
+		event_rings_unmap(&c->rings); /* the rings stay, with what the programs write */
 	}
-}
-
-/* Map the ring buffer for the consumer, and its position pages. Returns 0, or -1 after one line
- * on stderr. */
-static int map_ring(struct core_probes *c)
-{
-	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), handle_event, c, NULL);
-	if (!c->rb) {
-		fprintf(stderr, "iowhy: cannot open the event ring buffer: %s\n", strerror(errno));
-		return -1;
-	}
-	/* the consumer and producer positions (first two pages), to see how full the buffer is */
-	c->ring_pos = mmap(NULL, 2 * (size_t)getpagesize(), PROT_READ, MAP_SHARED,
-			   bpf_map__fd(c->skel->maps.events), 0);
-	if (c->ring_pos == MAP_FAILED)
-		c->ring_pos = NULL;
-	return 0;
-}
-
-/* Unmap them (the ring itself stays, with whatever the programs write; the consumer's position
- * lives in the kernel's pages). */
-static void unmap_ring(struct core_probes *c)
-{
-	if (c->rb)
-		ring_buffer__free(c->rb);
-	c->rb = NULL;
-	if (c->ring_pos)
-		munmap(c->ring_pos, 2 * (size_t)getpagesize());
-	c->ring_pos = NULL;
 }
 
 int core_probes_check(void)
@@ -515,11 +444,29 @@ int core_probes_check(void)
 	return 0;
 }
 
+/*
+ * The event rings: one per possible CPU (a program writes to its CPU's), or one that all CPUs
+ * share (IOWHY_TEST_ONE_RING=1, tests and benchmarks: the transport before the rings were per
+ * CPU). 0, or -1 after one line on stderr.
+ */
+static int make_rings(struct core_probes *c)
+{
+	int n = env_number("IOWHY_TEST_ONE_RING", 0, 1) ? 1 : hist_cpus();
+
+	if (event_rings_make(&c->rings, n, event_ring_bytes(n, getenv("IOWHY_RINGBUF_MB"))))
+		return -1;
+	c->ring_seen = calloc((size_t)n, sizeof(*c->ring_seen));
+	if (!c->ring_seen) {
+		fprintf(stderr, "iowhy: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
 int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
 {
 	memset(c, 0, sizeof(*c));
 	c->phase_slots = phases < 1 ? 1 : phases > IOWHY_MAX_PHASES ? IOWHY_MAX_PHASES : phases;
-	c->ring_bytes = core_ringbuf_bytes(sysconf(_SC_NPROCESSORS_ONLN), getenv("IOWHY_RINGBUF_MB"));
 	c->on_event = fn;
 	c->ctx = ctx;
 	libbpf_set_print(libbpf_print);
@@ -541,11 +488,15 @@ int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int 
 		say_cannot_load();
 		return -1;
 	}
-	return 0;
+	return make_rings(c);
 }
 
 int core_probes_start(struct core_probes *c)
 {
+	if (event_rings_install(&c->rings, bpf_map__fd(c->skel->maps.events))) {
+		core_probes_close(c);
+		return -1;
+	}
 	if (probe_set_attach(&c->probes)) {
 		core_probes_close(c);
 		return -1;
@@ -608,7 +559,7 @@ int core_probes_dontfork_mappings(struct core_probes *c)
 	FILE *maps;
 	int at_line_start = 1;
 
-	if (!c->rb && map_ring(c))
+	if (!event_rings_mapped(&c->rings) && event_rings_map(&c->rings, handle_event, c))
 		return -1;
 	maps = fopen("/proc/self/maps", "re");
 	if (!maps)
@@ -689,25 +640,9 @@ int core_probes_drain(struct core_probes *c)
 	return (int)(c->received - before);
 }
 
-__u64 core_probes_ring_used(const struct core_probes *c)
-{
-	const volatile unsigned long *cons, *prod;
-	size_t page = getpagesize();
-
-	if (!c->ring_pos)
-		return 0;
-	cons = (const volatile unsigned long *)c->ring_pos;
-	prod = (const volatile unsigned long *)((const char *)c->ring_pos + page);
-	return *prod - *cons;
-}
-
 int core_probes_poll_ms(struct core_probes *c)
 {
-	__u64 used = core_probes_ring_used(c);
-
-	if (used > c->ring_peak)
-		c->ring_peak = used;
-	return used > c->ring_bytes / RINGBUF_HURRY ? POLL_HURRY_MS : POLL_MS;
+	return event_rings_used(&c->rings) > c->rings.bytes / RINGBUF_HURRY ? POLL_HURRY_MS : POLL_MS;
 }
 
 int core_probes_flush(struct core_probes *c)
@@ -875,7 +810,9 @@ void core_probes_close(struct core_probes *c)
 	uint64_t t0 = now_ns(), detach0 = c->probes.detach_ns;
 
 	probe_set_detach(&c->probes);
-	unmap_ring(c);
+	event_rings_free(&c->rings);
+	free(c->ring_seen);
+	c->ring_seen = NULL;
 	if (c->order)
 		reorder_free(c->order);
 	free(c->order);

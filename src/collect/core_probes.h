@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include "iowhy.h"
 #include "probe_set.h"
+#include "event_rings.h"
 
 struct iowhy_bpf;
 struct tree_maps_bpf;
@@ -28,19 +29,16 @@ struct core_probes {
 	struct iowhy_bpf *skel;
 	struct tree_maps_bpf *tree; /* the tree's maps, which every object takes (tree_maps.bpf.c) */
 	struct probe_set probes;  /* what is attached, or why not */
-	struct ring_buffer *rb;
-	__u32 ring_bytes;         /* the ring buffer's size (core_ringbuf_bytes) */
+	struct event_rings rings; /* the event rings, one per CPU (event_rings.h) */
+	__u64 *ring_seen;         /* per ring: the newest timestamp read from it */
+	__u64 read_t0, read_prev_t0; /* when this read of the rings began, and the last one */
 	int phase_slots;          /* phase tags with syscall statistics (1..IOWHY_MAX_PHASES) */
-	void *ring_pos;           /* its consumer and producer position pages, read-only */
-	__u64 ring_peak;          /* the most it held when polled */
 	int use_hash;             /* raw_tp fallback: per-task state in a tid hash */
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* slot -> /sys/block name ("" unused) */
 	int lite;                 /* --lite: no syscall probes (no syscall counts, no user/kernel split) */
 	int batched;              /* the timer probe is attached: syscall transitions come in batches */
 	struct reorder *order;    /* events wait here to be put in time order */
-	__u64 seen_ts;            /* the newest timestamp read from the ring buffer */
 	unsigned long long received; /* events delivered (a batch counts as its transitions) */
-	__u64 take, taken;        /* consume_present: the bytes in the ring when it began, read */
 	unsigned long long dropped;  /* events the reorder buffer had no memory for */
 	__u64 calib_untraced_ps;  /* a null syscall untraced, and in a traced tree task (ps) */
 	__u64 calib_traced_ps;
@@ -97,14 +95,9 @@ int core_probes_add_root(struct core_probes *c, pid_t pid, int phase, int read_n
 /* Take what the ring buffer holds (non-blocking) and deliver, in time order, the events older than
  * the reorder window (60 ms). Returns the number delivered, or -1. */
 int core_probes_drain(struct core_probes *c);
-/* Bytes the ring buffer holds that the consumer has not taken yet. */
-__u64 core_probes_ring_used(const struct core_probes *c);
-/* How long the consumer may sleep before the next drain: 20 ms, 1 ms while the ring buffer is
+/* How long the consumer may sleep before the next drain: 20 ms, 1 ms while an event ring is
  * more than 1/8 full (a dense stream must not fill it while the consumer sleeps). */
 int core_probes_poll_ms(struct core_probes *c);
-/* The ring buffer's size for ncpus online CPUs: 8 MiB each, a power of two in 8-64 MiB; env_mb
- * (IOWHY_RINGBUF_MB, a power of two 1-1024) overrides it. */
-__u32 core_ringbuf_bytes(long ncpus, const char *env_mb);
 /* The same, delivering everything held (end of a phase: the tree is gone). */
 int core_probes_flush(struct core_probes *c);
 /* The same up to `end` (an attach window's end: the targets live on); later events are dropped. */

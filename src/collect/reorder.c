@@ -9,6 +9,11 @@ void reorder_init(struct reorder *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void reorder_use_lane(struct reorder *r, unsigned src)
+{
+	r->lane = src % REORDER_LANES;
+}
+
 static int before(const struct reorder_item *a, const struct reorder_item *b)
 {
 	return a->e.ts < b->e.ts || (a->e.ts == b->e.ts && a->seq < b->seq);
@@ -35,25 +40,25 @@ static int grow(struct reorder_item **a, size_t *cap)
 	return 0;
 }
 
-/* The FIFO's i-th oldest item. */
-static struct reorder_item *fifo_at(struct reorder *r, size_t i)
+/* A lane's i-th oldest item. */
+static struct reorder_item *fifo_at(struct reorder_lane *l, size_t i)
 {
-	return &r->fifo[(r->head + i) & (r->fcap - 1)];
+	return &l->fifo[(l->head + i) & (l->fcap - 1)];
 }
 
-/* Append to the FIFO (which stays sorted: only items not before its newest come here). */
-static int fifo_push(struct reorder *r, const struct reorder_item *it)
+/* Append to a lane's FIFO (which stays sorted: only items not before its newest come here). */
+static int fifo_push(struct reorder_lane *l, const struct reorder_item *it)
 {
-	if (r->len == r->fcap) {
-		size_t old = r->fcap;
+	if (l->len == l->fcap) {
+		size_t old = l->fcap;
 
-		if (grow(&r->fifo, &r->fcap))
+		if (grow(&l->fifo, &l->fcap))
 			return -1;
 		/* full ring of `old`: head .. old-1, then 0 .. head-1; the latter move to old .. */
-		if (old && r->head)
-			memcpy(&r->fifo[old], r->fifo, r->head * sizeof(*r->fifo));
+		if (old && l->head)
+			memcpy(&l->fifo[old], l->fifo, l->head * sizeof(*l->fifo));
 	}
-	*fifo_at(r, r->len++) = *it;
+	*fifo_at(l, l->len++) = *it;
 	return 0;
 }
 
@@ -101,6 +106,7 @@ static uint16_t comm_keep(struct reorder *r, const char *comm)
 
 int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *comm)
 {
+	struct reorder_lane *l = &r->lanes[r->lane];
 	struct reorder_item it;
 	int rc;
 
@@ -111,8 +117,8 @@ int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *com
 	if (comm && !(it.e.pad = comm_keep(r, comm)))
 		return -1;
 	it.seq = r->seq++;
-	if (!r->len || !before(&it, fifo_at(r, r->len - 1)))
-		rc = fifo_push(r, &it);
+	if (!l->len || !before(&it, fifo_at(l, l->len - 1)))
+		rc = fifo_push(l, &it);
 	else
 		rc = heap_push(r, &it);
 	if (!rc)
@@ -182,20 +188,35 @@ static void heap_pop(struct reorder *r)
 	}
 }
 
+/* The lane whose oldest item is the oldest held outside the heap, NULL if all are empty. */
+static struct reorder_lane *oldest_lane(struct reorder *r)
+{
+	struct reorder_lane *best = NULL;
+
+	for (int i = 0; i < REORDER_LANES; i++) {
+		struct reorder_lane *l = &r->lanes[i];
+
+		if (l->len && (!best || before(fifo_at(l, 0), fifo_at(best, 0))))
+			best = l;
+	}
+	return best;
+}
+
 size_t reorder_release(struct reorder *r, uint64_t upto, reorder_fn fn, void *ctx)
 {
 	size_t count = 0;
 
 	while (r->n) {
 		struct reorder_item it;
-		int from_fifo = r->len && (!r->hn || before(fifo_at(r, 0), &r->heap[0]));
+		struct reorder_lane *l = oldest_lane(r);
+		int from_fifo = l && (!r->hn || before(fifo_at(l, 0), &r->heap[0]));
 
-		it = from_fifo ? *fifo_at(r, 0) : r->heap[0];
+		it = from_fifo ? *fifo_at(l, 0) : r->heap[0];
 		if (it.e.ts > upto)
 			break;
 		if (from_fifo) {
-			r->head = (r->head + 1) & (r->fcap - 1);
-			r->len--;
+			l->head = (l->head + 1) & (l->fcap - 1);
+			l->len--;
 		} else {
 			heap_pop(r);
 		}
@@ -219,7 +240,8 @@ size_t reorder_release(struct reorder *r, uint64_t upto, reorder_fn fn, void *ct
 
 uint64_t reorder_peek_ts(const struct reorder *r)
 {
-	const struct reorder_item *f = r->len ? &r->fifo[r->head] : NULL;
+	struct reorder_lane *l = oldest_lane((struct reorder *)r);
+	const struct reorder_item *f = l ? fifo_at(l, 0) : NULL;
 
 	if (f && (!r->hn || before(f, &r->heap[0])))
 		return f->e.ts;
@@ -229,7 +251,8 @@ uint64_t reorder_peek_ts(const struct reorder *r)
 void reorder_free(struct reorder *r)
 {
 	free(r->heap);
-	free(r->fifo);
+	for (int i = 0; i < REORDER_LANES; i++)
+		free(r->lanes[i].fifo);
 	free(r->comms);
 	free(r->free_);
 	memset(r, 0, sizeof(*r));

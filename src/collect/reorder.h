@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Puts the event stream back in time order before the model sees it. The BPF side sends a task's
- * syscall transitions in batches (at most a tick late) and every CPU reserves ring-buffer space in
- * its own order, so records arrive a little out of time order. Events wait here until they are
- * older than a window; then they are released in (timestamp, arrival) order. Most arrive in order:
- * those go to a FIFO (constant time); the others to a min-heap; a release merges the two.
+ * syscall transitions in batches (at most a tick late), and each CPU writes its own ring, read in
+ * turns, so records arrive out of time order. Events wait here until they are older than a window;
+ * then they are released in (timestamp, arrival) order. Each source (a CPU's ring) has a lane;
+ * most events arrive in order within their lane: those go to its FIFO (constant time); the others
+ * to a min-heap; a release merges the lanes and the heap.
  * Pure C, no kernel: unit-tested.
  */
 #ifndef IOWHY_REORDER_H
@@ -25,12 +26,21 @@ struct reorder_comm {
 	char comm[IOWHY_COMM_LEN];
 };
 
+/* Sources beyond this many share lanes (source % REORDER_LANES): their events interleave, and
+ * the heap takes more of them. */
+#define REORDER_LANES 8
+
+struct reorder_lane {
+	struct reorder_item *fifo; /* events that arrived in order: a ring, oldest first */
+	size_t head, len, fcap;
+};
+
 struct reorder {
 	struct reorder_item *heap; /* events that arrived out of order: a min-heap */
 	size_t hn, cap;
-	struct reorder_item *fifo; /* events that arrived in order: a ring, oldest first */
-	size_t head, len, fcap;
-	size_t n;                 /* events held: hn + len */
+	struct reorder_lane lanes[REORDER_LANES];
+	unsigned lane;            /* the lane pushes go to (reorder_use_lane) */
+	size_t n;                 /* events held: hn + the lanes' len */
 	struct reorder_comm *comms; /* comms of held events; free slots chained through free_ */
 	uint16_t *free_;
 	size_t ncomms, nfree;
@@ -42,6 +52,9 @@ struct reorder {
 typedef void (*reorder_fn)(void *ctx, const struct iowhy_event *e, const char *comm);
 
 void reorder_init(struct reorder *r);
+/* Pushes from here on come from source `src` (a CPU's ring; 0 until called): its events arrive
+ * nearly in time order among themselves. */
+void reorder_use_lane(struct reorder *r, unsigned src);
 /* Queue one event (comm: FORK/EXEC, else NULL). Returns 0, or -1 when out of memory (dropped). */
 int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *comm);
 /* Queue the transitions of a batch record as STATE events. Returns how many could not be queued. */

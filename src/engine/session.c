@@ -532,6 +532,9 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	res->events_late = core_probes_late(&s->core);
 	res->lite = s->core.lite;
 	res->event_cost_ps = s->core.event_cost_ps;
+	res->event_rings = (uint64_t)s->core.rings.n;
+	res->event_ring_bytes = s->core.rings.bytes;
+	res->event_ring_peak = s->core.rings.peak;
 }
 
 static void free_results(struct session_result *res)

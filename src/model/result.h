@@ -148,6 +148,9 @@ struct session_result {
 	uint64_t events_late;      /* arrived after a later event was handed to the model */
 	uint64_t setup_ns, teardown_ns; /* untraced: before hooks; after hooks and the cleanup */
 	uint64_t event_cost_ps;    /* tracing cost per event, calibrated at start (0: unknown) */
+	uint64_t event_rings;      /* the core's event rings (one per CPU, or 1 shared) */
+	uint64_t event_ring_bytes; /* each ring's size */
+	uint64_t event_ring_peak;  /* the most one ring held unread when the consumer looked */
 	struct phase_result *phases;
 	int nphases;
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* names of the slots of wall.iowait_by_disk */

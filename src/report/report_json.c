@@ -64,6 +64,9 @@ static struct json_object *probes_obj(const struct session_result *s)
 	jput_u64(o, "load_cpu_ns", s->probe_times.load_cpu_ns);
 	jput_u64(o, "start_ns", s->probe_times.start_ns);
 	jput_u64(o, "event_cost_ps", s->event_cost_ps);
+	jput_u64(o, "event_rings", s->event_rings);
+	jput_u64(o, "event_ring_bytes", s->event_ring_bytes);
+	jput_u64(o, "event_ring_peak_bytes", s->event_ring_peak);
 	jput(o, "programs", programs_arr(&s->probe_times));
 	for (unsigned i = 0; i < s->missing.n; i++) {
 		const struct missing_probe *p = &s->missing.v[i];

@@ -99,6 +99,9 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->probe_times.load_cpu_ns = rl_u64(probes, "load_cpu_ns");
 	s->probe_times.start_ns = rl_u64(probes, "start_ns");
 	s->event_cost_ps = rl_u64(probes, "event_cost_ps");
+	s->event_rings = rl_u64(probes, "event_rings");
+	s->event_ring_bytes = rl_u64(probes, "event_ring_bytes");
+	s->event_ring_peak = rl_u64(probes, "event_ring_peak_bytes");
 	load_programs(rl_member(probes, "programs"), &s->probe_times);
 	for (size_t i = 0; i < rl_alen(miss); i++) {
 		struct json_object *m = json_object_array_get_idx(miss, i);

@@ -147,22 +147,26 @@ static void test_tracefs_event_exists(void **state)
 	rmdir(dir);
 }
 
-/* The ring buffer: 8 MiB per online CPU, a power of two in 8-64 MiB, or IOWHY_RINGBUF_MB. */
+/* An event ring per CPU: 8 MiB each, less where there are more than 8 (64 MiB in all, at least
+ * 256 KiB each), or IOWHY_RINGBUF_MB. */
 static void test_ringbuf_bytes(void **state)
 {
 	(void)state;
-	assert_int_equal(core_ringbuf_bytes(1, NULL), 8u << 20);
-	assert_int_equal(core_ringbuf_bytes(0, NULL), 8u << 20);
-	assert_int_equal(core_ringbuf_bytes(2, NULL), 16u << 20);
-	assert_int_equal(core_ringbuf_bytes(3, NULL), 32u << 20);
-	assert_int_equal(core_ringbuf_bytes(8, NULL), 64u << 20);
-	assert_int_equal(core_ringbuf_bytes(512, ""), 64u << 20);
-	assert_int_equal(core_ringbuf_bytes(2, "4"), 4u << 20);
-	assert_int_equal(core_ringbuf_bytes(2, "1024"), 1024u << 20);
-	assert_int_equal(core_ringbuf_bytes(2, "3"), 16u << 20);    /* not a power of two */
-	assert_int_equal(core_ringbuf_bytes(2, "0"), 16u << 20);
-	assert_int_equal(core_ringbuf_bytes(2, "2048"), 16u << 20); /* too big */
-	assert_int_equal(core_ringbuf_bytes(2, "8x"), 16u << 20);
+	assert_int_equal(event_ring_bytes(1, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(0, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(2, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(3, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(8, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(9, NULL), 4u << 20);
+	assert_int_equal(event_ring_bytes(64, NULL), 1u << 20);
+	assert_int_equal(event_ring_bytes(256, ""), 256u << 10);
+	assert_int_equal(event_ring_bytes(4096, NULL), 256u << 10); /* the least */
+	assert_int_equal(event_ring_bytes(2, "4"), 4u << 20);
+	assert_int_equal(event_ring_bytes(2, "1024"), 1024u << 20);
+	assert_int_equal(event_ring_bytes(2, "3"), 8u << 20);    /* not a power of two */
+	assert_int_equal(event_ring_bytes(2, "0"), 8u << 20);
+	assert_int_equal(event_ring_bytes(2, "2048"), 8u << 20); /* too big */
+	assert_int_equal(event_ring_bytes(2, "8x"), 8u << 20);
 }
 
 /* One traced event costs half of what tracing adds to a null syscall (entry and exit). */

@@ -262,13 +262,56 @@ static void test_fifo_wrap(void **state)
 		assert_int_equal(reorder_push(&r, &(struct iowhy_event){ .ts = ts, .tid = id++ }, NULL), 0);
 	}
 	assert_int_equal(r.n, 3000 - 2001 + 9000);
-	assert_true(r.hn > 0 && r.len > 4096); /* both used; the FIFO grew while wrapped */
+	assert_true(r.hn > 0 && r.lanes[0].len > 4096); /* both used; the FIFO grew while wrapped */
 	assert_int_equal(reorder_peek_ts(&r), 1000 + 2001 * 10);
 	assert_int_equal(reorder_release(&r, UINT64_MAX, check_order, &c), 3000 - 2001 + 9000);
 	assert_int_equal(c.n, 12000);
 	assert_int_equal(r.n, 0);
 	assert_int_equal(r.late, 0);
 	reorder_free(&r);
+}
+
+/*
+ * Per-CPU rings read in turns: each source's events in order, the sources interleaved a chunk at a
+ * time, so most events are older than the last one pushed. Each source's lane takes them in order
+ * (the heap stays empty) and a release merges the lanes in (ts, arrival) order. With more sources
+ * than lanes (two sources a lane) the order holds too, the heap taking what a lane cannot.
+ */
+static void test_lanes(void **state)
+{
+	(void)state;
+	for (int nsrc = 2; nsrc <= 2 * REORDER_LANES; nsrc += 2 * REORDER_LANES - 2) {
+		struct order_check c = { 0 };
+		struct reorder r;
+		uint64_t next[2 * REORDER_LANES];
+		uint32_t id = 0;
+		size_t pushed = 0;
+
+		reorder_init(&r);
+		for (int s = 0; s < nsrc; s++)
+			next[s] = 1000 + (uint64_t)s; /* sources interleave in time; ties below */
+		for (int turn = 0; turn < 40; turn++) {
+			for (int s = 0; s < nsrc; s++) {
+				reorder_use_lane(&r, (unsigned)s);
+				for (int i = 0; i < 50; i++, pushed++) {
+					assert_int_equal(reorder_push(&r, &(struct iowhy_event){
+						.ts = next[s], .tid = id++ }, NULL), 0);
+					next[s] += 10 * (uint64_t)(i % 3 == 0 ? 0 : 1) + 1;
+				}
+			}
+			if (turn == 20) /* release part way, as a drain does */
+				reorder_release(&r, 1000 + 20 * 50 * 7, check_order, &c);
+		}
+		if (nsrc <= REORDER_LANES)
+			assert_int_equal(r.hn, 0);
+		else
+			assert_true(r.hn > 0);
+		reorder_release(&r, UINT64_MAX, check_order, &c);
+		assert_int_equal(c.n, pushed);
+		assert_int_equal(r.n, 0);
+		assert_int_equal(r.late, 0);
+		reorder_free(&r);
+	}
 }
 
 /* Comms wait in a side table: each comes out with its own event, slots are reused. */
@@ -314,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_fifo_wrap),
+		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_comm_slots),
 	};
 

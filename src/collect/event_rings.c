@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The core's per-CPU event rings (event_rings.h). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "event_rings.h"
+
+#define RING_MAX (8u << 20)
+#define RING_MIN (256u << 10)
+#define RINGS_ALL (64u << 20)
+/* A turn: what one ring may hand on before the next ring's turn (~2,700 records). */
+#define TURN_BYTES (64u << 10)
+
+__u32 event_ring_bytes(int nrings, const char *env_mb)
+{
+	__u32 per = RING_MAX;
+
+	if (env_mb && *env_mb) {
+		char *end;
+		unsigned long mb = strtoul(env_mb, &end, 10);
+
+		if (!*end && mb >= 1 && mb <= 1024 && !(mb & (mb - 1)))
+			return (__u32)mb << 20;
+	}
+	if (nrings < 1)
+		nrings = 1;
+	while (per > RING_MIN && (__u64)per * (__u64)nrings > RINGS_ALL)
+		per >>= 1;
+	return per;
+}
+
+int event_rings_make(struct event_rings *r, int n, __u32 bytes)
+{
+	memset(r, 0, sizeof(*r));
+	r->v = calloc((size_t)(n > 0 ? n : 1), sizeof(*r->v));
+	if (!r->v) {
+		fprintf(stderr, "iowhy: out of memory\n");
+		return -1;
+	}
+	r->n = n;
+	r->bytes = bytes;
+	for (int i = 0; i < n; i++)
+		r->v[i].fd = -1;
+	for (int i = 0; i < n; i++) {
+		r->v[i].fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "iowhy_events", 0, 0, bytes, NULL);
+		if (r->v[i].fd < 0) {
+			fprintf(stderr, "iowhy: cannot make the event ring buffer of CPU %d (%u KiB): %s\n",
+				i, bytes >> 10, strerror(errno));
+			event_rings_free(r);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int event_rings_install(const struct event_rings *r, int outer_fd)
+{
+	for (int i = 0; i < r->n; i++) {
+		__u32 key = (__u32)i;
+
+		if (bpf_map_update_elem(outer_fd, &key, &r->v[i].fd, BPF_ANY)) {
+			fprintf(stderr, "iowhy: cannot install the event ring buffer of CPU %d: %s\n", i,
+				strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* libbpf's callback: hand the record on, count it against the ring's take and its turn. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct event_rings *r = ctx;
+	struct event_ring *g = &r->v[r->cur];
+	int rc = r->fn(r->ctx, r->cur, data, size);
+
+	if (rc) {
+		r->stop = rc;
+		return -ECANCELED;
+	}
+	g->taken += (size + BPF_RINGBUF_HDR_SZ + 7) & ~(size_t)7;
+	if (g->taken >= g->take) {
+		g->done = 1;
+		return -ECANCELED;
+	}
+	return g->taken >= r->turn_end ? -ECANCELED : 0;
+}
+
+int event_rings_map(struct event_rings *r, event_ring_fn fn, void *ctx)
+{
+	size_t pg = (size_t)getpagesize();
+
+	r->fn = fn;
+	r->ctx = ctx;
+	for (int i = 0; i < r->n; i++) {
+		struct event_ring *g = &r->v[i];
+
+		g->rb = ring_buffer__new(g->fd, on_record, r, NULL);
+		if (!g->rb) {
+			fprintf(stderr, "iowhy: cannot open the event ring buffer: %s\n", strerror(errno));
+			event_rings_unmap(r);
+			return -1;
+		}
+		/* the consumer and producer positions (first two pages), to see how full it is */
+		g->pos = mmap(NULL, 2 * pg, PROT_READ, MAP_SHARED, g->fd, 0);
+		if (g->pos == MAP_FAILED)
+			g->pos = NULL;
+	}
+	return 0;
+}
+
+int event_rings_mapped(const struct event_rings *r)
+{
+	return r->n > 0 && r->v[0].rb != NULL;
+}
+
+void event_rings_unmap(struct event_rings *r)
+{
+	for (int i = 0; i < r->n; i++) {
+		struct event_ring *g = &r->v[i];
+
+		if (g->rb)
+			ring_buffer__free(g->rb);
+		g->rb = NULL;
+		if (g->pos)
+			munmap(g->pos, 2 * (size_t)getpagesize());
+		g->pos = NULL;
+	}
+}
+
+/* Bytes ring g holds that are not read, UINT64_MAX when its positions are not mapped. */
+static __u64 ring_used(const struct event_ring *g)
+{
+	const volatile unsigned long *cons, *prod;
+
+	if (!g->pos)
+		return UINT64_MAX;
+	cons = (const volatile unsigned long *)g->pos;
+	prod = (const volatile unsigned long *)((const char *)g->pos + getpagesize());
+	return *prod - *cons;
+}
+
+int event_rings_skip(const struct event_rings *r)
+{
+	size_t pg = (size_t)getpagesize();
+	int rc = 0;
+
+	for (int i = 0; i < r->n; i++) {
+		int fd = r->v[i].fd;
+		unsigned long *cons = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		unsigned long *prod = cons == MAP_FAILED ? MAP_FAILED :
+				      mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, (off_t)pg);
+
+		if (prod != MAP_FAILED) {
+			__atomic_store_n(cons, __atomic_load_n(prod, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+			munmap(prod, pg);
+		} else {
+			rc = -1;
+		}
+		if (cons != MAP_FAILED)
+			munmap(cons, pg);
+	}
+	return rc;
+}
+
+int event_rings_read(struct event_rings *r)
+{
+	int left = 0;
+
+	r->stop = 0;
+	for (int i = 0; i < r->n; i++) {
+		struct event_ring *g = &r->v[i];
+
+		g->take = ring_used(g);
+		g->taken = 0;
+		g->done = !g->rb || !g->take;
+		left += !g->done;
+	}
+	while (left > 0) {
+		for (int i = 0; i < r->n; i++) {
+			struct event_ring *g = &r->v[i];
+			int n;
+
+			if (g->done)
+				continue;
+			r->cur = i;
+			r->turn_end = g->taken + TURN_BYTES;
+			n = ring_buffer__consume(g->rb);
+			if (r->stop)
+				return r->stop;
+			if (n >= 0) /* read until empty */
+				g->done = 1;
+			else if (n != -ECANCELED)
+				return n;
+			left -= g->done;
+		}
+	}
+	return 0;
+}
+
+__u64 event_rings_used(struct event_rings *r)
+{
+	__u64 most = 0;
+
+	for (int i = 0; i < r->n; i++) {
+		__u64 u = ring_used(&r->v[i]);
+
+		if (u != UINT64_MAX && u > most)
+			most = u;
+	}
+	if (most > r->peak)
+		r->peak = most;
+	return most;
+}
+
+void event_rings_free(struct event_rings *r)
+{
+	event_rings_unmap(r);
+	for (int i = 0; i < r->n; i++)
+		if (r->v[i].fd >= 0)
+			close(r->v[i].fd);
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,51 @@
+# The core's event rings, one per CPU: two getppid loops, one pinned to each of two CPUs, write to
+# two rings while the consumer (iowhy itself) is stopped for 300 ms, so that each ring holds a
+# backlog of tens of thousands of records. The consumer then reads the rings in turns and releases
+# early what no ring can still undercut (core_probes.c release_early): no event may arrive after a
+# later one was handed to the model (`events.late`), none may be lost, and the tree's CPU time,
+# built from those events, must agree with perf's task-clock and getrusage. The same with one ring
+# that both CPUs share (IOWHY_TEST_ONE_RING=1, the transport before).
+need_root
+command -v jq >/dev/null || skip "jq missing"
+command -v taskset >/dev/null || skip "taskset missing"
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+N=1500000
+possible=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, r, "-"); n += (r[2] == "" ? 1 : r[2] - r[1] + 1) } print n }' \
+	/sys/devices/system/cpu/possible)
+
+run_case() { # NAME RINGS_EXPECTED [ENV...]
+	local name=$1 want=$2 j=$TMPROOT/$1.json m=$TMPROOT/$1.started pid i peak late lost n
+	shift 2
+	rm -f "$m"
+	env "$@" IOWHY_RINGBUF_MB=64 "$IOWHY" run --no-io --no-sample --json "$j" -o "$TMPROOT/$name.txt" -- \
+		sh -c "touch '$m'; taskset -c 0 '$CALIB' getppid $N & taskset -c 1 '$CALIB' getppid $N & wait" \
+		2>"$TMPROOT/$name.err" &
+	pid=$!
+	on_exit "kill -CONT $pid; kill $pid"
+	for ((i = 0; i < 200; i++)); do [ -e "$m" ] && break; sleep 0.05; done
+	sleep 0.1
+	kill -STOP "$pid"
+	sleep 0.3
+	kill -CONT "$pid"
+	wait "$pid"
+	rc=$?
+	check "$name: iowhy run exits 0 (got $rc: $(head -c 200 "$TMPROOT/$name.err"))" test "$rc" = 0
+	[ -s "$j" ] || { fail "$name: no JSON report"; return; }
+	check "$name: $want event ring(s) (got $(jqr "$j" .probes.event_rings))" \
+		test "$(jqr "$j" .probes.event_rings)" = "$want"
+	peak=$(jqr "$j" .probes.event_ring_peak_bytes)
+	check "$name: the stop left a backlog in a ring (peak $peak B, over 512 KiB)" fcmp "$peak > 524288"
+	late=$(jqr "$j" .events.late)
+	lost=$(jqr "$j" .events.lost)
+	check "$name: no event arrived after a later one was handed on (late $late)" test "$late" = 0
+	check "$name: no event lost (lost $lost)" test "$lost" = 0
+	n=$(sys_count "$j" 0 getppid)
+	check "$name: getppid count is calib's $((2 * N)) and the shell's (got $n)" \
+		fcmp "$n >= $((2 * N)) && $n <= $((2 * N + 2))"
+	check_phase_invariants "$j" 0
+}
+
+run_case per-cpu "$possible"
+steal_mark
+run_case one-ring 1 IOWHY_TEST_ONE_RING=1
+finish
