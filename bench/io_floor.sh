@@ -16,7 +16,8 @@
 # this host: what is left is the floor of exactness, not iowhy's own work.
 #
 #   bench/io_floor.sh [ROUNDS]     (root; default 7)
-# Knobs: JOBS=16, FIO_RUNTIME=4 (s), IMG_DIR (unset: the file is on DIR=/var/tmp's disk; set, e.g.
+# Knobs: JOBS=16, FIO_RUNTIME=4 (s), OTHER=PATH (another iowhy binary, e.g. the last commit's:
+# kind O, `PATH run`, in the same rotation; its IOPS against A's and B's), IMG_DIR (unset: the file is on DIR=/var/tmp's disk; set, e.g.
 # IMG_DIR=/dev/shm: a fresh ext4 on a loop device over a 1 GiB image there).
 # Output: bench/results/io-floor-DATE.txt and .tsv
 set -euo pipefail
@@ -43,6 +44,7 @@ cleanup() { fs_cleanup; rm -rf "$WORK"; }
 trap cleanup EXIT
 trap 'echo "bench/io_floor.sh: interrupted" >&2; exit 130' INT TERM
 cp ./iowhy "$WORK/iowhy" # a private copy: a `make` meanwhile cannot swap it
+[ -z "${OTHER:-}" ] || cp "$OTHER" "$WORK/iowhy-other"
 if [ -n "${IMG_DIR:-}" ]; then
 	fs_image_create "$(mktemp "$IMG_DIR/iowhy-bench-img.XXXXXX")" 1G
 	fs_fresh
@@ -62,6 +64,7 @@ run_one() { # KIND -> IOPS
 	F0) pre=("$WORK/iowhy" __floor --) ;;
 	F3) pre=("$WORK/iowhy" __floor --io-timer --) ;;
 	B) pre=("$WORK/iowhy" run -o "$WORK/report.txt" --) ;;
+	O) pre=("$WORK/iowhy-other" run -o "$WORK/report.txt" --) ;;
 	esac
 	rm -f "$WORK/fio.json"
 	"${pre[@]}" fio --name=rr --filename="$F" --rw=randread --bs=4k --direct=1 --ioengine=psync \
@@ -72,6 +75,7 @@ run_one() { # KIND -> IOPS
 }
 
 kinds=(A F0 F3 B)
+[ -z "${OTHER:-}" ] || kinds+=(O)
 declare -A M
 exec > >(tee "$out")
 echo "# iowhy I/O floor, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(uname -r), $(nproc) CPUs; fio 4k randread O_DIRECT psync, $JOBS jobs, ${FIO_RUNTIME}s, on $where; $ROUNDS rounds"
@@ -80,10 +84,10 @@ printf 'round\tkind\tiops\tload1\n' >"$tsv"
 q() { awk -v x="$1" -v y="$2" 'BEGIN { if (y > 0) printf "%.3f", x / y; else print "nan" }'; }
 # added time per request over A's: 1/X - 1/A (µs, in the machine's time: all its CPUs)
 add() { awk -v x="$1" -v a="$2" 'BEGIN { printf "%.3f", 1e6 / x - 1e6 / a }'; }
-r0=() r3=() rb=() rbf=() a3=() ab=()
+r0=() r3=() rb=() rbf=() a3=() ab=() ro=() rbo=()
 for ((i = 0; i < ROUNDS; i++)); do
-	for ((k = 0; k < 4; k++)); do
-		kind=${kinds[$(((i + k) % 4))]}
+	for ((k = 0; k < ${#kinds[@]}; k++)); do
+		kind=${kinds[$(((i + k) % ${#kinds[@]}))]}
 		run_one "$kind"
 		M[$kind]=$IOPS
 		printf '%d\t%s\t%s\t%s\n' $((i + 1)) "$kind" "$IOPS" "$(cut -d' ' -f1 /proc/loadavg)" >>"$tsv"
@@ -95,6 +99,10 @@ for ((i = 0; i < ROUNDS; i++)); do
 	printf '  round %d (load %s): A %d  F0 %d  F3 %d  B %d IOPS | F0/A %s  F3/A %s  B/A %s | added per request: F3 %s  B %s µs | B/F3 %s\n' \
 		$((i + 1)) "$(cut -d' ' -f1 /proc/loadavg)" "$a" "${M[F0]}" "${M[F3]}" "${M[B]}" \
 		"${r0[-1]}" "${r3[-1]}" "${rb[-1]}" "${a3[-1]}" "${ab[-1]}" "${rbf[-1]}"
+	if [ -n "${OTHER:-}" ]; then
+		ro+=("$(q "${M[O]}" "$a")") rbo+=("$(q "${M[B]}" "${M[O]}")")
+		printf '  round %d: O %d IOPS | O/A %s  B/O %s\n' $((i + 1)) "${M[O]}" "${ro[-1]}" "${rbo[-1]}"
+	fi
 done
 echo "IOPS ratios to A, median (95% CI):"
 for v in F0:r0 F3:r3 B:rb; do
@@ -102,6 +110,12 @@ for v in F0:r0 F3:r3 B:rb; do
 	read -r m lo hi < <(printf '%s\n' "${arr[@]}" | grep -v nan | ci)
 	echo "  ${v%%:*}/A: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 0.90) 0.90"
 done
+if [ -n "${OTHER:-}" ]; then
+	read -r m lo hi < <(printf '%s\n' "${ro[@]}" | grep -v nan | ci)
+	echo "  O/A: $m ($lo-$hi) (O: $OTHER)"
+	read -r m lo hi < <(printf '%s\n' "${rbo[@]}" | grep -v nan | ci)
+	echo "  B/O: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 1.00) 1.00"
+fi
 read -r m lo hi < <(printf '%s\n' "${rbf[@]}" | grep -v nan | ci)
 echo "iowhy's added time per request over the minimal exact tracer's (B/F3): $m ($lo-$hi)"
 read -r m lo hi < <(printf '%s\n' "${r3[@]}" | grep -v nan | ci)

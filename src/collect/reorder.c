@@ -7,11 +7,14 @@
 void reorder_init(struct reorder *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->nlanes = 1;
 }
 
 void reorder_use_lane(struct reorder *r, unsigned src)
 {
 	r->lane = src % REORDER_LANES;
+	if (r->lane >= r->nlanes)
+		r->nlanes = r->lane + 1;
 }
 
 static int before(const struct reorder_item *a, const struct reorder_item *b)
@@ -193,7 +196,7 @@ static struct reorder_lane *oldest_lane(struct reorder *r)
 {
 	struct reorder_lane *best = NULL;
 
-	for (int i = 0; i < REORDER_LANES; i++) {
+	for (unsigned i = 0; i < r->nlanes; i++) {
 		struct reorder_lane *l = &r->lanes[i];
 
 		if (l->len && (!best || before(fifo_at(l, 0), fifo_at(best, 0))))
@@ -251,7 +254,7 @@ uint64_t reorder_peek_ts(const struct reorder *r)
 void reorder_free(struct reorder *r)
 {
 	free(r->heap);
-	for (int i = 0; i < REORDER_LANES; i++)
+	for (unsigned i = 0; i < REORDER_LANES; i++)
 		free(r->lanes[i].fifo);
 	free(r->comms);
 	free(r->free_);

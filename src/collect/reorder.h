@@ -40,6 +40,7 @@ struct reorder {
 	size_t hn, cap;
 	struct reorder_lane lanes[REORDER_LANES];
 	unsigned lane;            /* the lane pushes go to (reorder_use_lane) */
+	unsigned nlanes;          /* lanes used so far: 1 + the highest */
 	size_t n;                 /* events held: hn + the lanes' len */
 	struct reorder_comm *comms; /* comms of held events; free slots chained through free_ */
 	uint16_t *free_;
