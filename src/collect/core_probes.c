@@ -161,31 +161,10 @@ static void release_early(struct core_probes *c)
 static int handle_event(void *ctx, int ring, void *data, size_t size)
 {
 	struct core_probes *c = ctx;
-	const struct iowhy_event *e = data;
-	const char *comm = NULL;
-	__u64 ts;
+	uint64_t ts = 0;
 
-	if (size < sizeof(*e))
-		return 0;
 	reorder_use_lane(c->order, (unsigned)ring);
-	ts = e->ts;
-	if (e->type == IOWHY_EV_BATCH) {
-		const struct iowhy_event_batch *b = data;
-		size_t n = b->h.arg;
-
-		c->dropped += reorder_push_batch(c->order, data, size);
-		if (n && n <= IOWHY_LOG_LEN && size >= sizeof(b->h) + n * sizeof(b->e[0]))
-			ts = b->e[n - 1].ts;
-	} else if (e->type == IOWHY_EV_SWITCH) {
-		/* a switch between two tree tasks: prev's switch-out, then next's switch-in */
-		c->dropped += reorder_push_switch(c->order, e, size);
-		if (size >= 2 * sizeof(*e) && e[1].ts > ts)
-			ts = e[1].ts;
-	} else {
-		if (size >= sizeof(struct iowhy_event_comm))
-			comm = ((const struct iowhy_event_comm *)data)->comm;
-		c->dropped += reorder_push(c->order, e, comm) != 0;
-	}
+	c->dropped += reorder_push_record(c->order, data, size, &ts);
 	if (ring >= 0 && ring < c->rings.n && ts > c->ring_seen[ring])
 		c->ring_seen[ring] = ts;
 	if (c->order->n >= REORDER_EARLY)

@@ -172,6 +172,35 @@ size_t reorder_push_switch(struct reorder *r, const struct iowhy_event *e, size_
 	return dropped;
 }
 
+size_t reorder_push_record(struct reorder *r, const void *data, size_t size, uint64_t *newest)
+{
+	const struct iowhy_event *e = data;
+	size_t dropped;
+
+	*newest = 0;
+	if (size < sizeof(*e))
+		return 0;
+	*newest = e->ts;
+	if (e->type == IOWHY_EV_BATCH) {
+		const struct iowhy_event_batch *b = data;
+		size_t n = b->h.arg;
+
+		dropped = reorder_push_batch(r, b, size);
+		if (n && n <= IOWHY_LOG_LEN && size >= sizeof(b->h) + n * sizeof(b->e[0]))
+			*newest = b->e[n - 1].ts;
+		return dropped;
+	}
+	if (e->type == IOWHY_EV_SWITCH) {
+		/* a switch between two tree tasks: prev's switch-out, then next's switch-in */
+		dropped = reorder_push_switch(r, e, size);
+		if (size >= 2 * sizeof(*e) && e[1].ts > *newest)
+			*newest = e[1].ts;
+		return dropped;
+	}
+	return reorder_push(r, e, size >= sizeof(struct iowhy_event_comm) ?
+				      ((const struct iowhy_event_comm *)data)->comm : NULL) != 0;
+}
+
 static void heap_pop(struct reorder *r)
 {
 	size_t i = 0;

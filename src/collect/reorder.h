@@ -64,6 +64,13 @@ size_t reorder_push_batch(struct reorder *r, const struct iowhy_event_batch *b, 
  * STATE event, then its second (next's switch-in) when the record holds it. Returns how many could
  * not be queued. */
 size_t reorder_push_switch(struct reorder *r, const struct iowhy_event *e, size_t size);
+/*
+ * Queue one ring-buffer record of the core (bpf/iowhy.bpf.c), whatever its type: a batch becomes
+ * its STATE events, a switch record its one or two; FORK and EXEC keep their comm. Nothing of a
+ * record too short for its header. *newest:
+ * the latest timestamp in it (0 if none). Returns how many events could not be queued.
+ */
+size_t reorder_push_record(struct reorder *r, const void *data, size_t size, uint64_t *newest);
 /* Release, in (timestamp, arrival) order, every queued event with ts <= upto. Returns the count. */
 size_t reorder_release(struct reorder *r, uint64_t upto, reorder_fn fn, void *ctx);
 /* Timestamp of the oldest event held (0 if none). */

@@ -314,6 +314,73 @@ static void test_lanes(void **state)
 	}
 }
 
+/* Whole ring records (reorder_push_record): a batch, a two-event switch record, one cut short
+ * after its switch-out, one too short for any event, a FORK with its comm; the newest timestamp
+ * of each. */
+static void test_records(void **state)
+{
+	static struct sink s;
+	struct iowhy_event_batch b;
+	struct iowhy_event pair[2];
+	struct iowhy_event_comm fork;
+	struct reorder r;
+	uint64_t newest;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	memset(&b, 0, sizeof(b));
+	memset(pair, 0, sizeof(pair));
+	reorder_init(&r);
+	b.h = (struct iowhy_event){ .ts = 100, .tid = 5, .tgid = 5, .type = IOWHY_EV_BATCH,
+				    .phase = 2, .arg = 2 };
+	b.e[0] = (struct iowhy_logent){ .ts = 100, .nr = IOWHY_NR_NONE, .state = IOWHY_TS_USER };
+	b.e[1] = (struct iowhy_logent){ .ts = 200, .nr = 17, .state = IOWHY_TS_KERNEL };
+	assert_int_equal(reorder_push_record(&r, &b, sizeof(b.h) + 2 * sizeof(b.e[0]), &newest), 0);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(newest, 200);
+	pair[0] = (struct iowhy_event){ .ts = 300, .tid = 5, .tgid = 5, .type = IOWHY_EV_SWITCH,
+					.state = IOWHY_TS_DWAIT, .phase = 2, .nr = 17, .arg = 1 };
+	pair[1] = (struct iowhy_event){ .ts = 301, .tid = 6, .tgid = 6, .type = IOWHY_EV_STATE,
+					.state = IOWHY_TS_USER };
+	assert_int_equal(reorder_push_record(&r, pair, sizeof(pair), &newest), 0);
+	assert_int_equal(r.n, 4);
+	assert_int_equal(newest, 301);
+	pair[0].ts = 400;
+	assert_int_equal(reorder_push_record(&r, pair, sizeof(pair) - 1, &newest), 0);
+	assert_int_equal(r.n, 5); /* the switch-in cut short: the switch-out alone */
+	assert_int_equal(newest, 400);
+	assert_int_equal(reorder_push_record(&r, pair, sizeof(pair[0]) - 1, &newest), 0);
+	assert_int_equal(r.n, 5);
+	assert_int_equal(newest, 0);
+	memset(&fork, 0, sizeof(fork));
+	fork.h = (struct iowhy_event){ .ts = 700, .tid = 5, .type = IOWHY_EV_FORK, .arg = 8 };
+	strcpy(fork.comm, "fio");
+	assert_int_equal(reorder_push_record(&r, &fork, sizeof(fork), &newest), 0);
+	assert_int_equal(r.n, 6);
+	assert_int_equal(newest, 700);
+	assert_int_equal(reorder_release(&r, UINT64_MAX, collect, &s), 6);
+	uint64_t want_ts[] = { 100, 200, 300, 301, 400, 700 };
+	uint32_t want_tid[] = { 5, 5, 5, 6, 5, 5 };
+	uint8_t want_state[] = { IOWHY_TS_USER, IOWHY_TS_KERNEL, IOWHY_TS_DWAIT, IOWHY_TS_USER,
+				 IOWHY_TS_DWAIT };
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(s.ev[i].ts, want_ts[i]);
+		assert_int_equal(s.ev[i].tid, want_tid[i]);
+		if (i < 5) {
+			assert_int_equal(s.ev[i].type, IOWHY_EV_STATE);
+			assert_int_equal(s.ev[i].state, want_state[i]);
+			assert_false(s.has_comm[i]);
+		}
+	}
+	assert_int_equal(s.ev[1].nr, 17);
+	assert_int_equal(s.ev[1].phase, 2);
+	assert_int_equal(s.ev[2].arg, 1);
+	assert_int_equal(s.ev[5].type, IOWHY_EV_FORK);
+	assert_true(s.has_comm[5]);
+	assert_string_equal(s.comm[5], "fio");
+	reorder_free(&r);
+}
+
 /* Comms wait in a side table: each comes out with its own event, slots are reused. */
 static void test_comm_slots(void **state)
 {
@@ -358,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_fifo_wrap),
 		cmocka_unit_test(test_lanes),
+		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_comm_slots),
 	};
 
