@@ -17,7 +17,7 @@
 /* A turn: what one ring may hand on before the next ring's turn (~2,700 records). */
 #define TURN_BYTES (64u << 10)
 
-__u32 event_ring_bytes(int nrings, const char *env_mb)
+__u32 event_ring_bytes(int nonline, const char *env_mb)
 {
 	__u32 per = RING_MAX;
 
@@ -28,14 +28,79 @@ __u32 event_ring_bytes(int nrings, const char *env_mb)
 		if (!*end && mb >= 1 && mb <= 1024 && !(mb & (mb - 1)))
 			return (__u32)mb << 20;
 	}
-	if (nrings < 1)
-		nrings = 1;
-	while (per > RING_MIN && (__u64)per * (__u64)nrings > RINGS_ALL)
+	if (nonline < 1)
+		nonline = 1;
+	while (per > RING_MIN && (__u64)per * (__u64)nonline > RINGS_ALL)
 		per >>= 1;
 	return per;
 }
 
-int event_rings_make(struct event_rings *r, int n, __u32 bytes)
+/* Walk a CPU list: each range a-b (or a) in turn; fn returns non-zero to stop. -1 if malformed. */
+static int cpu_list_walk(const char *list, int (*fn)(void *, long, long), void *ctx)
+{
+	const char *p = list;
+
+	while (p && *p && *p != '\n') {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+
+		if (end == p || a < 0)
+			return -1;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				return -1;
+			p = end;
+		}
+		if (fn(ctx, a, b))
+			return 0;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+	}
+	return 0;
+}
+
+struct cpu_find {
+	long cpu;
+	int found;
+};
+
+static int find_cpu(void *ctx, long a, long b)
+{
+	struct cpu_find *f = ctx;
+
+	f->found = f->cpu >= a && f->cpu <= b;
+	return f->found;
+}
+
+static int count_cpus(void *ctx, long a, long b)
+{
+	*(long *)ctx += b - a + 1;
+	return 0;
+}
+
+int cpu_list_has(const char *list, int cpu)
+{
+	struct cpu_find f = { cpu, 0 };
+
+	if (!list || cpu_list_walk(list, find_cpu, &f) || !cpu_list_count(list))
+		return 1;
+	return f.found;
+}
+
+int cpu_list_count(const char *list)
+{
+	long n = 0;
+
+	if (!list || cpu_list_walk(list, count_cpus, &n))
+		return 0;
+	return n > 1 << 20 ? 0 : (int)n;
+}
+
+int event_rings_make(struct event_rings *r, int n, __u32 bytes, const char *online)
 {
 	memset(r, 0, sizeof(*r));
 	r->v = calloc((size_t)(n > 0 ? n : 1), sizeof(*r->v));
@@ -48,10 +113,12 @@ int event_rings_make(struct event_rings *r, int n, __u32 bytes)
 	for (int i = 0; i < n; i++)
 		r->v[i].fd = -1;
 	for (int i = 0; i < n; i++) {
-		r->v[i].fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "iowhy_events", 0, 0, bytes, NULL);
+		__u32 size = cpu_list_has(online, i) ? bytes : EVENT_RING_OFFLINE_BYTES;
+
+		r->v[i].fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "iowhy_events", 0, 0, size, NULL);
 		if (r->v[i].fd < 0) {
 			fprintf(stderr, "iowhy: cannot make the event ring buffer of CPU %d (%u KiB): %s\n",
-				i, bytes >> 10, strerror(errno));
+				i, size >> 10, strerror(errno));
 			event_rings_free(r);
 			return -1;
 		}

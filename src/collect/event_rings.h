@@ -36,12 +36,22 @@ struct event_rings {
 	int stop;                 /* the callback asked to stop */
 };
 
-/* Each ring's size for `nrings` rings: 8 MiB, less where there are more than 8 rings (64 MiB in
+/* Each online CPU's ring size with `nonline` CPUs online: 8 MiB, less beyond 8 CPUs (64 MiB in
  * all, at least 256 KiB each), a power of two; env_mb (IOWHY_RINGBUF_MB, a power of two 1-1024)
  * overrides it. */
-__u32 event_ring_bytes(int nrings, const char *env_mb);
-/* Make n rings of `bytes` each. 0, or -1 after one line on stderr (the rings are freed). */
-int event_rings_make(struct event_rings *r, int n, __u32 bytes);
+__u32 event_ring_bytes(int nonline, const char *env_mb);
+/* The ring of a CPU that is possible but not online when the session starts (one brought online
+ * later writes there; what does not fit is counted lost). */
+#define EVENT_RING_OFFLINE_BYTES (64u << 10)
+/* Whether `cpu` is in a kernel CPU list ("0-3,8", as /sys/devices/system/cpu/online has it);
+ * every CPU is when the list is NULL or unreadable. */
+int cpu_list_has(const char *list, int cpu);
+/* CPUs in a kernel CPU list (0 when unreadable). */
+int cpu_list_count(const char *list);
+/* Make n rings (CPUs 0..n-1): `bytes` each for the CPUs in `online` (a CPU list, NULL: all),
+ * EVENT_RING_OFFLINE_BYTES for the others. 0, or -1 after one line on stderr (the rings are
+ * freed). */
+int event_rings_make(struct event_rings *r, int n, __u32 bytes, const char *online);
 /* Put ring i at key i of the array of maps `outer_fd`. 0, or -1 after one line on stderr. */
 int event_rings_install(const struct event_rings *r, int outer_fd);
 /* Map the rings for reading; fn gets each record. 0, or -1 after one line on stderr. */

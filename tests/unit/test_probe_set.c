@@ -147,8 +147,8 @@ static void test_tracefs_event_exists(void **state)
 	rmdir(dir);
 }
 
-/* An event ring per CPU: 8 MiB each, less where there are more than 8 (64 MiB in all, at least
- * 256 KiB each), or IOWHY_RINGBUF_MB. */
+/* An event ring per online CPU: 8 MiB each, less where there are more than 8 (64 MiB in all, at
+ * least 256 KiB each), or IOWHY_RINGBUF_MB. */
 static void test_ringbuf_bytes(void **state)
 {
 	(void)state;
@@ -167,6 +167,29 @@ static void test_ringbuf_bytes(void **state)
 	assert_int_equal(event_ring_bytes(2, "0"), 8u << 20);
 	assert_int_equal(event_ring_bytes(2, "2048"), 8u << 20); /* too big */
 	assert_int_equal(event_ring_bytes(2, "8x"), 8u << 20);
+}
+
+/* Kernel CPU lists (/sys/devices/system/cpu/online): which CPUs get a full event ring. */
+static void test_cpu_list(void **state)
+{
+	(void)state;
+	assert_int_equal(cpu_list_count("0-1\n"), 2);
+	assert_int_equal(cpu_list_count("0,2-3,8"), 4);
+	assert_int_equal(cpu_list_count("5"), 1);
+	assert_int_equal(cpu_list_count(""), 0);
+	assert_int_equal(cpu_list_count(NULL), 0);
+	assert_int_equal(cpu_list_count("0-"), 0);   /* malformed */
+	assert_int_equal(cpu_list_count("3-1"), 0);
+	assert_int_equal(cpu_list_count("0;1"), 0);
+	assert_true(cpu_list_has("0,2-3,8\n", 0));
+	assert_false(cpu_list_has("0,2-3,8\n", 1));
+	assert_true(cpu_list_has("0,2-3,8\n", 3));
+	assert_false(cpu_list_has("0,2-3,8\n", 7));
+	assert_true(cpu_list_has("0,2-3,8\n", 8));
+	assert_false(cpu_list_has("0,2-3,8\n", 9));
+	assert_true(cpu_list_has(NULL, 63));       /* unknown: every CPU online */
+	assert_true(cpu_list_has("x", 5));
+	assert_true(cpu_list_has("", 5));
 }
 
 /* One traced event costs half of what tracing adds to a null syscall (entry and exit). */
@@ -710,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_tracepoint_exists),
 		cmocka_unit_test(test_tracefs_event_exists),
 		cmocka_unit_test(test_ringbuf_bytes),
+		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_event_cost),
 		cmocka_unit_test(test_prepare_optional),
 		cmocka_unit_test(test_prepare_required_out),
