@@ -2,7 +2,7 @@
 /*
  * Loader of the core probes (bpf/iowhy.bpf.c): privilege and BTF checks, the probe set (required
  * and optional probes, IOWHY_SKIP_PROBES, tp_btf else raw_tp: probe_set.h), seeding a phase root
- * into the tree, draining the ring buffer, reading the per-phase syscall statistics and the loss
+ * into the tree, draining the event rings, reading the per-phase syscall statistics and the loss
  * counters.
  */
 #ifndef IOWHY_CORE_PROBES_H
@@ -16,7 +16,6 @@
 struct iowhy_bpf;
 struct tree_maps_bpf;
 struct reorder;
-struct ring_buffer;
 struct bpf_link;
 
 typedef void (*core_event_fn)(void *ctx, const struct iowhy_event *e, const char *comm);
@@ -82,17 +81,17 @@ int core_probes_calibrate(struct core_probes *c);
 /* Append the probes that are not attached, with why. Returns 0, or -1 if out is full. */
 int core_probes_missing(const struct core_probes *c, struct missing_probes *out);
 /*
- * Map the event ring buffer for the consumer (core_probes_calibrate leaves it unmapped, so that the
- * other probe sets' loading does not add to its pages in the peak RSS) and mark every BPF map
- * mapping of this process (ring buffer: twice its size, inserted page by page; skeleton data)
+ * Map the event rings for the consumer (core_probes_calibrate leaves them unmapped, so that the
+ * other probe sets' loading does not add to their pages in the peak RSS) and mark every BPF map
+ * mapping of this process (a ring: twice its size, inserted page by page; skeleton data)
  * MADV_DONTFORK, so that the workload's forks, execs and exits do not copy or tear down page tables
  * a shell would not have. Call after all probes are loaded, before any phase and any drain.
- * Returns 0, or -1 after one line on stderr (the ring buffer cannot be mapped).
+ * Returns 0, or -1 after one line on stderr (a ring cannot be mapped).
  */
 int core_probes_dontfork_mappings(struct core_probes *c);
 /* Make `pid` (blocked in read(2) on the gate) a tree root of `phase`. */
 int core_probes_add_root(struct core_probes *c, pid_t pid, int phase, int read_nr);
-/* Take what the ring buffer holds (non-blocking) and deliver, in time order, the events older than
+/* Take what the event rings hold (non-blocking) and deliver, in time order, the events older than
  * the reorder window (60 ms). Returns the number delivered, or -1. */
 int core_probes_drain(struct core_probes *c);
 /* How long the consumer may sleep before the next drain: 20 ms, 1 ms while an event ring is
