@@ -430,26 +430,20 @@ int core_probes_check(void)
  */
 static int make_rings(struct core_probes *c)
 {
-	const char *env = getenv("IOWHY_RINGBUF_MB");
-	int one = (int)env_number("IOWHY_TEST_ONE_RING", 0, 1), nonline;
+	int one = (int)env_number("IOWHY_TEST_ONE_RING", 0, 1), nonline, listed;
 	char online[4096] = "";
 	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	__u32 bytes;
 
 	if (f) {
 		if (!fgets(online, sizeof(online), f))
 			online[0] = 0;
 		fclose(f);
 	}
-	nonline = cpu_list_count(online);
-	if (nonline < 1)
-		nonline = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	bytes = event_ring_bytes(one ? 1 : nonline, env);
-	/* one ring for all CPUs: as large as theirs together, 64 MiB at most (the shared ring) */
-	while (one && !(env && *env) && bytes < (64u << 20) && bytes < (__u32)nonline * (8u << 20))
-		bytes <<= 1;
-	if (event_rings_make(&c->rings, one ? 1 : hist_cpus(), bytes,
-			     one || !cpu_list_count(online) ? NULL : online))
+	listed = cpu_list_count(online);
+	nonline = listed > 0 ? listed : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (event_rings_make(&c->rings, one ? 1 : hist_cpus(),
+			     event_ring_bytes(nonline, one, getenv("IOWHY_RINGBUF_MB")),
+			     one || !listed ? NULL : online))
 		return -1;
 	c->ring_seen = calloc((size_t)c->rings.n, sizeof(*c->ring_seen));
 	if (!c->ring_seen) {

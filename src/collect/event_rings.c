@@ -17,7 +17,7 @@
 /* A turn: what one ring may hand on before the next ring's turn (~2,700 records). */
 #define TURN_BYTES (64u << 10)
 
-__u32 event_ring_bytes(int nonline, const char *env_mb)
+__u32 event_ring_bytes(int nonline, int shared, const char *env_mb)
 {
 	__u32 per = RING_MAX;
 
@@ -30,6 +30,11 @@ __u32 event_ring_bytes(int nonline, const char *env_mb)
 	}
 	if (nonline < 1)
 		nonline = 1;
+	if (shared) {
+		while (per < RINGS_ALL && per < (__u64)nonline * RING_MAX)
+			per <<= 1;
+		return per;
+	}
 	while (per > RING_MIN && (__u64)per * (__u64)nonline > RINGS_ALL)
 		per >>= 1;
 	return per;

@@ -37,9 +37,10 @@ struct event_rings {
 };
 
 /* Each online CPU's ring size with `nonline` CPUs online: 8 MiB, less beyond 8 CPUs (64 MiB in
- * all, at least 256 KiB each), a power of two; env_mb (IOWHY_RINGBUF_MB, a power of two 1-1024)
- * overrides it. */
-__u32 event_ring_bytes(int nonline, const char *env_mb);
+ * all, at least 256 KiB each), a power of two; with `shared` (one ring that every CPU writes:
+ * IOWHY_TEST_ONE_RING), 8 MiB a CPU in one, rounded up to a power of two, 64 MiB at most.
+ * env_mb (IOWHY_RINGBUF_MB, a power of two 1-1024) overrides either. */
+__u32 event_ring_bytes(int nonline, int shared, const char *env_mb);
 /* The ring of a CPU that is possible but not online when the session starts (one brought online
  * later writes there; what does not fit is counted lost). */
 #define EVENT_RING_OFFLINE_BYTES (64u << 10)

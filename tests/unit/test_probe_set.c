@@ -148,25 +148,32 @@ static void test_tracefs_event_exists(void **state)
 }
 
 /* An event ring per online CPU: 8 MiB each, less where there are more than 8 (64 MiB in all, at
- * least 256 KiB each), or IOWHY_RINGBUF_MB. */
+ * least 256 KiB each), or IOWHY_RINGBUF_MB; one shared ring as the old transport sized it. */
 static void test_ringbuf_bytes(void **state)
 {
 	(void)state;
-	assert_int_equal(event_ring_bytes(1, NULL), 8u << 20);
-	assert_int_equal(event_ring_bytes(0, NULL), 8u << 20);
-	assert_int_equal(event_ring_bytes(2, NULL), 8u << 20);
-	assert_int_equal(event_ring_bytes(3, NULL), 8u << 20);
-	assert_int_equal(event_ring_bytes(8, NULL), 8u << 20);
-	assert_int_equal(event_ring_bytes(9, NULL), 4u << 20);
-	assert_int_equal(event_ring_bytes(64, NULL), 1u << 20);
-	assert_int_equal(event_ring_bytes(256, ""), 256u << 10);
-	assert_int_equal(event_ring_bytes(4096, NULL), 256u << 10); /* the least */
-	assert_int_equal(event_ring_bytes(2, "4"), 4u << 20);
-	assert_int_equal(event_ring_bytes(2, "1024"), 1024u << 20);
-	assert_int_equal(event_ring_bytes(2, "3"), 8u << 20);    /* not a power of two */
-	assert_int_equal(event_ring_bytes(2, "0"), 8u << 20);
-	assert_int_equal(event_ring_bytes(2, "2048"), 8u << 20); /* too big */
-	assert_int_equal(event_ring_bytes(2, "8x"), 8u << 20);
+	assert_int_equal(event_ring_bytes(1, 0, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(0, 0, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(2, 0, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(3, 0, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(8, 0, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(9, 0, NULL), 4u << 20);
+	assert_int_equal(event_ring_bytes(64, 0, NULL), 1u << 20);
+	assert_int_equal(event_ring_bytes(256, 0, ""), 256u << 10);
+	assert_int_equal(event_ring_bytes(4096, 0, NULL), 256u << 10); /* the least */
+	assert_int_equal(event_ring_bytes(2, 0, "4"), 4u << 20);
+	assert_int_equal(event_ring_bytes(2, 0, "1024"), 1024u << 20);
+	assert_int_equal(event_ring_bytes(2, 0, "3"), 8u << 20);    /* not a power of two */
+	assert_int_equal(event_ring_bytes(2, 0, "0"), 8u << 20);
+	assert_int_equal(event_ring_bytes(2, 0, "2048"), 8u << 20); /* too big */
+	assert_int_equal(event_ring_bytes(2, 0, "8x"), 8u << 20);
+	/* one ring that every CPU shares: 8 MiB a CPU, a power of two, 64 MiB at most */
+	assert_int_equal(event_ring_bytes(1, 1, NULL), 8u << 20);
+	assert_int_equal(event_ring_bytes(2, 1, NULL), 16u << 20);
+	assert_int_equal(event_ring_bytes(3, 1, NULL), 32u << 20);
+	assert_int_equal(event_ring_bytes(512, 1, NULL), 64u << 20);
+	assert_int_equal(event_ring_bytes(2, 1, "4"), 4u << 20);
+	assert_int_equal(event_ring_bytes(2, 1, "3"), 16u << 20); /* not a power of two */
 }
 
 /* Kernel CPU lists (/sys/devices/system/cpu/online): which CPUs get a full event ring. */
