@@ -118,9 +118,13 @@ if [ -n "${OTHER:-}" ]; then
 fi
 read -r m lo hi < <(printf '%s\n' "${rbf[@]}" | grep -v nan | ci)
 echo "iowhy's added time per request over the minimal exact tracer's (B/F3): $m ($lo-$hi)"
+read -r bf bflo bfhi < <(printf '%s\n' "${rbf[@]}" | grep -v nan | ci)
+read -r bm blo bhi < <(printf '%s\n' "${rb[@]}" | grep -v nan | ci)
 read -r m lo hi < <(printf '%s\n' "${r3[@]}" | grep -v nan | ci)
-if [ "$(side "$m" "$lo" "$hi" 0.90)" = below ]; then
-	echo "verdict: the minimal exact tracer alone keeps less than 0.90 of the untraced IOPS here: the target is not reachable by an exact tracer on this host"
+if [ "$(side "$bm" "$blo" "$bhi" 0.90)" = above ]; then
+	echo "verdict: met: iowhy keeps $bm ($blo-$bhi) of the untraced IOPS, above 0.90"
+elif [ "$(side "$m" "$lo" "$hi" 0.90)" = below ]; then
+	echo "verdict: the minimal exact tracer alone keeps less than 0.90 of the untraced IOPS here ($m, $lo-$hi): the target is not reachable by an exact tracer on this host; iowhy adds $bf ($bflo-$bfhi) times what it adds per request, the part beyond 1 its own work"
 else
 	echo "verdict: the minimal exact tracer keeps $m of the IOPS ($(side "$m" "$lo" "$hi" 0.90) 0.90): what iowhy loses beyond it is its own work"
 fi

@@ -1173,9 +1173,15 @@ int BPF_PROG(io_wq_start, struct work_struct *work)
 	bpf_map_update_elem(&stack_tasks, &tid, &st, BPF_ANY);
 	/* its backing file, for the flusher's writeback of it (user space adds those it knows) */
 	if (backing) {
+		__u32 *known;
+
 		k.dev = BPF_CORE_READ(backing, i_sb, s_dev);
 		k.ino = BPF_CORE_READ(backing, i_ino);
-		bpf_map_update_elem(&stack_inodes, &k, &dev, BPF_ANY);
+		/* the same file at every item: an update (bucket lock, a new element) only when it
+		 * is new or its loop device changed */
+		known = bpf_map_lookup_elem(&stack_inodes, &k);
+		if (!known || *known != dev)
+			bpf_map_update_elem(&stack_inodes, &k, &dev, BPF_ANY);
 	}
 	return 0;
 }
