@@ -27,8 +27,12 @@ now_us() { local t=${EPOCHREALTIME/[.,]/}; echo "$t"; }
 min_med_max() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	printf "%s / %s / %s", v[1], m, v[NR] }'; }
+# The median and a distribution-free ~95% interval for it (order statistics). Fewer than 5 values
+# cannot give one (min..max covers the median with probability 1 - 2^(1-n): 94% for 5, 88% for
+# 4, 75% for 3): the bounds are then nan, and side() says "not decidable".
 ci() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan nan nan"; exit }
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	if (NR < 5) { print m, "nan", "nan"; exit }
 	j = int(NR / 2 - 0.98 * sqrt(NR)); k = int(NR / 2 + 1 + 0.98 * sqrt(NR) + 0.999)
 	if (j < 1) j = 1; if (k > NR) k = NR
 	print m, v[j], v[k] }'; }
