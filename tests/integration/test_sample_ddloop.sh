@@ -1,7 +1,8 @@
 # A shell loop of dd processes (the seed script's shape): the kernel share of the tree's CPU, with
 # the samples' correction, agrees with getrusage's sys/(user+sys) of the same run within 8 points,
 # and page faults (exec'd programs faulting in their pages) appear with a share.
-# Each dd makes 5,000 read+write pairs so that every process runs for several scheduler ticks:
+# Each dd makes 20,000 read+write pairs so that every process runs for several scheduler ticks
+# (5,000 ran ~5 ms, one tick or two, where a syscall costs 0.09 µs: 0.67 against 0.76 once):
 # getrusage splits a process's CPU time by the ticks that found it in user or kernel mode, and
 # gives all of it to user time when no tick did (kernel/sched/cputime.c, cputime_adjust), so a
 # loop of 2 ms processes on a 250 Hz kernel is no witness for the split (docs/SAMPLING.md).
@@ -9,7 +10,7 @@
 need_root
 j=$TMPROOT/r.json
 $IOWHY run -v --no-io --freq 999 --json "$j" -o "$TMPROOT/out" -- sh -c \
-	'for i in $(seq 100); do dd if=/dev/zero of=/dev/null bs=512 count=5000 2>/dev/null; done' \
+	'for i in $(seq 100); do dd if=/dev/zero of=/dev/null bs=512 count=20000 2>/dev/null; done' \
 	>/dev/null || fail "iowhy run exited $?"
 cs=".phases[0].cpu_samples"
 n=$(comm_field "$j" 0 dd execs)
@@ -26,7 +27,17 @@ check "the text report shows the page-fault share" grep -qE '^ +page faults +[0-
 check "the text report says what dd's page faults were" grep -qE '^ +its page faults, [0-9.]+ [mµn]?s: .*(file mapping|copy-on-write|anonymous memory)' "$TMPROOT/out"
 dk=$(jqr "$j" "[$cs.by_comm[] | select(.comm == \"dd\") | .fault_kinds[]] | add // 0")
 check "dd's page-fault samples are sorted by kind ($dk of the tree's $pf)" fcmp "$dk > 0 && $dk <= $pf"
-check "the samples' explanation gives dd's page faults a share" grep -qE "Page faults were [0-9]+% of dd's time outside syscalls" "$TMPROOT/out"
-check "and the JSON has it" grep -q "Page faults were" <<<"$(jqr "$j" "$cs.explanation")"
+# The sentence needs 20 samples outside syscalls and 10 of faults (CPU_EXPLAIN_MIN_SAMPLES): where
+# exec's faults are cheap (8 of 468 samples on one host) it is rightly left out. So the rule is
+# checked both ways here; test_sample_touch has faults enough to need it everywhere.
+out=$(jqr "$j" "[$cs.by_comm[] | select(.comm == \"dd\") | .outside][0] // 0")
+if fcmp "$dk >= 10 && $out >= 20"; then
+	check "the samples' explanation gives dd's page faults a share ($dk of $out samples)" \
+		grep -qE "Page faults were [0-9]+% of dd's time outside syscalls" "$TMPROOT/out"
+	check "and the JSON has it" grep -q "Page faults were" <<<"$(jqr "$j" "$cs.explanation")"
+else
+	check "too few fault samples for a sentence ($dk of $out): none" \
+		test "$(grep -c "Page faults were" "$TMPROOT/out")" = 0
+fi
 check "the text report names the read syscall's kernel code" grep -q 'kernel CPU in read: .*read_zero' "$TMPROOT/out"
 check_phase_invariants "$j" 0

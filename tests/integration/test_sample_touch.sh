@@ -22,6 +22,9 @@ check "the kernel-side share of the tree's CPU by samples, $ks, is within 8 poin
 	fcmp "$ks - $rs <= 0.08 && $rs - $ks <= 0.08"
 f=$(jqr "$j" "$cs | .tree_user_split.page_fault.ns / (.tree_user_ns + .tree_kernel_ns - .tree_user_split.user_code.ns)")
 check "page faults are $f of the tree's kernel-side CPU (>= 0.85)" fcmp "$f >= 0.85"
+check "the samples' explanation gives calib's page faults a share" \
+	grep -qE "Page faults were [0-9]+% of calib's time outside syscalls \(.*anonymous memory" "$TMPROOT/out.txt"
+check "and the JSON has it" grep -q "Page faults were" <<<"$(jqr "$j" "$cs.explanation")"
 names=$(jqr "$j" "[$cs.by_class.page_fault.top_kernel[].name] | join(\" \")")
 check "the fault path is named ($names)" grep -qE \
 	'(^| )(asm_exc_page_fault|exc_page_fault|do_user_addr_fault|handle_mm_fault|__handle_mm_fault|do_anonymous_page|clear_page_erms|clear_page_rep|clear_page_orig)( |$)' <<<"$names"
