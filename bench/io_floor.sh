@@ -116,9 +116,8 @@ if [ -n "${OTHER:-}" ]; then
 	read -r m lo hi < <(printf '%s\n' "${rbo[@]}" | grep -v nan | ci)
 	echo "  B/O: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 1.00) 1.00"
 fi
-read -r m lo hi < <(printf '%s\n' "${rbf[@]}" | grep -v nan | ci)
-echo "iowhy's added time per request over the minimal exact tracer's (B/F3): $m ($lo-$hi)"
 read -r bf bflo bfhi < <(printf '%s\n' "${rbf[@]}" | grep -v nan | ci)
+echo "iowhy's added time per request over the minimal exact tracer's (B/F3): $bf ($bflo-$bfhi)"
 read -r bm blo bhi < <(printf '%s\n' "${rb[@]}" | grep -v nan | ci)
 read -r m lo hi < <(printf '%s\n' "${r3[@]}" | grep -v nan | ci)
 if [ "$(side "$bm" "$blo" "$bhi" 0.90)" = above ]; then
