@@ -48,9 +48,9 @@ run_case() { # NAME RINGS_EXPECTED RING_MB [ENV...]
 	check_phase_invariants "$j" 0
 }
 
-online=$(nproc --all)
+cpus=$(nproc --all) # at least the online CPUs, each of which gets a ring this size
 per=256 # at most 1 GiB of rings in all on a host with more CPUs
-while [ $((per * online)) -gt 1024 ] && [ "$per" -gt 8 ]; do per=$((per / 2)); done
+while [ $((per * cpus)) -gt 1024 ] && [ "$per" -gt 8 ]; do per=$((per / 2)); done
 run_case per-cpu "$possible" "$per"
 steal_mark
 run_case one-ring 1 512 IOWHY_TEST_ONE_RING=1
