@@ -16,6 +16,7 @@
 #include <bpf/bpf_core_read.h>
 #include "iowhy.h"
 #include "tree.bpf.h"
+#include "offcpu.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -658,6 +659,8 @@ static __always_inline void on_switch(const bool btf, bool preempt, struct task_
 				sys_done(c, now, 0);
 		}
 		c->on_since = now; /* off CPU: when it went (its wakeup reads it) */
+		if (btf && state == IOWHY_TS_DWAIT && off_on)
+			iowhy_off_sleep(c, now);
 		flush_log(c, ptid, tgid); /* interrupts are off here: no busy mark needed */
 		/* sent below, with next's switch-in when next is a tree task */
 		fill_state(&out, now, ptid, tgid, c, state, flags, disks,
@@ -671,6 +674,8 @@ static __always_inline void on_switch(const bool btf, bool preempt, struct task_
 		if (!now)
 			now = bpf_ktime_get_ns();
 		c->on_since = now;
+		if (btf && off_on && c->off_ts)
+			iowhy_off_wake(next, c, now);
 		if (have_out)
 			emit_switch(&out, now, ntid, TFIELD(btf, next, tgid), c);
 		else

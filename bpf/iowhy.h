@@ -172,6 +172,13 @@ struct iowhy_task {
 	__u8 pad;
 	__u64 flt_base;    /* the task's min_flt + maj_flt at its last exec (or when it joined) */
 	struct iowhy_logent log[IOWHY_LOG_LEN];
+	/* Off-CPU (tp_btf, while CPU sampling is on; offcpu.bpf.h): after log[], so the running copy
+	 * (iowhy_cpu) does not carry them: only the core's sched_switch reads and writes them. */
+	__u64 off_ts;      /* switch-out into D; 0 while not asleep in D */
+	__u64 off_acc_ns;  /* D time since its last captured stack */
+	__u32 off_acc_n;   /* sleeps in off_acc_ns */
+	__u8 off_phase;    /* the phase tag of off_ts and off_acc_* */
+	__u8 off_pad[3];
 };
 
 /*

@@ -10,12 +10,10 @@
  * files whose build ids the user stacks hold.
  *
  * Off-CPU: the time a tree task sleeps uninterruptibly is added to its kernel stack (per phase and
- * comm). tp_btf: the switch-out only stamps the task (task storage); at its switch-in, once its D
- * time since its last captured stack reaches the sampling period, at most 1 ms (every sleep that
- * long on its own), the sleeping task's stack is taken (bpf_get_task_stack) and given that time:
- * the stack walk, the dearest step, is paid at most about once per period of D time per task, not
- * once per sleep (at 36k I/Os a second it cost 11% of the wall). raw_tp fallback: the stack is taken at
- * every switch-out, the sleep timed in a hash by tid.
+ * comm), in maps shared with the core (offcpu_maps.bpf.h). tp_btf: the core's sched_switch program
+ * does it (offcpu.bpf.h: a stack walk at most about once per period of D time per task, not once
+ * per sleep; at 36k I/Os a second a walk per sleep cost 11% of the wall). raw_tp fallback: this
+ * object's switch program takes the stack at every switch-out and times the sleep in a hash by tid.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -24,6 +22,7 @@
 #include "iowhy.h"
 #include "sample.h"
 #include "tree.bpf.h"
+#include "offcpu_maps.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -260,94 +259,8 @@ struct {
 	__type(value, struct iowhy_off_pending);
 } off_pending SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
-	__uint(max_entries, IOWHY_OFF_KEYS);
-	__type(key, struct iowhy_off_key);
-	__type(value, struct iowhy_off_val);
-} offcpu SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, IOWHY_MAX_PHASES);
-	__type(key, __u32);
-	__type(value, struct iowhy_off_counters);
-} off_counters SEC(".maps");
-
 /* Sleeps being timed (entries in off_pending): while none is, a switch-in needs no lookup. */
 __s64 off_pending_n = 0;
-
-/* tp_btf path: a task's D time is given a stack once it reaches this (the sampling period, at most
- * 1 ms; 0: at every sleep). */
-const volatile __u64 off_period_ns = 0;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct iowhy_off_task);
-} off_store SEC(".maps");
-
-/* tp_btf path: a CPU walks at most one off-CPU stack per off_walk_ns on average (a budget of time
- * credit, at most off_walk_burst walks saved up; 0: no budget). With many tasks in short D sleeps
- * (fio, 16 jobs: ~14,000 walks a second at one per ms of each task's D time) the walks were half
- * the program's cost; past the budget a task keeps holding its D time until a walk is allowed,
- * so every sleep still goes to a stack of its task. */
-const volatile __u64 off_walk_ns = 0;
-const volatile __u64 off_walk_burst = 0;
-
-struct iowhy_off_budget {
-	__u64 last;                  /* when the credit was last brought up to date */
-	__u64 credit;                /* ns of credit; a walk costs off_walk_ns */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct iowhy_off_budget);
-} off_budget SEC(".maps");
-
-/* May this CPU walk a stack now? Takes the walk's cost from the credit when it may. */
-static __always_inline bool off_walk_allowed(__u64 now)
-{
-	struct iowhy_off_budget *b;
-	__u32 zero = 0;
-	__u64 credit, cap = off_walk_ns * off_walk_burst;
-
-	if (!off_walk_ns)
-		return true;
-	b = bpf_map_lookup_elem(&off_budget, &zero);
-	if (!b)
-		return true;
-	credit = b->credit + (now > b->last ? now - b->last : 0);
-	if (credit > cap)
-		credit = cap;
-	b->last = now;
-	if (credit < off_walk_ns) {
-		b->credit = credit;
-		return false;
-	}
-	b->credit = credit - off_walk_ns;
-	return true;
-}
-
-/* tp_btf path: stacks by a hash of their frames (bpf_get_task_stack gives frames, not an id). */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* made at first use: a fast start */
-	__uint(max_entries, IOWHY_STACKS);
-	__type(key, __u32);
-	__type(value, struct iowhy_kstack);
-} offstacks_h SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct iowhy_kstack);
-} off_scratch SEC(".maps");
 
 /* prev (current) goes to sleep: if it is a tree task entering D (not TASK_IDLE), stamp it with
  * its kernel stack. next comes back: if it was stamped, add the time asleep to its stack. */
@@ -414,150 +327,6 @@ static __always_inline void off_switch(void *ctx, struct task_struct *prev,
 		if (!bpf_map_delete_elem(&off_pending, &ntid))
 			__sync_fetch_and_add(&off_pending_n, -1);
 	}
-}
-
-/* The sleeping task t's kernel stack, stored in offstacks_h: its id, or -1 (counted in k). */
-static __noinline __s32 off_task_stack(struct task_struct *t, struct iowhy_off_counters *k)
-{
-	struct iowhy_kstack *buf, *have;
-	__u32 zero = 0, h = 2166136261u;
-	long len;
-
-	buf = bpf_map_lookup_elem(&off_scratch, &zero);
-	if (!buf)
-		return -1;
-	len = bpf_get_task_stack(t, buf->ip, sizeof(buf->ip), 0);
-	if (len <= 0) {
-		if (k)
-			k->stack_lost++;
-		return -1;
-	}
-	/* bpf_get_task_stack zeroes the buffer past the stack: hash all of it, no branch per frame
-	 * (the verifier walks the loop once per frame) */
-	for (__u32 i = 0; i < IOWHY_KSTACK_DEPTH; i++) {
-		__u64 ip = buf->ip[i];
-
-		h = (h ^ (__u32)ip) * 16777619u;
-		h = (h ^ (__u32)(ip >> 32)) * 16777619u;
-	}
-	h &= 0x7fffffff; /* ids are s32 in the keys; -1 means none */
-	if (!bpf_map_update_elem(&offstacks_h, &h, buf, BPF_NOEXIST))
-		return (__s32)h;
-	have = bpf_map_lookup_elem(&offstacks_h, &h);
-	if (have && have->ip[0] == buf->ip[0] && have->ip[1] == buf->ip[1] &&
-	    have->ip[2] == buf->ip[2] && have->ip[3] == buf->ip[3])
-		return (__s32)h;
-	if (k)
-		k->stack_lost++; /* another stack under the same hash, or the map is full */
-	return -1;
-}
-
-/*
- * The time of this switch: the core's sched_switch program, attached before this one and so run
- * first, has just stamped this CPU's slot with it and with next's tid (a clock read costs ~40 ns
- * in a VM); a clock read when the slot does not hold this switch.
- */
-static __always_inline __u64 switch_now(__u32 ntid)
-{
-	struct iowhy_cpu *s = cpu_slot();
-
-	if (s && s->tid == ntid && s->at)
-		return s->at;
-	return bpf_ktime_get_ns();
-}
-
-/* next comes back from a D sleep it began as a tree task: add the sleep to its held time, and
- * once that reaches off_period_ns (and the CPU's walk budget allows) give it all to next's stack. */
-static __noinline void off_wake(struct task_struct *next, struct iowhy_off_task *o, __u64 now)
-{
-	struct iowhy_off_val one = {}, *v;
-	struct iowhy_off_counters *k;
-	struct iowhy_off_key key = {};
-	__u32 tag = o->phase % IOWHY_MAX_PHASES;
-	__u64 d = now > o->ts ? now - o->ts : 0;
-
-	o->ts = 0;
-	k = bpf_map_lookup_elem(&off_counters, &tag);
-	o->acc_ns += d;
-	o->acc_n++;
-	if (o->acc_ns < off_period_ns || !off_walk_allowed(now)) {
-		if (k) {
-			k->held_ns += d;
-			k->held_n++;
-		}
-		return;
-	}
-	if (k) { /* what earlier sleeps held goes to this stack with this one */
-		k->held_ns -= o->acc_ns - d;
-		k->held_n -= o->acc_n - 1;
-	}
-	key.phase = o->phase;
-	if (k)
-		k->walks++;
-	key.kstack = off_task_stack(next, k);
-	bpf_probe_read_kernel_str(key.comm, sizeof(key.comm), next->comm);
-	v = bpf_map_lookup_elem(&offcpu, &key);
-	if (v) {
-		__sync_fetch_and_add(&v->count, o->acc_n);
-		__sync_fetch_and_add(&v->ns, o->acc_ns);
-	} else {
-		one.count = o->acc_n;
-		one.ns = o->acc_ns;
-		if (bpf_map_update_elem(&offcpu, &key, &one, BPF_NOEXIST) && k)
-			k->key_lost++;
-	}
-	o->acc_ns = 0;
-	o->acc_n = 0;
-}
-
-/* tp_btf: prev into D (a tree task): stamp it; next back from a stamped sleep: off_wake. */
-static __always_inline void off_switch_btf(struct task_struct *prev, struct task_struct *next,
-					   unsigned int prev_state)
-{
-	struct iowhy_off_task *o;
-	struct iowhy_task *c;
-	__u32 ptid = prev->pid, ntid = next->pid;
-	__u64 now = 0; /* the switch's time, looked up once and only when needed */
-
-	if (ptid && (prev_state & TASK_UNINTERRUPTIBLE_) && !(prev_state & TASK_NOLOAD_) &&
-	    (c = task_of(prev, ptid))) {
-		struct iowhy_off_counters *k;
-		__u32 tag = c->phase % IOWHY_MAX_PHASES;
-
-		k = bpf_map_lookup_elem(&off_counters, &tag);
-		o = bpf_task_storage_get(&off_store, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (!o) {
-			if (k)
-				k->pending_lost++;
-		} else {
-			if (o->phase != c->phase) {
-				/* a new phase: what the task held of the old one is let go (the
-				 * old phase's held counters say how much) */
-				o->acc_ns = 0;
-				o->acc_n = 0;
-				o->phase = c->phase;
-			}
-			o->ts = now = switch_now(ntid);
-			if (k)
-				k->sleeps++;
-		}
-	}
-	if (!ntid)
-		return;
-	o = bpf_task_storage_get(&off_store, next, 0, 0);
-	if (o && o->ts)
-		off_wake(next, o, now ? now : switch_now(ntid));
-}
-
-SEC("tp_btf/sched_switch")
-int BPF_PROG(off_btf_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
-	     unsigned int prev_state)
-{
-	if (use_hash)
-		off_switch(ctx, prev, next, prev_state);
-	else
-		off_switch_btf(prev, next, prev_state);
-	return 0;
 }
 
 SEC("raw_tp/sched_switch")

@@ -95,13 +95,5 @@ struct iowhy_kstack {
 struct iowhy_ustack {
 	struct bpf_stack_build_id f[IOWHY_USTACK_DEPTH];
 };
-/* tp_btf path, per tree task: its D sleep in progress and its sleeps not yet given a stack. */
-struct iowhy_off_task {
-	__u64 ts;                    /* switch-out into D; 0 while not asleep in D */
-	__u64 acc_ns;                /* D time since its last captured stack */
-	__u64 acc_n;                 /* sleeps in acc_ns */
-	__u8 phase;                  /* the phase tag of ts and acc */
-	__u8 pad[7];
-};
 
 #endif

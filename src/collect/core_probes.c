@@ -530,7 +530,8 @@ int core_probes_missing(const struct core_probes *c, struct missing_probes *out)
 int core_probes_share_tree_maps(const struct core_probes *c, struct bpf_object *obj)
 {
 	static const char *const names[] = { "task_store", "task_hash", "cpu_task", "tree_inflight",
-					     "disk_slots", "last_complete", "tree_inodes", "wb_tasks" };
+					     "disk_slots", "last_complete", "tree_inodes", "wb_tasks",
+					     "offcpu", "off_counters", "offstacks_h" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct bpf_map *m = bpf_object__find_map_by_name(obj, names[i]);

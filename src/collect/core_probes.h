@@ -116,8 +116,8 @@ unsigned long long core_probes_late(const struct core_probes *c);
 const char *core_probes_mode(const struct core_probes *c);
 /* Detach everything and free. Safe on a partly opened set. */
 /* Make obj (an object, opened, not loaded) use the tree's maps (after core_probes_prepare): each of
- * task_store, task_hash, cpu_task, tree_inflight, disk_slots, last_complete, tree_inodes and
- * wb_tasks that obj declares.
+ * task_store, task_hash, cpu_task, tree_inflight, disk_slots, last_complete, tree_inodes,
+ * wb_tasks, offcpu, off_counters and offstacks_h that obj declares.
  * Returns 0, or -1 (errno set). */
 struct bpf_object;
 int core_probes_share_tree_maps(const struct core_probes *c, struct bpf_object *obj);

@@ -37,7 +37,10 @@ struct sampler {
 	int ncpus;
 	int *fds;
 	struct bpf_link **links;
-	struct bpf_link *off_link;  /* off-CPU sched_switch probe (NULL: not attached) */
+	struct bpf_link *off_link;  /* off-CPU sched_switch probe, raw_tp (NULL: not attached) */
+	struct iowhy_bpf *off_core; /* tp_btf: the core, whose sched_switch program does the off-CPU
+				     * work while its off_on is set (NULL: not turned on) */
+	struct core_probes *core;
 	struct bpf_link *exec_link; /* exec'd files probe (NULL: not attached) */
 	char cwd[4096];             /* relative exec paths are tried from here */
 	unsigned hz;
@@ -61,11 +64,13 @@ int sampler_perf_open(unsigned hz, int cpu)
 
 /* The sampler's probes. None is a tracepoint of its own: the cpu-clock events are perf events,
  * the off-CPU and exec programs stand on sched tracepoints the core also uses, under names of their
- * own so that IOWHY_SKIP_PROBES can name them apart. */
+ * own so that IOWHY_SKIP_PROBES can name them apart. Off-CPU has no program here in the tp_btf
+ * flavour: the core's sched_switch program does that work once turned on (offcpu.bpf.h,
+ * sampler_attach). */
 enum { SP_SAMPLE, SP_OFFCPU, SP_EXEC };
 static const struct probe_spec sampler_specs[] = {
 	[SP_SAMPLE] = { "perf:cpu-clock", { "on_sample", "on_sample" }, PROBE_NOT_TRACEPOINT },
-	[SP_OFFCPU] = { "offcpu:sched_switch", { "off_btf_switch", "off_raw_switch" },
+	[SP_OFFCPU] = { "offcpu:sched_switch", { NULL, "off_raw_switch" },
 			PROBE_NOT_TRACEPOINT },
 	[SP_EXEC] = { "execfile:sched_process_exec", { "exec_btf", "exec_raw" },
 		      PROBE_NOT_TRACEPOINT },
@@ -91,24 +96,15 @@ static void *open_sample(void *ctx)
 		return NULL;
 	}
 	s->rodata->use_hash = core->use_hash != 0;
-	/* the off-CPU stacks live in one of two maps by path: the other is made as small as can be
-	 * (a stack map is made whole at load: 8 MiB, ~15 ms of a start on a VM) */
-	if (bpf_map__set_max_entries(core->use_hash ? s->maps.offstacks_h : s->maps.offstacks, 1) ||
-	    /* sleeps in progress by tid: the raw_tp path's (tp_btf keeps them in task storage); a
-	     * preallocated hash of 65,536, ~11 ms of a start */
-	    (!core->use_hash && bpf_map__set_max_entries(s->maps.off_pending, 1))) {
+	/* the raw_tp path's maps (tp_btf's are the core's and the tree's): made as small as can be
+	 * in tp_btf (a stack map is made whole at load: 8 MiB, ~15 ms of a start on a VM; the sleeps
+	 * in progress by tid, a preallocated hash of 65,536, ~11 ms) */
+	if (!core->use_hash && (bpf_map__set_max_entries(s->maps.offstacks, 1) ||
+				bpf_map__set_max_entries(s->maps.off_pending, 1))) {
 		sample_bpf__destroy(s);
 		return NULL;
 	}
 	s->rodata->regs_nr = core->lite != 0; /* no syscall probes: nr from the registers */
-	/* off-CPU stacks (tp_btf): one stack walk per sampling period of a task's D time, at most
-	 * OFF_PERIOD_MAX_NS: the walk costs no interrupt, and at the default 99 Hz a short run's few
-	 * milliseconds of D time (4 direct 1 MiB writes) never reached the 10 ms period */
-	s->rodata->off_period_ns = 1000000000ull / (oc->hz ? oc->hz : 1);
-	if (s->rodata->off_period_ns > OFF_PERIOD_MAX_NS)
-		s->rodata->off_period_ns = OFF_PERIOD_MAX_NS;
-	s->rodata->off_walk_ns = 1000000000ull / OFF_WALKS_PER_PERIOD / (oc->hz ? oc->hz : 1);
-	s->rodata->off_walk_burst = OFF_WALK_BURST;
 	return s;
 }
 
@@ -182,6 +178,7 @@ int sampler_load(struct sampler **out, struct core_probes *core, unsigned hz)
 		return -1;
 	}
 	s->hz = hz;
+	s->core = core;
 	s->ncpus = libbpf_num_possible_cpus();
 	s->fds = calloc(s->ncpus > 0 ? s->ncpus : 1, sizeof(*s->fds));
 	s->links = calloc(s->ncpus > 0 ? s->ncpus : 1, sizeof(*s->links));
@@ -209,6 +206,36 @@ int sampler_load(struct sampler **out, struct core_probes *core, unsigned hz)
 	return 0;
 }
 
+/* tp_btf: turn on the core's off-CPU work (offcpu.bpf.h) when the probe is wanted: one stack walk
+ * per sampling period of a task's D time, at most OFF_PERIOD_MAX_NS (the walk costs no interrupt,
+ * and at the default 99 Hz a short run's few milliseconds of D time, 4 direct 1 MiB writes, never
+ * reached the 10 ms period), within a walk budget per CPU; the switch on last. */
+static void off_core_on(struct sampler *s, unsigned hz)
+{
+	struct iowhy_bpf *c = s->core ? s->core->skel : NULL;
+	uint64_t period = 1000000000ull / (hz ? hz : 1);
+
+	if (s->probes.p[SP_OFFCPU].state != PROBE_WANTED)
+		return;
+	if (!c || !c->bss || !probe_set_attached(&s->core->probes, "sched:sched_switch")) {
+		probe_set_mark(&s->probes, SP_OFFCPU, PROBE_ATTACH_FAILED, ENOENT);
+		return;
+	}
+	c->bss->off_period_ns = period < OFF_PERIOD_MAX_NS ? period : OFF_PERIOD_MAX_NS;
+	c->bss->off_walk_ns = 1000000000ull / OFF_WALKS_PER_PERIOD / (hz ? hz : 1);
+	c->bss->off_walk_burst = OFF_WALK_BURST;
+	__atomic_store_n(&c->bss->off_on, 1, __ATOMIC_RELEASE);
+	s->off_core = c;
+	probe_set_mark(&s->probes, SP_OFFCPU, PROBE_ATTACHED, 0);
+}
+
+static void off_core_off(struct sampler *s)
+{
+	if (s->off_core)
+		__atomic_store_n(&s->off_core->bss->off_on, 0, __ATOMIC_RELEASE);
+	s->off_core = NULL;
+}
+
 void sampler_attach(struct sampler *s)
 {
 	uint64_t t0 = now_ns();
@@ -226,7 +253,10 @@ void sampler_attach(struct sampler *s)
 		s->probes.attach_ns += now_ns() - t0;
 		return;
 	}
-	s->off_link = attach_one(s, SP_OFFCPU);
+	if (s->probes.flavour == PROBE_TP_BTF)
+		off_core_on(s, s->hz);
+	else
+		s->off_link = attach_one(s, SP_OFFCPU);
 	/* without it user frames of programs outside $PATH stay unresolved (counted) */
 	s->exec_link = attach_one(s, SP_EXEC);
 	s->probes.attach_ns += now_ns() - t0;
@@ -261,6 +291,7 @@ void sampler_close(struct sampler *s)
 {
 	if (!s)
 		return;
+	off_core_off(s);
 	bpf_link__destroy(s->off_link);
 	bpf_link__destroy(s->exec_link);
 	for (int i = 0; s->links && i < s->ncpus; i++)
@@ -658,7 +689,7 @@ struct cpu_samples *sampler_phase_end(struct sampler *s, int tag, const char *pr
 		cpu_samples_add_row(cs, &r);
 	}
 	drop_stacks(s, keys, n);
-	cs->off_traced = s->off_link != NULL;
+	cs->off_traced = s->off_link != NULL || s->off_core != NULL;
 	if (cs->off_traced)
 		read_off(s, tag, cs);
 	cpu_samples_classify(cs);

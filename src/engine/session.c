@@ -928,8 +928,9 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 		return session_unwind(&s, &rf, NULL, 0, 1);
 	/* the tree's maps exist: the I/O and the FUSE probes load in threads of their own while
 	 * the core and then the sampler load here and the core attaches; the core calibrates once
-	 * those threads are done (nothing beside it), then the sampler attaches (after the core: its
-	 * sched_switch program runs after the core's) */
+	 * those threads are done (nothing beside it), then the sampler attaches (after the core: in
+	 * raw_tp its sched_switch program runs after the core's; in tp_btf it turns on the core's
+	 * off-CPU work) */
 	start_io_loads(&s, o, &io_load, &fuse_load, &io_arg);
 	rc = core_probes_load_objects(&s.core);
 	if (rc == 1) { /* the core loads only as raw_tp here: the I/O and FUSE probes again so */
