@@ -114,6 +114,10 @@ $(OUT)/tests/test_symbols: | $(OUT)/tests/elf_fixture
 $(OUT)/calib: tests/calib.c | $(OUT)
 	$(CC) $(CFLAGS) -fno-omit-frame-pointer -pthread -o $@ $<
 
+# The consumer's cost per event on a simulated fio stream, no kernel (bench/consumer_replay.c).
+$(OUT)/consumer_replay: bench/consumer_replay.c $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
 # A FUSE daemon that answers each WRITE after 20 ms (integration tests; libfuse3).
 $(OUT)/fuse_slow: tests/fuse_slow.c tests/fuse_test.h | $(OUT)
 	$(CC) -O2 -g -Wall -Wextra -Werror $(shell pkg-config --cflags fuse3) -o $@ $< \

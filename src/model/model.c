@@ -81,16 +81,14 @@ static unsigned nr_index(uint16_t nr)
 	return nr < IOWHY_NR_SLOTS ? nr : IOWHY_NR_SLOTS - 1;
 }
 
+/* The numbers of execve and execveat (-1: none on this architecture), set by model_init: asked
+ * at every event, they are not looked up there. */
+static int nr_execve = -1, nr_execveat = -1;
+
 /* execve or execveat. */
 static int is_exec_nr(uint16_t nr)
 {
-	static int execve = -2, execveat = -2;
-
-	if (execve == -2) {
-		execve = syscall_nr("execve");
-		execveat = syscall_nr("execveat");
-	}
-	return nr != IOWHY_NR_NONE && ((int)nr == execve || (int)nr == execveat);
+	return nr != IOWHY_NR_NONE && ((int)nr == nr_execve || (int)nr == nr_execveat);
 }
 
 /* A thread other than its process's leader, inside execve: it may take the leader's pid. */
@@ -318,18 +316,21 @@ static void flush_all(struct model *m, uint64_t now)
 /* Split one task's share of I/O wait evenly over the disks in its mask (remainder to the first). */
 static void split_by_disk(struct wall_view *w, uint32_t mask, uint64_t part)
 {
-	int n = __builtin_popcount(mask), first = 1;
+	uint64_t n, each;
 
-	if (!n) {
+	if (!mask) {
 		w->iowait_by_disk[IOWHY_DISK_SLOTS] += part;
 		return;
 	}
-	for (int i = 0; i < IOWHY_DISK_SLOTS; i++) {
-		if (!(mask & (1u << i)))
-			continue;
-		w->iowait_by_disk[i] += part / n + (first ? part % n : 0);
-		first = 0;
+	if (!(mask & (mask - 1))) { /* one disk: the usual case */
+		w->iowait_by_disk[__builtin_ctz(mask)] += part;
+		return;
 	}
+	n = (uint64_t)__builtin_popcount(mask);
+	each = part / n;
+	w->iowait_by_disk[__builtin_ctz(mask)] += part % n; /* the remainder to the first */
+	for (; mask; mask &= mask - 1)
+		w->iowait_by_disk[__builtin_ctz(mask)] += each;
 }
 
 /*
@@ -692,6 +693,8 @@ static int finished(const struct model *m)
 
 void model_init(struct model *m, uint64_t start_ns)
 {
+	nr_execve = syscall_nr("execve");
+	nr_execveat = syscall_nr("execveat");
 	memset(m, 0, sizeof(*m));
 	m->wall.start_ns = start_ns;
 }
