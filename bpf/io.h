@@ -21,6 +21,9 @@
 #endif
 
 #define IO_MAX_PHASES IOWHY_MAX_PHASES
+/* Statistics rows are one per CPU (map io_stats_pc) up to this many possible CPUs: a row is 8 KiB,
+ * made for every possible CPU */
+#define IO_STATS_PER_CPU_MAX 16
 #define IO_NO_PHASE 0xff          /* current_phase between phases: background I/O is not counted */
 #define IO_LAT_SLOTS IOWHY_HIST_SLOTS  /* latency (ns): log-linear buckets, bpf/loglin.h */
 #define IO_SIZE_SLOTS 32          /* log2(bytes) */
@@ -364,16 +367,25 @@ static __always_inline __u64 io_req_queue_ns(const struct io_req *r)
 	return start && r->t_issue > start ? r->t_issue - start : 0;
 }
 
-/* x += v; atomic in BPF, where a statistics row is shared by the CPUs (map io_stats). */
+/* x += v; atomic in BPF where the statistics row is shared by the CPUs (map io_stats, `shared`),
+ * a plain add in a CPU's own row (io_stats_pc) and in user space. */
 #ifdef __bpf__
-#define IO_ADD(x, v) __sync_fetch_and_add(&(x), (v))
+#define IO_ADD(x, v)                                                                   \
+	do {                                                                           \
+		if (shared)                                                            \
+			__sync_fetch_and_add(&(x), (v));                               \
+		else                                                                   \
+			(x) += (v);                                                    \
+	} while (0)
 #else
-#define IO_ADD(x, v) ((x) += (v))
+#define IO_ADD(x, v) ((void)shared, (x) += (v))
 #endif
 
-/* Add a finished request to its statistics row. (The maxima are plain stores: two CPUs that
- * complete at the same instant may keep the smaller of the two.) */
-static __always_inline void io_stat_add(struct io_stat *s, const struct io_req *r, __u64 now)
+/* Add a finished request to its statistics row, `shared` by the CPUs or this CPU's own (a
+ * constant where it is called: one branch is compiled). (The maxima are plain stores: in a shared
+ * row two CPUs that complete at the same instant may keep the smaller of the two.) */
+static __always_inline void io_stat_add(struct io_stat *s, const struct io_req *r, __u64 now,
+					const int shared)
 {
 	__u64 q = io_req_queue_ns(r);
 	__u64 d = r->t_issue && now > r->t_issue ? now - r->t_issue : 0;

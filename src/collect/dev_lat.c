@@ -30,7 +30,7 @@ int dev_lat_read(const struct io_probes *io, int tag, uint32_t (*kdisk)(uint32_t
 
 	if (fd < 0)
 		return -1;
-	v = calloc(1, sizeof(*v)); /* io_stats is one hash shared by the CPUs: one value a key */
+	v = calloc(1, sizeof(*v)); /* summed over the CPUs by io_probes_stats_lookup */
 	if (!v)
 		return -1;
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
@@ -38,7 +38,7 @@ int dev_lat_read(const struct io_probes *io, int tag, uint32_t (*kdisk)(uint32_t
 
 		key = next;
 		prev = &key;
-		if (key.phase != tag || bpf_map_lookup_elem(fd, &key, v))
+		if (key.phase != tag || io_probes_stats_lookup(io, &key, v))
 			continue;
 		r = row_of(out, &n, max, kdisk ? kdisk(key.dev) : key.dev);
 		if (!r)

@@ -117,6 +117,7 @@ struct io_probes {
 	struct core_probes *core;  /* whose tree maps the programs share */
 	struct probe_set probes;
 	int ncpus;
+	int stats_pc;              /* statistics rows per CPU (io_stats_pc), else shared (io_stats) */
 	uint64_t begin_ns;
 	struct io_lost lost0;
 	struct blk_snap blk[MAX_BLK];
@@ -199,7 +200,13 @@ static void *open_io(void *ctx)
 		slot_bits = req_slot_bits(t->reqs);
 	s->rodata->req_slot_shift = 64 - slot_bits;
 	s->rodata->nr_cpus = (__u32)t->ncpus;
-	if (bpf_map__set_max_entries(s->maps.bio_last, (__u32)t->ncpus)) {
+	/* statistics rows per CPU up to IO_STATS_PER_CPU_MAX possible CPUs (8 KiB a row each); tests
+	 * ask for the shared rows with IOWHY_TEST_SHARED_IO_STATS=1 */
+	t->stats_pc = t->ncpus <= IO_STATS_PER_CPU_MAX &&
+		      !env_number("IOWHY_TEST_SHARED_IO_STATS", 0, 1);
+	s->rodata->stats_per_cpu = t->stats_pc != 0;
+	if (bpf_map__set_max_entries(t->stats_pc ? s->maps.io_stats : s->maps.io_stats_pc, 1) ||
+	    bpf_map__set_max_entries(s->maps.bio_last, (__u32)t->ncpus)) {
 		io_bpf__destroy(s);
 		return NULL;
 	}
@@ -295,9 +302,43 @@ int io_probes_map_fd(const struct io_probes *t, const char *name)
 	return t ? bpf_object__find_map_fd_by_name(t->skel->obj, name) : -1;
 }
 
+/* The statistics map in use. */
+static struct bpf_map *stats_map(const struct io_probes *t)
+{
+	return t->stats_pc ? t->skel->maps.io_stats_pc : t->skel->maps.io_stats;
+}
+
 int io_probes_stats_fd(const struct io_probes *t)
 {
-	return t && t->skel ? bpf_map__fd(t->skel->maps.io_stats) : -1;
+	return t && t->skel ? bpf_map__fd(stats_map(t)) : -1;
+}
+
+int io_probes_stats_rows(const struct io_probes *t)
+{
+	return !t || !t->skel ? 0 : t->stats_pc ? t->ncpus : 1;
+}
+
+int io_probes_stats_lookup(const struct io_probes *t, const struct io_key *key,
+			   struct io_stat *out)
+{
+	struct io_stat *v;
+	int err;
+
+	if (!t || !t->skel)
+		return -1;
+	if (!t->stats_pc)
+		return bpf_map__lookup_elem(stats_map(t), key, sizeof(*key), out, sizeof(*out), 0);
+	v = calloc(t->ncpus, sizeof(*v));
+	if (!v)
+		return -1;
+	err = bpf_map__lookup_elem(stats_map(t), key, sizeof(*key), v, t->ncpus * sizeof(*v), 0);
+	if (!err) {
+		*out = v[0];
+		for (int c = 1; c < t->ncpus; c++)
+			io_stat_merge(out, &v[c]);
+	}
+	free(v);
+	return err;
 }
 
 const struct probe_set *io_probes_set(const struct io_probes *t)
@@ -524,7 +565,7 @@ void io_probes_phase_begin(struct io_probes *t, int tag)
 		return;
 	t->skel->bss->current_phase = IO_NO_PHASE;
 	io_probes_poll(t); /* --timeline: requests of no open phase, dropped */
-	clear_phase(t->skel->maps.io_stats, sizeof(struct io_key), 4, 1, tag);
+	clear_phase(stats_map(t), sizeof(struct io_key), 4, 1, tag);
 	clear_phase(t->skel->maps.fs_stats, sizeof(struct io_fs_key), 4, 4, tag);
 	clear_phase(t->skel->maps.jbd_stats, sizeof(struct io_fs_key), 4, 4, tag);
 	memset(zero, 0, sizeof(zero));
@@ -548,7 +589,7 @@ void io_probes_until(struct io_probes *t, uint64_t end_ns)
 
 static void read_rows(struct io_probes *t, int tag, struct io_phase *p)
 {
-	struct bpf_map *m = t->skel->maps.io_stats; /* one row for all CPUs (8 KiB) */
+	struct bpf_map *m = stats_map(t);
 	struct io_key key, next;
 	struct io_stat *v = calloc(1, sizeof(*v));
 	int have = 0;
@@ -558,8 +599,7 @@ static void read_rows(struct io_probes *t, int tag, struct io_phase *p)
 	while (!bpf_map__get_next_key(m, have ? &key : NULL, &next, sizeof(next))) {
 		key = next;
 		have = 1;
-		if (key.phase != tag ||
-		    bpf_map__lookup_elem(m, &key, sizeof(key), v, sizeof(*v), 0))
+		if (key.phase != tag || io_probes_stats_lookup(t, &key, v))
 			continue;
 		io_phase_add_upper(p, key.dev, key.upper, key.op, key.cls, v);
 	}

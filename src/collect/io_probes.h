@@ -47,9 +47,17 @@ void io_probes_until(struct io_probes *t, uint64_t end_ns);
 /* Append the probes that are not attached, with why (nothing for NULL). 0, or -1 if out is full. */
 int io_probes_missing(const struct io_probes *t, struct missing_probes *out);
 /* The fd of the per-(phase, device, op, class) request statistics map (struct io_key ->
- * struct io_stat per CPU, bpf/io.h), for readers that peek without clearing (live intervals);
- * -1 for NULL. */
+ * struct io_stat, bpf/io.h), for readers that peek without clearing (live intervals) and walk its
+ * keys; -1 for NULL. Its values are read with io_probes_stats_lookup (a row may be one per CPU). */
 int io_probes_stats_fd(const struct io_probes *t);
+/* Rows per statistics key: the possible CPUs when each has its own, 1 when the CPUs share one,
+ * 0 for NULL (no I/O probes). */
+int io_probes_stats_rows(const struct io_probes *t);
+struct io_key;
+struct io_stat;
+/* The row of `key`, summed over the CPUs where each has its own. 0, or -1 (none, or an error). */
+int io_probes_stats_lookup(const struct io_probes *t, const struct io_key *key,
+			   struct io_stat *out);
 /* Its probe set (NULL for NULL). */
 const struct probe_set *io_probes_set(const struct io_probes *t);
 /* fd of the I/O probes' map `name` (for other probe sets to share), -1 if none. */

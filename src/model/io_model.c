@@ -622,7 +622,7 @@ void io_sim_rq_complete(struct io_sim *s, uint64_t rq, uint64_t now, uint64_t nr
 	io_dev_done(&s->dev, now, s->phase, s->begin);
 	if (r->phase < IO_MAX_PHASES && s->out) {
 		memset(&st, 0, sizeof(st));
-		io_stat_add(&st, r, now);
+		io_stat_add(&st, r, now, 0);
 		if (io_phase_add(s->out, r->dev, r->op, r->cls, &st))
 			s->lost.stats_full++;
 	}

@@ -102,6 +102,7 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->event_rings = rl_u64(probes, "event_rings");
 	s->event_ring_bytes = rl_u64(probes, "event_ring_bytes");
 	s->event_ring_peak = rl_u64(probes, "event_ring_peak_bytes");
+	s->io_stat_rows = rl_u64(probes, "io_stat_rows");
 	load_programs(rl_member(probes, "programs"), &s->probe_times);
 	for (size_t i = 0; i < rl_alen(miss); i++) {
 		struct json_object *m = json_object_array_get_idx(miss, i);

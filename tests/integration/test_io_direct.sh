@@ -26,3 +26,27 @@ check "device busy time > 0" fcmp "$(jqr "$J" "$ph.devices[] | select(.name == \
 # requests are all in its class above.)
 check "nothing lost (no map full)" test "$(jqr "$J" "[$ph.lost | to_entries[] | select(.key | endswith(\"_full\")) | .value] | add")" = 0
 check "text report has the device table" grep -q "Devices and kernel I/O" "$TMPROOT/out.txt"
+
+# The statistics rows: one per CPU here (up to 16 possible CPUs), shared by the CPUs with
+# IOWHY_TEST_SHARED_IO_STATS=1 (the layout of hosts with more CPUs): the same witness agreement.
+ncpu=$(nproc --all)
+rows=$(jqr "$J" .probes.io_stat_rows)
+if [ "$ncpu" -le 16 ]; then
+	check "a statistics row per CPU ($rows rows a key, $ncpu possible CPUs)" test "$rows" = "$ncpu"
+else
+	check "one statistics row the CPUs share ($ncpu possible CPUs)" test "$rows" = 1
+fi
+J2=$TMPROOT/shared.json
+sync
+IOWHY_TEST_SHARED_IO_STATS=1 "$IOWHY" run --json "$J2" -- dd if=/dev/zero of="$MNT/f2" bs=1M count=64 \
+	oflag=direct status=none >/dev/null 2>&1
+check "shared rows: iowhy run exits 0" test $? = 0
+check "shared rows: one row a key" test "$(jqr "$J2" .probes.io_stat_rows)" = 1
+ph2='.phases[] | select(.kind == "work") | .io'
+all_bytes2=$(jqr "$J2" "[$ph2.requests[] | select(.name == \"$LOOPNAME\" and .op == \"write\") | .bytes] | add // 0")
+all_reqs2=$(jqr "$J2" "[$ph2.requests[] | select(.name == \"$LOOPNAME\" and .op == \"write\") | .requests] | add // 0")
+dev_bytes2=$(jqr "$J2" "$ph2.devices[] | select(.name == \"$LOOPNAME\") | .stat.write_bytes")
+dev_ios2=$(jqr "$J2" "$ph2.devices[] | select(.name == \"$LOOPNAME\") | .stat.write_ios")
+echo "  shared rows: $all_reqs2 requests $all_bytes2 B; /sys: $dev_ios2 / $dev_bytes2 B"
+check "shared rows: block write bytes agree with /sys/block stat within 1%" within "$all_bytes2" "$dev_bytes2" 1
+check "shared rows: block write requests agree with /sys/block stat within 1%" within "$all_reqs2" "$dev_ios2" 1
