@@ -421,7 +421,7 @@ static __always_inline void waking_disk(__u64 now, __u64 slept, __u32 *waker, __
 }
 
 /* A hidden switch-in's event is dated at most this long before the switch-out that reveals it, so
- * that it stays well inside user space's reorder window (REORDER_WINDOW_NS, 60 ms); the rest of the
+ * that it stays well inside user space's reorder window (REORDER_WINDOW_NS, 30 ms); the rest of the
  * stint travels in the event's arg and the model moves it from the run queue back to CPU. */
 #define HIDDEN_MAX_NS (20ull * 1000 * 1000)
 

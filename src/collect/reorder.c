@@ -65,6 +65,21 @@ static int fifo_push(struct reorder_lane *l, const struct reorder_item *it)
 	return 0;
 }
 
+/* Put `it` into lane l with the `back` newest items after it (it is before them, not before the
+ * one ahead of them): appended, then moved down past them. */
+static int fifo_insert(struct reorder_lane *l, const struct reorder_item *it, size_t back)
+{
+	size_t at;
+
+	if (fifo_push(l, it))
+		return -1;
+	at = l->len - 1 - back;
+	for (size_t i = l->len - 1; i > at; i--)
+		*fifo_at(l, i) = *fifo_at(l, i - 1);
+	*fifo_at(l, at) = *it;
+	return 0;
+}
+
 static int heap_push(struct reorder *r, const struct reorder_item *it)
 {
 	size_t i;
@@ -120,10 +135,23 @@ int reorder_push(struct reorder *r, const struct iowhy_event *e, const char *com
 	if (comm && !(it.e.pad = comm_keep(r, comm)))
 		return -1;
 	it.seq = r->seq++;
-	if (!l->len || !before(&it, fifo_at(l, l->len - 1)))
+	if (!l->len || !before(&it, fifo_at(l, l->len - 1))) {
 		rc = fifo_push(l, &it);
-	else
-		rc = heap_push(r, &it);
+	} else {
+		/* a little behind the lane's newest (a batched transition behind a wakeup sent
+		 * meanwhile): moved into its place in the lane when at most REORDER_SHIFT_MAX are
+		 * after it, else the heap (a heap of the window's thousands of events cost more than
+		 * the rest of the buffer: bench/consumer_replay) */
+		size_t back = 1;
+
+		while (back < l->len && back < REORDER_SHIFT_MAX &&
+		       before(&it, fifo_at(l, l->len - 1 - back)))
+			back++;
+		if (back < REORDER_SHIFT_MAX)
+			rc = fifo_insert(l, &it, back);
+		else
+			rc = heap_push(r, &it);
+	}
 	if (!rc)
 		r->n++;
 	else if (it.e.pad)

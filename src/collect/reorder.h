@@ -4,8 +4,9 @@
  * syscall transitions in batches (at most a tick late), and each CPU writes its own ring, read in
  * turns, so records arrive out of time order. Events wait here until they are older than a window;
  * then they are released in (timestamp, arrival) order. Each source (a CPU's ring) has a lane;
- * most events arrive in order within their lane: those go to its FIFO (constant time); the others
- * to a min-heap; a release merges the lanes and the heap.
+ * most events arrive in order within their lane: those go to its FIFO (constant time); one a few
+ * behind the lane's newest is moved into its place there; the others go to a min-heap; a release
+ * merges the lanes and the heap.
  * Pure C, no kernel: unit-tested.
  */
 #ifndef IOWHY_REORDER_H
@@ -25,6 +26,10 @@ struct reorder_item {
 struct reorder_comm {
 	char comm[IOWHY_COMM_LEN];
 };
+
+/* An event at most this many behind its lane's newest is moved into its place in the lane (the
+ * lanes stay in order); one further behind goes to the heap. */
+#define REORDER_SHIFT_MAX 64
 
 /* Sources beyond this many share lanes (source % REORDER_LANES): their events interleave, and
  * the heap takes more of them. */
