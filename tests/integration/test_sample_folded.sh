@@ -8,9 +8,12 @@ j=$TMPROOT/r.json
 f=$TMPROOT/stacks.folded
 # (--freq 999: at the default 99 Hz the 0.3 s of getppid has ~30 samples, and one with
 # __x64_sys_getppid among its frames is not certain)
+# (dd: 16 direct 1 MiB writes, ~10 ms of D time: the off-CPU stacks are a sample in D time, one
+# walk per ~1 ms of a task's D time, and with 4 writes, ~2.5 ms, a loaded run once walked none
+# inside them)
 $IOWHY run --no-io --freq 999 --sync "$TMPROOT" --folded "$f" --json "$j" -- \
 	sh -c "\"$CALIB\" getppid 300000; \"$CALIB\" touch 32; \
-	       dd if=/dev/zero of='$TMPROOT/d' bs=1M count=4 oflag=direct status=none" >/dev/null ||
+	       dd if=/dev/zero of='$TMPROOT/d' bs=1M count=16 oflag=direct status=none" >/dev/null ||
 	fail "iowhy run exited $?"
 check "the folded file exists and is not empty" test -s "$f"
 bad=$(grep -cvE '^[^ ]+ [0-9]+$' "$f")
