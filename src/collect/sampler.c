@@ -38,9 +38,9 @@ struct sampler {
 	int *fds;
 	struct bpf_link **links;
 	struct bpf_link *off_link;  /* off-CPU sched_switch probe, raw_tp (NULL: not attached) */
-	struct iowhy_bpf *off_core; /* tp_btf: the core, whose sched_switch program does the off-CPU
-				     * work while its off_on is set (NULL: not turned on) */
-	struct core_probes *core;
+	struct core_probes *core;  /* tree maps, mode; in tp_btf its sched_switch program does the
+				    * off-CPU work while off_in_core (its off_on set) */
+	int off_in_core;
 	struct bpf_link *exec_link; /* exec'd files probe (NULL: not attached) */
 	char cwd[4096];             /* relative exec paths are tried from here */
 	unsigned hz;
@@ -76,17 +76,10 @@ static const struct probe_spec sampler_specs[] = {
 		      PROBE_NOT_TRACEPOINT },
 };
 
-/* What the loader needs: the core (tree maps, mode) and the sampling frequency. */
-struct sample_open_ctx {
-	struct core_probes *core;
-	unsigned hz;
-};
-
-/* The probe set's loader: a fresh skeleton sharing the core's tree maps and mode. */
+/* The probe set's loader: a fresh skeleton sharing the core's (ctx) tree maps and mode. */
 static void *open_sample(void *ctx)
 {
-	const struct sample_open_ctx *oc = ctx;
-	struct core_probes *core = oc->core;
+	struct core_probes *core = ctx;
 	struct sample_bpf *s = sample_bpf__open();
 
 	if (!s)
@@ -166,9 +159,8 @@ static int attach_all(struct sampler *s)
 
 int sampler_load(struct sampler **out, struct core_probes *core, unsigned hz)
 {
-	struct sample_open_ctx octx = { core, hz };
 	const struct probe_loader loader = { open_sample, sample_object, load_sample, destroy_sample,
-					     &octx };
+					     core };
 	struct sampler *s;
 
 	*out = NULL;
@@ -225,15 +217,15 @@ static void off_core_on(struct sampler *s, unsigned hz)
 	c->bss->off_walk_ns = 1000000000ull / OFF_WALKS_PER_PERIOD / (hz ? hz : 1);
 	c->bss->off_walk_burst = OFF_WALK_BURST;
 	__atomic_store_n(&c->bss->off_on, 1, __ATOMIC_RELEASE);
-	s->off_core = c;
+	s->off_in_core = 1;
 	probe_set_mark(&s->probes, SP_OFFCPU, PROBE_ATTACHED, 0);
 }
 
 static void off_core_off(struct sampler *s)
 {
-	if (s->off_core)
-		__atomic_store_n(&s->off_core->bss->off_on, 0, __ATOMIC_RELEASE);
-	s->off_core = NULL;
+	if (s->off_in_core)
+		__atomic_store_n(&s->core->skel->bss->off_on, 0, __ATOMIC_RELEASE);
+	s->off_in_core = 0;
 }
 
 void sampler_attach(struct sampler *s)
@@ -689,7 +681,7 @@ struct cpu_samples *sampler_phase_end(struct sampler *s, int tag, const char *pr
 		cpu_samples_add_row(cs, &r);
 	}
 	drop_stacks(s, keys, n);
-	cs->off_traced = s->off_link != NULL || s->off_core != NULL;
+	cs->off_traced = s->off_link != NULL || s->off_in_core;
 	if (cs->off_traced)
 		read_off(s, tag, cs);
 	cpu_samples_classify(cs);
