@@ -784,24 +784,36 @@ const volatile bool test_miss_done_too = false;
 /* Tests only (IOWHY_TEST_NO_UNSTALE=1): the control, stale requests left as they are. */
 const volatile bool test_no_unstale = false;
 
-/* The end of a dispatch whose completion no program saw (req_get): counted, and the disk's and the
- * workload's in-flight counts released (wslot: 1 + the disk slot counted at issue, or 0). A
+/* The end of a dispatch whose completion no program saw (req_get, io_sweep): counted (`swept`: by
+ * the sweep), and the disk's and the workload's in-flight counts released (wslot: 1 + the disk
+ * slot counted at issue, or 0). When it ended is not known: no later than the disk's last traced
+ * event, or it would be the disk's only request still in flight (the usual case: a completion
+ * missed inside another's), so its busy clock is not advanced: the time since that event is not
+ * counted busy. (Advanced to now, an idle disk's gap was counted busy for every stale request.) A
  * global function, checked once per program. */
-__noinline int io_end_stale(__u32 disk, __u32 wslot)
+__noinline int io_end_stale(__u32 disk, __u32 wslot, __u32 swept)
 {
 	struct io_req tmp = { .wslot = (__u8)wslot };
 	struct io_dev *d = dev_get(disk);
 
 	LOST(complete_missed);
+	if (swept)
+		LOST(complete_swept);
 	wait_slot_dec(&tmp);
 	if (d) {
-		__u64 now = bpf_ktime_get_ns();
-
 		bpf_spin_lock(&d->lock);
-		io_dev_done(&d->s, now, current_phase, phase_begin_ns);
+		if (d->s.inflight)
+			d->s.inflight--;
 		bpf_spin_unlock(&d->lock);
 	}
 	return 0;
+}
+
+/* Claim the end of r's dispatch (issued at t, not 0): the caller that swaps t_issue from t to 0
+ * ends it, once, where the sweep (another CPU) and the request's next use can meet. */
+static __always_inline int req_claim_end(struct io_req *r, __u64 t)
+{
+	return t && __sync_val_compare_and_swap(&r->t_issue, t, 0) == t;
 }
 
 /*
@@ -825,8 +837,9 @@ static __always_inline struct io_req *req_get(struct request *rq)
 
 	if (r && (!r->issued || test_no_unstale))
 		return r;
-	if (r) { /* stale (above): end that dispatch, then build its state afresh in place */
-		io_end_stale(r->disk, r->wslot);
+	if (r) { /* stale (above): end that dispatch (unless the sweep did), then build afresh */
+		if (req_claim_end(r, r->t_issue))
+			io_end_stale(r->disk, r->wslot, 0);
 		r->wslot = 0;
 	}
 	/* on first sight (or afresh), built from its first bio (or UNKNOWN) */
@@ -924,7 +937,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 
 	if (r && r->wslot) /* the workload's: another's completion must not name the waker */
 		note_completion(r->wslot, now); /* its disk's slot + 1, as counted at issue */
-	if (!r || !r->issued) {
+	if (!r || !r->t_issue) { /* untracked, not issued, or its dispatch ended by the sweep */
 		LOST(complete_untracked);
 		if (r)
 			req_forget(key);
@@ -1121,12 +1134,90 @@ int BPF_PROG(io_done, struct request *rq)
 			return 0;
 	}
 	r = req_find(key);
-	if (!r || !r->issued)
+	if (!r || !r->t_issue)
 		return 0;
 	LOST(complete_late);
 	/* at least the bytes left (0 by now, after a whole completion): the size at issue less
 	 * what completions already counted */
 	on_rq_complete(rq, r->size > r->bytes ? r->size - r->bytes : rq->__data_len);
+	return 0;
+}
+
+/*
+ * The sweep, run by user space (BPF_PROG_RUN, io_probes.c: every IO_SWEEP_EVERY_NS and before a
+ * phase's devices are read). A dispatch whose completion no program saw (req_get) is otherwise
+ * ended only when its request is used again. A request that is not (an idle disk; a deep queue
+ * whose tags go round) stayed in flight in the records, and every gap between the disk's later
+ * requests was counted busy: once vda busy 689 ms of 838 against the kernel's io_ticks of 24 ms.
+ * Here every request still issued in the records since at least min_age_ns is looked up in the
+ * kernel: if the request is idle (MQ_RQ_IDLE: the kernel set it so when it freed the request,
+ * after both completion tracepoints ran) or its memory is gone (the device was removed), its
+ * dispatch is over and is ended (complete_missed, complete_swept). A request still in flight, or
+ * complete with its completion to run (MQ_RQ_COMPLETE: a softirq may still be on its way), is left
+ * alone. min_age_ns covers the moment between the issue program and the kernel's marking the
+ * request in flight. The sweep writes nothing in the entry but the claim (req_claim_end), so a
+ * request used again meanwhile on another CPU keeps its fresh state.
+ */
+struct sweep_state {
+	__u64 now, min_age;
+	__u32 looked, ended;
+};
+
+static __always_inline void sweep_req(__u64 key, struct io_req *r, struct sweep_state *c)
+{
+	struct request *rq = (struct request *)key;
+	__u64 t = r->t_issue;
+	int state = -1; /* unread: the request's memory is gone */
+
+	if (!key || !r->issued || !t || c->now < t + c->min_age)
+		return;
+	c->looked++;
+	if (bpf_core_read(&state, sizeof(state), &rq->state))
+		state = -1;
+	if (state == MQ_RQ_IN_FLIGHT || state == MQ_RQ_COMPLETE)
+		return;
+	if (!req_claim_end(r, t))
+		return;
+	io_end_stale(r->disk, r->wslot, 1);
+	c->ended++;
+}
+
+static long sweep_slot(struct bpf_map *map, __u32 *key, struct io_req_slot *sl, struct sweep_state *c)
+{
+	sweep_req(*(volatile __u64 *)&sl->key, &sl->r, c);
+	return 0;
+}
+
+static long sweep_hashed(struct bpf_map *map, __u64 *key, struct io_req *r, struct sweep_state *c)
+{
+	sweep_req(*key, r, c);
+	return 0;
+}
+
+static long dev_in_flight(struct bpf_map *map, __u32 *key, struct io_dev *d, __u32 *any)
+{
+	if (*(volatile __u32 *)&d->s.inflight) {
+		*any = 1;
+		return 1; /* stop: one is enough */
+	}
+	return 0;
+}
+
+SEC("syscall")
+int io_sweep(struct io_sweep_ctx *ctx)
+{
+	struct sweep_state c = { .now = bpf_ktime_get_ns(), .min_age = ctx->min_age_ns };
+	__u32 any = 0;
+
+	/* nothing in flight on any disk in the records: nothing to look at (the slots: ~13 ns each) */
+	bpf_for_each_map_elem(&devs, dev_in_flight, &any, 0);
+	if (!any)
+		return 0;
+	bpf_for_each_map_elem(&req_slots, sweep_slot, &c, 0);
+	if (*(volatile __s64 *)&reqs_in_hash > 0)
+		bpf_for_each_map_elem(&reqs, sweep_hashed, &c, 0);
+	ctx->looked = c.looked;
+	ctx->ended = c.ended;
 	return 0;
 }
 

@@ -91,7 +91,8 @@ struct io_bio_slot {
 struct io_req {
 	__u64 t_queue;      /* first bio queued (0 if never seen) */
 	__u64 t_insert;     /* last insert (or requeue) */
-	__u64 t_issue;      /* last issue; 0 while not on the device */
+	__u64 t_issue;      /* last issue; 0 while not on the device (never issued, requeued, or
+			     * `issued` still 1: its dispatch ended by the sweep, io.bpf.c io_sweep) */
 	__u64 bytes;        /* completed so far (completions can be partial) */
 	__u32 dev, disk;
 	__u16 depth;        /* in flight at issue, this one included */
@@ -217,6 +218,16 @@ struct io_lost {
 	 * skips a program's run on a CPU where it is already running: a device's completion
 	 * interrupt inside another's completion), taken at the request's block_io_done instead */
 	__u64 complete_late;
+	/* of complete_missed, those the sweep found (io.bpf.c io_sweep: the kernel had freed the
+	 * request) rather than the request's next use. Last: io_lost_total leaves it out. */
+	__u64 complete_swept;
+};
+
+/* The sweep's context (io.bpf.c io_sweep), in and out, for BPF_PROG_RUN (io_probes.c). */
+struct io_sweep_ctx {
+	__u64 min_age_ns;           /* in: dispatches issued at least this long ago */
+	__u32 looked;               /* out: such dispatches still issued in the records */
+	__u32 ended;                /* out: of those, ended (the kernel had freed the request) */
 };
 
 /* ---- logic shared by the BPF programs and the pure model ---- */
@@ -343,7 +354,7 @@ static __always_inline void io_req_issue(struct io_req *r, __u64 now, __u32 dept
 /* Back from the device to the queue. Returns 1 if it was on the device. */
 static __always_inline int io_req_requeue(struct io_req *r, __u64 now)
 {
-	int was = r->issued;
+	int was = r->t_issue != 0;
 
 	r->issued = 0;
 	r->t_issue = 0;

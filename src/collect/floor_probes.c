@@ -66,7 +66,7 @@ static int attach_set(struct floor_probes *f, int i, const struct btf *vmlinux)
 		struct probe *p = &s->p[k];
 		int id;
 
-		if (p->state != PROBE_WANTED || (p->spec->flags & PROBE_NOT_TRACEPOINT))
+		if (p->state != PROBE_WANTED || (p->spec->flags & (PROBE_NOT_TRACEPOINT | PROBE_RUN)))
 			continue;
 		id = tracepoint_btf_id(vmlinux, p->spec->name);
 		f->fd[i][k] = id > 0 ? load_empty(id) : -ENOENT;

@@ -66,8 +66,16 @@ static __u32 bios_entries(__u32 reqs)
 	return 2 * reqs;
 }
 #define TL_DIRTY_EVERY_NS 10000000ULL
+/* The sweep of dispatches whose completion no program saw (bpf/io.bpf.c io_sweep): how often, and
+ * how old a dispatch must be to be looked at (the kernel marks a request in flight just after the
+ * issue program ran). A dispatch missed is counted busy at most until the next sweep, and only in
+ * the gaps between the disk's later requests. A sweep looks at every request slot (~13 ns each:
+ * ~105 µs for 8192) while a disk is in flight in the records, else it stops there (~2 µs). */
+#define IO_SWEEP_EVERY_NS 50000000ULL
+#define IO_SWEEP_MIN_AGE_NS 10000000ULL
+enum { IO_SWEEP_PROBE = 26 };
 
-/* Every probe of bpf/io.bpf.c (tp_btf only, all optional). */
+/* Every probe of bpf/io.bpf.c (tp_btf, and the sweep run from here; all optional). */
 const struct probe_spec io_probe_specs[] = {
 	{ "block:block_bio_queue", { "io_bio_queue" }, 0 },
 	{ "block:block_split", { "io_split" }, 0 },
@@ -95,8 +103,13 @@ const struct probe_spec io_probe_specs[] = {
 	{ "jbd2:jbd2_end_commit", { "io_jbd_end" }, 0 },
 	{ "workqueue:workqueue_execute_start", { "io_wq_start" }, 0 },
 	{ "workqueue:workqueue_execute_end", { "io_wq_end" }, 0 },
+	/* a syscall program, run from here (sweep): without it (a kernel before 5.14, or skipped), a
+	 * dispatch whose completion no program saw ends only when its request is used again */
+	[IO_SWEEP_PROBE] = { "prog_run:io_sweep", { "io_sweep" }, PROBE_RUN },
 };
 const int io_probe_nspecs = sizeof(io_probe_specs) / sizeof(io_probe_specs[0]);
+_Static_assert(sizeof(io_probe_specs) / sizeof(io_probe_specs[0]) == IO_SWEEP_PROBE + 1,
+	       "the sweep is the last probe");
 
 struct blk_snap {
 	uint32_t dev;              /* kernel dev_t */
@@ -132,6 +145,8 @@ struct io_probes {
 	int open_tag;              /* the phase whose requests go to the sink, -1 between phases */
 	int trusted;               /* load the object built without bpf_rdonly_cast (io_open_skel) */
 	uint64_t ksyms[KS_COUNT];  /* kernel addresses the programs need (ksym_names) */
+	uint64_t last_sweep_ns;    /* the sweep's last run (sweep) */
+	uint64_t sweeps, sweep_ns; /* its runs, and their time in all */
 };
 
 static const char *const ksym_names[KS_COUNT] = { "loop_workfn", "loop_rootcg_workfn",
@@ -397,14 +412,40 @@ static void sample_dirty(struct io_probes *t, uint64_t now)
 	t->sink.dirty(t->sink.ctx, now, tree, dirty, wb);
 }
 
+/* Run the sweep (bpf/io.bpf.c io_sweep) when it loaded. */
+static void sweep(struct io_probes *t, uint64_t now)
+{
+	const struct probe *p = &t->probes.p[IO_SWEEP_PROBE];
+	struct io_sweep_ctx c = { .min_age_ns = IO_SWEEP_MIN_AGE_NS };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
+
+	t->last_sweep_ns = now;
+	if (p->state != PROBE_ATTACHED || !p->prog)
+		return;
+	if (bpf_prog_test_run_opts(bpf_program__fd(p->prog), &o))
+		return;
+	t->sweeps++;
+	t->sweep_ns += now_ns() - now;
+}
+
+void io_probes_sweeps(const struct io_probes *t, uint64_t *runs, uint64_t *ns)
+{
+	*runs = t ? t->sweeps : 0;
+	*ns = t ? t->sweep_ns : 0;
+}
+
 void io_probes_poll(struct io_probes *t)
 {
 	uint64_t now;
 
-	if (!t || !t->rb)
+	if (!t)
+		return;
+	now = now_ns();
+	if (now - t->last_sweep_ns >= IO_SWEEP_EVERY_NS)
+		sweep(t, now);
+	if (!t->rb)
 		return;
 	ring_buffer__consume(t->rb);
-	now = now_ns();
 	if (t->sink.dirty && now - t->last_dirty_ns >= TL_DIRTY_EVERY_NS) {
 		t->last_dirty_ns = now;
 		sample_dirty(t, now);
@@ -952,6 +993,7 @@ int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 	read_fs(t, tag, p);
 	read_jbd(t, tag, p);
 	read_ctr(t, tag, p);
+	sweep(t, now_ns()); /* a missed completion's request still in flight ends before the count */
 	read_busy(t, tag, p);
 	read_blk(t, p);
 	read_inodes(t, p);

@@ -81,6 +81,8 @@ int io_probes_open_timeline(struct io_probes **t, struct core_probes *core, int 
 void io_probes_set_sink(struct io_probes *t, const struct io_timeline_sink *sink);
 /* Deliver the requests sent so far, and a dirty sample at most every 10 ms (NULL is fine). */
 void io_probes_poll(struct io_probes *t);
+/* The sweep's runs so far (bpf/io.bpf.c io_sweep) and their time in all, ns (0, 0 without it). */
+void io_probes_sweeps(const struct io_probes *t, uint64_t *runs, uint64_t *ns);
 /* Requests the ring buffer had no room for (--timeline). */
 uint64_t io_probes_requests_lost(const struct io_probes *t);
 

@@ -135,7 +135,8 @@ static int prepare_with(struct probe_set *s, const char *skip_list, const struct
 
 		if (probe_skip_listed(skip_list, p->spec->name))
 			p->state = PROBE_SKIPPED;
-		else if (!(p->spec->flags & PROBE_NOT_TRACEPOINT) && !tp_present(k, p->spec->name))
+		else if (!(p->spec->flags & (PROBE_NOT_TRACEPOINT | PROBE_RUN)) &&
+			 !tp_present(k, p->spec->name))
 			p->state = PROBE_ABSENT;
 		else
 			continue;
@@ -368,6 +369,10 @@ int probe_set_attach(struct probe_set *s)
 
 		if (p->state != PROBE_WANTED)
 			continue;
+		if ((p->spec->flags & PROBE_RUN) && p->prog) { /* run, not attached: ready */
+			p->state = PROBE_ATTACHED;
+			continue;
+		}
 		p->link = p->prog ? bpf_program__attach(p->prog) : NULL;
 		if (p->link) {
 			p->state = PROBE_ATTACHED;

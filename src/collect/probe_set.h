@@ -57,6 +57,9 @@ enum probe_flavour { PROBE_TP_BTF, PROBE_RAW_TP, PROBE_FLAVOURS };
 /* probe_spec.flags */
 #define PROBE_REQUIRED       0x1u /* the loader fails without it */
 #define PROBE_NOT_TRACEPOINT 0x2u /* no tracepoint to look for in the kernel's BTF (perf events) */
+/* a program user space runs itself (BPF_PROG_RUN), never attached: no tracepoint to look for;
+ * probe_set_attach marks it attached ("ready") once it loaded */
+#define PROBE_RUN            0x4u
 
 /* What a loader declares about one probe (usually a static table). */
 struct probe_spec {

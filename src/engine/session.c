@@ -536,6 +536,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	res->event_ring_bytes = s->core.rings.bytes;
 	res->event_ring_peak = s->core.rings.peak;
 	res->io_stat_rows = (uint64_t)io_probes_stats_rows(s->io);
+	io_probes_sweeps(s->io, &res->io_sweeps, &res->io_sweep_ns);
 }
 
 static void free_results(struct session_result *res)

@@ -794,7 +794,8 @@ uint64_t io_lost_total(const struct io_lost *l)
 
 	for (size_t k = 0; k < sizeof(*l) / sizeof(__u64); k++)
 		s += v[k];
-	return s - l->clock_reversed - l->complete_late; /* not losses */
+	/* not losses; complete_swept is a part of complete_missed */
+	return s - l->clock_reversed - l->complete_late - l->complete_swept;
 }
 
 uint64_t io_lat_pct(const uint32_t *h, double pct, uint64_t max)

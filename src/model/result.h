@@ -152,6 +152,7 @@ struct session_result {
 	uint64_t event_ring_bytes; /* each ring's size */
 	uint64_t event_ring_peak;  /* the most one ring held unread when the consumer looked */
 	uint64_t io_stat_rows;     /* rows per I/O statistics key: the CPUs (one each), 1 (shared), 0 */
+	uint64_t io_sweeps, io_sweep_ns; /* the sweep's runs (io_probes.c) and their time in all */
 	struct phase_result *phases;
 	int nphases;
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* names of the slots of wall.iowait_by_disk */

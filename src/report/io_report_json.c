@@ -301,6 +301,7 @@ static struct json_object *lost_obj(const struct io_lost *l)
 	jput_u64(o, "clock_reversed", l->clock_reversed);
 	jput_u64(o, "complete_late", l->complete_late);
 	jput_u64(o, "complete_missed", l->complete_missed);
+	jput_u64(o, "complete_swept", l->complete_swept);
 	return o;
 }
 

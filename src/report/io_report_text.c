@@ -205,10 +205,11 @@ void io_report_text(FILE *out, const struct phase_result *pr, const struct phase
 	if (io_lost_total(&p->lost))
 		fprintf(out, "  not tracked: %llu issued unseen (untracked class), %llu completions "
 			"without issue, %llu completions the kernel ran no program for (not "
-			"counted), %llu map-full drops\n",
+			"counted; %llu found by the sweep), %llu map-full drops\n",
 			(unsigned long long)p->lost.issue_unseen,
 			(unsigned long long)p->lost.complete_untracked,
 			(unsigned long long)p->lost.complete_missed,
+			(unsigned long long)p->lost.complete_swept,
 			(unsigned long long)(io_lost_total(&p->lost) - p->lost.issue_unseen -
 					     p->lost.complete_untracked - p->lost.complete_missed));
 	if (p->lost.clock_reversed)

@@ -68,6 +68,8 @@ static struct json_object *probes_obj(const struct session_result *s)
 	jput_u64(o, "event_ring_bytes", s->event_ring_bytes);
 	jput_u64(o, "event_ring_peak_bytes", s->event_ring_peak);
 	jput_u64(o, "io_stat_rows", s->io_stat_rows);
+	jput_u64(o, "io_sweeps", s->io_sweeps);
+	jput_u64(o, "io_sweep_ns", s->io_sweep_ns);
 	jput(o, "programs", programs_arr(&s->probe_times));
 	for (unsigned i = 0; i < s->missing.n; i++) {
 		const struct missing_probe *p = &s->missing.v[i];

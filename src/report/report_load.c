@@ -103,6 +103,8 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->event_ring_bytes = rl_u64(probes, "event_ring_bytes");
 	s->event_ring_peak = rl_u64(probes, "event_ring_peak_bytes");
 	s->io_stat_rows = rl_u64(probes, "io_stat_rows");
+	s->io_sweeps = rl_u64(probes, "io_sweeps");
+	s->io_sweep_ns = rl_u64(probes, "io_sweep_ns");
 	load_programs(rl_member(probes, "programs"), &s->probe_times);
 	for (size_t i = 0; i < rl_alen(miss); i++) {
 		struct json_object *m = json_object_array_get_idx(miss, i);

@@ -229,6 +229,7 @@ static void load_lost(struct json_object *o, struct io_phase *p)
 	l->clock_reversed = rl_u64(o, "clock_reversed");
 	l->complete_late = rl_u64(o, "complete_late");
 	l->complete_missed = rl_u64(o, "complete_missed");
+	l->complete_swept = rl_u64(o, "complete_swept");
 }
 
 struct io_phase *report_load_io(struct json_object *io, const struct missing_probes *sm)

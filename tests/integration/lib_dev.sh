@@ -8,6 +8,8 @@
 #   throttle_write_bps DEV BPS  cgroup v1 blkio child cgroup with throttle.write_bps_device for DEV;
 #                               exports THROTTLE_CG (its directory). Move a pid in with
 #                               `echo PID > $THROTTLE_CG/cgroup.procs`. Teardown registered.
+#   fio_loop_file SIZE_MB       make_loop_ext4 SIZE_MB with a 48 MiB file of zeros on it for fio's
+#                               random reads: exports F (its path); skips without fio
 #   dev_stat NAME FIELD         one field of /sys/block/NAME/stat (1-based, see block/stat.rst)
 #   drop_caches                 sync, then drop the page cache, dentries and inodes
 
@@ -47,6 +49,14 @@ throttle_write_bps() {
 	on_exit "for p in \$(cat '$THROTTLE_CG/cgroup.procs'); do echo \$p > '$root/cgroup.procs'; done"
 	echo "$majmin $bps" > "$THROTTLE_CG/blkio.throttle.write_bps_device" || skip "cannot set throttle"
 	export THROTTLE_CG
+}
+
+fio_loop_file() {
+	command -v fio >/dev/null || skip "needs fio (tests/install-deps.sh installs it)"
+	make_loop_ext4 "$1"
+	F=$MNT/fio.dat
+	dd if=/dev/zero of="$F" bs=1M count=48 status=none && sync
+	export F
 }
 
 dev_stat() { awk -v f="$2" '{ print $f }' "/sys/block/$1/stat"; }

@@ -10,11 +10,8 @@
 # fio's own completion latency (a request's device time is part of its read's), the wall (busy).
 # Control (IOWHY_TEST_NO_UNSTALE=1): the same checks fail.
 need_root
-command -v fio >/dev/null || skip "needs fio (tests/install-deps.sh installs it)"
 source tests/integration/lib_dev.sh
-make_loop_ext4 128
-F=$MNT/fio.dat
-dd if=/dev/zero of="$F" bs=1M count=48 status=none && sync
+fio_loop_file 128
 ph='.phases[] | select(.kind == "work") | .io'
 for sched in none mq-deadline; do
 	echo "$sched" >"/sys/block/$LOOPNAME/queue/scheduler" 2>/dev/null ||

@@ -7,12 +7,9 @@
 # plugged bios: many rows spilled into the LRU) on a loop device. Every request must still be the
 # workload's (a few others' reads aside), counted once (/sys/block), none of unknown class.
 need_root
-command -v fio >/dev/null || skip "needs fio (tests/install-deps.sh installs it)"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs (a bio kept in another CPU's row)"
 source tests/integration/lib_dev.sh
-make_loop_ext4 192
-F=$MNT/fio.dat
-dd if=/dev/zero of="$F" bs=1M count=48 status=none && sync
+fio_loop_file 192
 ph='.phases[] | select(.kind == "work") | .io'
 for v in "0 0" "1 0" "0 1" "1 1"; do
 	read -r bits off <<<"$v"

@@ -226,6 +226,17 @@ static void test_clock_reversed(void **state)
 	io_result_free(p);
 }
 
+/* The losses add up each once: completions the sweep found are a part of complete_missed, and
+ * the late and clock-reversed ones are not losses. */
+static void test_lost_total(void **state)
+{
+	struct io_lost l = { .complete_missed = 3, .complete_swept = 2, .complete_late = 5,
+			     .clock_reversed = 7, .reqs_full = 1 };
+
+	(void)state;
+	assert_int_equal(io_lost_total(&l), 4);
+}
+
 /* ---- aggregation and reconciliation ---- */
 
 static void add_bytes(struct io_phase *p, uint32_t dev, uint8_t op, uint8_t cls, uint64_t bytes)
@@ -490,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_lifecycle_requeue),
 		cmocka_unit_test(test_lifecycle_untracked),
 		cmocka_unit_test(test_clock_reversed),
+		cmocka_unit_test(test_lost_total),
 		cmocka_unit_test(test_layers_buffered),
 		cmocka_unit_test(test_stack_charge),
 		cmocka_unit_test(test_wait_below),

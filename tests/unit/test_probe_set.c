@@ -582,6 +582,12 @@ static void check_table(struct bpf_object *obj, const struct probe_spec *t, int 
 					continue;
 				claims++;
 				assert_non_null(event);
+				if (t[i].flags & PROBE_RUN) { /* run by user space: a syscall program */
+					if (strcmp(sec, "syscall"))
+						fail_msg("%s: section %s, declared as run (%s)",
+							 bpf_program__name(p), sec, t[i].name);
+					continue;
+				}
 				if (strncmp(sec, prefix, strlen(prefix)) ||
 				    strcmp(sec + strlen(prefix), event + 1))
 					fail_msg("%s: section %s, declared as %s",
