@@ -163,13 +163,57 @@ static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_t
 /* A switch-out already filled in (prev), alone or, when next is a tree task too, in one record
  * with next's switch-in: one reservation instead of two (each is a write to the ring's shared
  * producer position). */
+/* The head of a switch record that carries the switching-out task's last `np` (1..IOWHY_TAIL_LOG)
+ * syscall transitions (IOWHY_EVF_TAIL), taken from its log. */
+static __always_inline void fill_tail(struct iowhy_batch_head *b, const struct iowhy_event *out,
+				      const struct iowhy_logent *log, __u32 np)
+{
+	b->h = *out;
+	b->h.ts = log[0].ts;
+	b->h.type = IOWHY_EV_BATCH;
+	b->h.flags = IOWHY_EVF_TAIL;
+	b->h.arg = np;
+	b->h.arg2 = 0;
+	b->e[0] = log[0];
+	b->e[1] = log[1];
+}
+
+/*
+ * prev's switch-out (`out`, a STATE event), and with it next's switch-in when next (n) is a tree
+ * task, in one record; the last s->tail (0..IOWHY_TAIL_LOG) of prev's batched transitions, still
+ * in this CPU's copy's log, go first in the same record (fill_tail).
+ */
 static __always_inline void emit_switch(const struct iowhy_event *out, __u64 ts, __u32 ntid,
-					__u32 ntgid, struct iowhy_task *n)
+					__u32 ntgid, struct iowhy_task *n, struct iowhy_cpu *s)
 {
 	struct iowhy_event *e;
 	__u8 in = n ? (n->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL) : 0;
 	void *rb = ring();
+	__u32 np = s ? *(volatile __u32 *)&s->tail : 0;
 
+	if (np) { /* one layout (a second event unread when next is not a tree task: fewer paths) */
+		struct {
+			struct iowhy_batch_head b;
+			struct iowhy_event e[2];
+		} *r = rb ? bpf_ringbuf_reserve(rb, sizeof(*r), 0) : NULL;
+
+		if (!r) {
+			if (n)
+				n->state = in;
+			count_lost((n ? 2 : 1) + np);
+			return;
+		}
+		fill_tail(&r->b, out, s->t.log, np);
+		r->e[0] = *out;
+		if (n) {
+			r->e[0].type = IOWHY_EV_SWITCH;
+			fill_state(&r->e[1], ts, ntid, ntgid, n, in, 0, 0, 0);
+		} else {
+			r->e[1] = *out;
+		}
+		bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+		return;
+	}
 	if (!n) {
 		e = rb ? bpf_ringbuf_reserve(rb, sizeof(*e), 0) : NULL;
 		if (!e) {
@@ -625,9 +669,15 @@ static __always_inline void on_switch(const bool btf, bool preempt, struct task_
 	}
 	c = ptid ? task_of(prev, ptid) : NULL;
 	if (c && s && s->tid == ptid && s->tree) {
-		/* write the running copy back: its batched transitions go out from here (before the
-		 * switch-out event), so only what precedes the log is copied */
-		flush_log(&s->t, ptid, TFIELD(btf, prev, tgid));
+		/* write the running copy back: its batched transitions go out from here, before the
+		 * switch-out event (a few in the switch's own record: emit_switch), so only what
+		 * precedes the log is copied */
+		if (s->t.nlog <= IOWHY_TAIL_LOG) { /* s->t.log stays as it is until the end */
+			s->tail = s->t.nlog;
+			s->t.nlog = 0;
+		} else {
+			flush_log(&s->t, ptid, TFIELD(btf, prev, tgid));
+		}
 		__builtin_memcpy(c, &s->t, __builtin_offsetof(struct iowhy_task, log));
 	}
 	if (c) {
@@ -661,7 +711,9 @@ static __always_inline void on_switch(const bool btf, bool preempt, struct task_
 		c->on_since = now; /* off CPU: when it went (its wakeup reads it) */
 		if (btf && state == IOWHY_TS_DWAIT && off_on)
 			iowhy_off_sleep(c, now);
-		flush_log(c, ptid, tgid); /* interrupts are off here: no busy mark needed */
+		/* interrupts are off here: no busy mark needed (with a tail, the copy written back
+		 * above left no log here) */
+		flush_log(c, ptid, tgid);
 		/* sent below, with next's switch-in when next is a tree task */
 		fill_state(&out, now, ptid, tgid, c, state, flags, disks,
 			   state == IOWHY_TS_DEAD ? (__u32)(task_faults(prev) - c->flt_base) : 0);
@@ -677,14 +729,15 @@ static __always_inline void on_switch(const bool btf, bool preempt, struct task_
 		if (btf && off_on && c->off_ts)
 			iowhy_off_wake(next, c, now);
 		if (have_out)
-			emit_switch(&out, now, ntid, TFIELD(btf, next, tgid), c);
+			emit_switch(&out, now, ntid, TFIELD(btf, next, tgid), c, s);
 		else
 			emit(now, ntid, TFIELD(btf, next, tgid), c,
 			     c->nr == IOWHY_NR_NONE ? IOWHY_TS_USER : IOWHY_TS_KERNEL, 0, 0, 0);
 	} else if (have_out) {
-		emit_switch(&out, now, 0, 0, NULL);
+		emit_switch(&out, now, 0, 0, NULL, s);
 	}
 	if (s) {
+		s->tail = 0;
 		s->at = now ? now : bpf_ktime_get_ns();
 		/* the scheduler brought prev's task clock up to date for this switch (se.exec_start;
 		 * the idle task has none): the offset between that clock and ours (hidden_switch_in) */

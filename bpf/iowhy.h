@@ -44,6 +44,8 @@ enum iowhy_event_type {
 #define IOWHY_EVF_IOWAIT 0x2   /* STATE DWAIT: task had in_iowait set */
 #define IOWHY_EVF_THREAD 0x4   /* FORK: child shares the parent's thread group */
 #define IOWHY_EVF_HIDDEN 0x8   /* STATE USER/KERNEL: a switch-in the kernel did not trace, dated */
+#define IOWHY_EVF_TAIL 0x10    /* BATCH: a struct iowhy_batch_head, and after it in the same record
+				* the switch-out (STATE) or the switch (SWITCH) that sent it */
 
 struct iowhy_event {
 	__u64 ts;     /* bpf_ktime_get_ns(), CLOCK_MONOTONIC */
@@ -88,6 +90,15 @@ struct iowhy_logent {
 struct iowhy_event_batch {
 	struct iowhy_event h;   /* type IOWHY_EV_BATCH, arg = entries used */
 	struct iowhy_logent e[IOWHY_LOG_LEN];
+};
+
+/* The few transitions a task's switch-out sends in its own record (IOWHY_EVF_TAIL): a task that
+ * sleeps at every call has one or two (its last call's exit, the next one's entry) at each
+ * switch-out, and a record of their own cost a second reservation in the ring. */
+#define IOWHY_TAIL_LOG 2
+struct iowhy_batch_head {
+	struct iowhy_event h;   /* type IOWHY_EV_BATCH, flags IOWHY_EVF_TAIL, arg = entries used */
+	struct iowhy_logent e[IOWHY_TAIL_LOG];
 };
 
 /* Per (phase, syscall) counters, per CPU (map sys_stats). */

@@ -60,6 +60,10 @@ struct iowhy_cpu {
 	__u64 at;                /* time of the last switch seen here */
 	__s64 clk_off;           /* bpf_ktime_get_ns() less the scheduler's task clock, at that switch */
 	struct iowhy_task t;
+	/* the switch now going on (iowhy.bpf.c on_switch): how many of t.log's transitions its
+	 * record carries (a word in the map, not a variable the verifier follows through it) */
+	__u32 tail;
+	__u32 pad;
 };
 
 struct {

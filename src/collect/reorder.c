@@ -209,6 +209,19 @@ size_t reorder_push_record(struct reorder *r, const void *data, size_t size, uin
 	if (size < sizeof(*e))
 		return 0;
 	*newest = e->ts;
+	if (e->type == IOWHY_EV_BATCH && (e->flags & IOWHY_EVF_TAIL)) {
+		/* a switch's record: the switching task's last transitions, then the switch */
+		const size_t head = sizeof(struct iowhy_batch_head);
+		uint64_t rest = 0;
+
+		if (size < head)
+			return 0;
+		dropped = reorder_push_batch(r, data, head);
+		dropped += reorder_push_record(r, (const char *)data + head, size - head, &rest);
+		if (rest > *newest)
+			*newest = rest;
+		return dropped;
+	}
 	if (e->type == IOWHY_EV_BATCH) {
 		const struct iowhy_event_batch *b = data;
 		size_t n = b->h.arg;

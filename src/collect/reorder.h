@@ -71,7 +71,8 @@ size_t reorder_push_batch(struct reorder *r, const struct iowhy_event_batch *b, 
 size_t reorder_push_switch(struct reorder *r, const struct iowhy_event *e, size_t size);
 /*
  * Queue one ring-buffer record of the core (bpf/iowhy.bpf.c), whatever its type: a batch becomes
- * its STATE events, a switch record its one or two; FORK and EXEC keep their comm. Nothing of a
+ * its STATE events, a switch record its one or two, a batch with a tail (IOWHY_EVF_TAIL) its
+ * transitions and then the switch after them; FORK and EXEC keep their comm. Nothing of a
  * record too short for its header. *newest:
  * the latest timestamp in it (0 if none). Returns how many events could not be queued.
  */

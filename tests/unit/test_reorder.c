@@ -420,6 +420,65 @@ static void test_records(void **state)
 	reorder_free(&r);
 }
 
+/* A switch record with a tail (IOWHY_EVF_TAIL): the switching task's last one or two
+ * transitions, then the switch-out alone or the pair; each becomes its events in order, none read
+ * of a record cut inside its head. */
+static void test_tail_records(void **state)
+{
+	static struct sink s;
+	struct {
+		struct iowhy_batch_head b;
+		struct iowhy_event e[2];
+	} rec;
+	struct reorder r;
+	uint64_t newest;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	memset(&rec, 0, sizeof(rec));
+	reorder_init(&r);
+	rec.b.h = (struct iowhy_event){ .ts = 100, .tid = 5, .tgid = 5, .type = IOWHY_EV_BATCH,
+					.phase = 2, .flags = IOWHY_EVF_TAIL, .arg = 2 };
+	rec.b.e[0] = (struct iowhy_logent){ .ts = 100, .nr = IOWHY_NR_NONE, .state = IOWHY_TS_USER };
+	rec.b.e[1] = (struct iowhy_logent){ .ts = 200, .nr = 17, .state = IOWHY_TS_KERNEL };
+	rec.e[0] = (struct iowhy_event){ .ts = 300, .tid = 5, .tgid = 5, .type = IOWHY_EV_SWITCH,
+					 .state = IOWHY_TS_DWAIT, .phase = 2, .nr = 17, .arg = 1 };
+	rec.e[1] = (struct iowhy_event){ .ts = 301, .tid = 6, .tgid = 6, .type = IOWHY_EV_STATE,
+					 .state = IOWHY_TS_USER };
+	assert_int_equal(reorder_push_record(&r, &rec, sizeof(rec), &newest), 0);
+	assert_int_equal(r.n, 4);
+	assert_int_equal(newest, 301);
+	/* one transition, then the switch-out alone (next is not a tree task) */
+	rec.b.h.ts = rec.b.e[0].ts = 400;
+	rec.b.h.arg = 1;
+	rec.b.e[0].nr = 18;
+	rec.b.e[0].state = IOWHY_TS_KERNEL;
+	rec.e[0].ts = 500;
+	rec.e[0].type = IOWHY_EV_STATE;
+	assert_int_equal(reorder_push_record(&r, &rec, sizeof(rec.b) + sizeof(rec.e[0]), &newest), 0);
+	assert_int_equal(r.n, 6);
+	assert_int_equal(newest, 500);
+	/* cut inside the head: nothing */
+	assert_int_equal(reorder_push_record(&r, &rec, sizeof(rec.b) - 1, &newest), 0);
+	assert_int_equal(r.n, 6);
+	assert_int_equal(reorder_release(&r, UINT64_MAX, collect, &s), 6);
+	uint64_t want_ts[] = { 100, 200, 300, 301, 400, 500 };
+	uint32_t want_tid[] = { 5, 5, 5, 6, 5, 5 };
+	uint8_t want_state[] = { IOWHY_TS_USER, IOWHY_TS_KERNEL, IOWHY_TS_DWAIT, IOWHY_TS_USER,
+				 IOWHY_TS_KERNEL, IOWHY_TS_DWAIT };
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(s.ev[i].ts, want_ts[i]);
+		assert_int_equal(s.ev[i].tid, want_tid[i]);
+		assert_int_equal(s.ev[i].type, IOWHY_EV_STATE);
+		assert_int_equal(s.ev[i].state, want_state[i]);
+	}
+	assert_int_equal(s.ev[1].nr, 17);
+	assert_int_equal(s.ev[1].phase, 2);
+	assert_int_equal(s.ev[4].nr, 18);
+	assert_int_equal(s.ev[2].arg, 1);
+	reorder_free(&r);
+}
+
 /* Comms wait in a side table: each comes out with its own event, slots are reused. */
 static void test_comm_slots(void **state)
 {
@@ -466,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_lane_insert),
 		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_tail_records),
 		cmocka_unit_test(test_comm_slots),
 	};
 
