@@ -70,7 +70,8 @@ static __u32 bios_entries(__u32 reqs)
  * how old a dispatch must be to be looked at (the kernel marks a request in flight just after the
  * issue program ran). A dispatch missed is counted busy at most until the next sweep, and only in
  * the gaps between the disk's later requests. A sweep looks at every request slot (~13 ns each:
- * ~105 µs for 8192) while a disk is in flight in the records, else it stops there (~2 µs). */
+ * ~105 µs for 8192) only while a disk in flight in the records has had no event for the same age
+ * (a gap in its work, or a request that takes long), else it stops there (~20 µs). */
 #define IO_SWEEP_EVERY_NS 50000000ULL
 #define IO_SWEEP_MIN_AGE_NS 10000000ULL
 enum { IO_SWEEP_PROBE = 26 };
