@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A target for the attach tests, counting what it does itself.
- *   attach_target fsync FILE OUT [BS]
- *       loop: write BS (4 KiB; at most 1 MiB) to FILE, fsync; each fsync's entry and exit times
- *       (CLOCK_MONOTONIC ns) are kept; on SIGUSR1 they are written to OUT ("enter exit" per line,
- *       then renamed into place).
+ *   attach_target fsync FILE OUT [BS [PAUSE_US]]
+ *       loop: write BS (4 KiB; at most 1 MiB) to FILE, fsync, and sleep PAUSE_US µs (default 0);
+ *       each fsync's entry and exit times (CLOCK_MONOTONIC ns) are kept (the last 2^20); on
+ *       SIGUSR1 they are written to OUT ("enter exit" per line, then renamed into place).
  *   attach_target write FILE OUT N
  *       wait for SIGUSR1, then write N bytes to FILE in 64 KiB write()s, write the bytes written
  *       to OUT, and wait to be killed.
@@ -59,7 +59,7 @@ static void publish(const char *out, const char *text, size_t len)
 	rename(tmp, out);
 }
 
-static int do_fsync(const char *file, const char *out, size_t bs)
+static int do_fsync(const char *file, const char *out, size_t bs, long pause_us)
 {
 	static unsigned long long calls[MAX_CALLS][2];
 	static char buf[1 << 20];
@@ -78,6 +78,8 @@ static int do_fsync(const char *file, const char *out, size_t bs)
 		fsync(fd);
 		calls[n % MAX_CALLS][1] = now();
 		n++;
+		if (pause_us > 0)
+			usleep((useconds_t)pause_us);
 		if (n % 256 == 0)
 			lseek(fd, 0, SEEK_SET); /* the file stays small */
 		if (dump) {
@@ -161,8 +163,9 @@ int main(int argc, char **argv)
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
-	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "fsync"))
-		return do_fsync(argv[2], argv[3], argc == 5 ? (size_t)atol(argv[4]) : 4096);
+	if (argc >= 4 && argc <= 6 && !strcmp(argv[1], "fsync"))
+		return do_fsync(argv[2], argv[3], argc >= 5 ? (size_t)atol(argv[4]) : 4096,
+				argc == 6 ? atol(argv[5]) : 0);
 	if (argc == 5 && !strcmp(argv[1], "write"))
 		return do_write(argv[2], argv[3], atoll(argv[4]));
 	if (argc == 2 && !strcmp(argv[1], "threads"))
@@ -171,7 +174,7 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
-	fprintf(stderr, "usage: attach_target fsync FILE OUT [BS] | write FILE OUT N | sleep | "
+	fprintf(stderr, "usage: attach_target fsync FILE OUT [BS [PAUSE_US]] | write FILE OUT N | sleep | "
 			"threads\n");
 	return 2;
 }
