@@ -160,9 +160,6 @@ static __always_inline void emit(__u64 ts, __u32 tid, __u32 tgid, struct iowhy_t
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 
-/* A switch-out already filled in (prev), alone or, when next is a tree task too, in one record
- * with next's switch-in: one reservation instead of two (each is a write to the ring's shared
- * producer position). */
 /* The head of a switch record that carries the switching-out task's last `np` (1..IOWHY_TAIL_LOG)
  * syscall transitions (IOWHY_EVF_TAIL), taken from its log. */
 static __always_inline void fill_tail(struct iowhy_batch_head *b, const struct iowhy_event *out,
@@ -179,9 +176,10 @@ static __always_inline void fill_tail(struct iowhy_batch_head *b, const struct i
 }
 
 /*
- * prev's switch-out (`out`, a STATE event), and with it next's switch-in when next (n) is a tree
- * task, in one record; the last s->tail (0..IOWHY_TAIL_LOG) of prev's batched transitions, still
- * in this CPU's copy's log, go first in the same record (fill_tail).
+ * prev's switch-out (`out`, a STATE event, already filled in), alone or, when next (n) is a tree
+ * task too, in one record with next's switch-in: one reservation instead of two (each is a write
+ * to the ring's producer position). The last s->tail (0..IOWHY_TAIL_LOG) of prev's batched
+ * transitions, still in this CPU's copy's log, go first in the same record (fill_tail).
  */
 static __always_inline void emit_switch(const struct iowhy_event *out, __u64 ts, __u32 ntid,
 					__u32 ntgid, struct iowhy_task *n, struct iowhy_cpu *s)
