@@ -212,7 +212,11 @@ static void *open_core(void *ctx)
 	/* tests only: every Nth switch from a task outside the tree to a tree task ignored, as some
 	 * kernels switch without the tracepoint (iowhy.bpf.c hidden_switch_in is tested so) */
 	s->rodata->test_hide_every = (__u32)env_number("IOWHY_TEST_HIDE_SWITCHES", 0, 1000000);
-	bpf_map__set_max_entries(s->maps.events, (__u32)c->rings.n);
+	/* the rings' array, made and being filled since prepare */
+	if (bpf_map__reuse_fd(s->maps.events, c->rings.outer_fd)) {
+		iowhy_bpf__destroy(s);
+		return NULL;
+	}
 	s->rodata->nr_rings = (__u32)c->rings.n;
 	/* per-CPU syscall rows for the phase tags the session will use, not all IOWHY_MAX_PHASES */
 	bpf_map__set_max_entries(s->maps.sys_stats, c->phase_slots * IOWHY_NR_SLOTS);
@@ -460,6 +464,13 @@ static int make_rings(struct core_probes *c)
 	return 0;
 }
 
+static int install_rings(void *arg)
+{
+	struct core_probes *c = arg;
+
+	return event_rings_install(&c->rings);
+}
+
 int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int phases)
 {
 	memset(c, 0, sizeof(*c));
@@ -485,12 +496,17 @@ int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int 
 		say_cannot_load();
 		return -1;
 	}
-	return make_rings(c);
+	if (make_rings(c) || event_rings_outer(&c->rings))
+		return -1;
+	/* each update of an array of maps waits for an RCU grace period: in a thread of its own,
+	 * while the objects load (2 rings: 26-42 ms before the release on a 2-CPU VM) */
+	bg_call_start(&c->install, install_rings, c);
+	return 0;
 }
 
 int core_probes_start(struct core_probes *c)
 {
-	if (event_rings_install(&c->rings, bpf_map__fd(c->skel->maps.events))) {
+	if (bg_call_wait(&c->install)) { /* the rings are in place before any program runs */
 		core_probes_close(c);
 		return -1;
 	}
@@ -808,6 +824,7 @@ void core_probes_close(struct core_probes *c)
 	uint64_t t0 = now_ns(), detach0 = c->probes.detach_ns;
 
 	probe_set_detach(&c->probes);
+	bg_call_wait(&c->install); /* (a failed prepare or load: it may still be installing) */
 	event_rings_free(&c->rings);
 	free(c->ring_seen);
 	c->ring_seen = NULL;

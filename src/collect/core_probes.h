@@ -12,6 +12,7 @@
 #include "iowhy.h"
 #include "probe_set.h"
 #include "event_rings.h"
+#include "bg_call.h"
 
 struct iowhy_bpf;
 struct tree_maps_bpf;
@@ -29,6 +30,7 @@ struct core_probes {
 	struct tree_maps_bpf *tree; /* the tree's maps, which every object takes (tree_maps.bpf.c) */
 	struct probe_set probes;  /* what is attached, or why not */
 	struct event_rings rings; /* the event rings, one per CPU (event_rings.h) */
+	struct bg_call install;   /* their installation, in a thread from prepare to start */
 	__u64 *ring_seen;         /* per ring: the newest timestamp read from it */
 	__u64 read_t0, read_prev_t0; /* when this read of the rings began, and the last one */
 	int phase_slots;          /* phase tags with syscall statistics (1..IOWHY_MAX_PHASES) */

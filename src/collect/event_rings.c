@@ -108,6 +108,7 @@ int cpu_list_count(const char *list)
 int event_rings_make(struct event_rings *r, int n, __u32 bytes, const char *online)
 {
 	memset(r, 0, sizeof(*r));
+	r->outer_fd = -1;
 	r->v = calloc((size_t)(n > 0 ? n : 1), sizeof(*r->v));
 	if (!r->v) {
 		fprintf(stderr, "iowhy: out of memory\n");
@@ -131,18 +132,54 @@ int event_rings_make(struct event_rings *r, int n, __u32 bytes, const char *onli
 	return 0;
 }
 
-int event_rings_install(const struct event_rings *r, int outer_fd)
+int event_rings_outer(struct event_rings *r)
 {
-	for (int i = 0; i < r->n; i++) {
-		__u32 key = (__u32)i;
+	LIBBPF_OPTS(bpf_map_create_opts, o, .inner_map_fd = r->n > 0 ? r->v[0].fd : -1);
 
-		if (bpf_map_update_elem(outer_fd, &key, &r->v[i].fd, BPF_ANY)) {
-			fprintf(stderr, "iowhy: cannot install the event ring buffer of CPU %d: %s\n", i,
-				strerror(errno));
-			return -1;
-		}
+	r->outer_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "events", sizeof(__u32),
+				     sizeof(__u32), (__u32)r->n, &o);
+	if (r->outer_fd < 0) {
+		fprintf(stderr, "iowhy: cannot make the array of the event ring buffers: %s\n",
+			strerror(errno));
+		return -1;
 	}
 	return 0;
+}
+
+int event_rings_install(const struct event_rings *r)
+{
+	__u32 *keys = calloc((size_t)r->n, sizeof(*keys)), *fds = calloc((size_t)r->n, sizeof(*fds));
+	__u32 count = (__u32)r->n;
+	int rc = -1;
+
+	if (!keys || !fds) {
+		fprintf(stderr, "iowhy: out of memory\n");
+		goto out;
+	}
+	for (int i = 0; i < r->n; i++) {
+		keys[i] = (__u32)i;
+		fds[i] = (__u32)r->v[i].fd;
+	}
+	/* one batch: the kernel waits for an RCU grace period after each update of an array of maps
+	 * from user space (10-20 ms on a VM), once for a batch (6.8 on) */
+	if (!getenv("IOWHY_TEST_RING_INSTALL_EACH") && /* tests: the other way */
+	    !bpf_map_update_batch(r->outer_fd, keys, fds, &count, NULL) && count == (__u32)r->n) {
+		rc = 0;
+		goto out;
+	}
+	/* a kernel without batches for this map type (before 5.10): one at a time */
+	for (int i = 0; i < r->n; i++) {
+		if (bpf_map_update_elem(r->outer_fd, &keys[i], &fds[i], BPF_ANY)) {
+			fprintf(stderr, "iowhy: cannot install the event ring buffer of CPU %d: %s\n", i,
+				strerror(errno));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(keys);
+	free(fds);
+	return rc;
 }
 
 /* libbpf's callback: hand the record on, count it against the ring's take and its turn. */
@@ -297,6 +334,9 @@ void event_rings_free(struct event_rings *r)
 	for (int i = 0; i < r->n; i++)
 		if (r->v[i].fd >= 0)
 			close(r->v[i].fd);
+	if (r->outer_fd > 0) /* (0: rings never made, the struct zeroed) */
+		close(r->outer_fd);
 	free(r->v);
 	memset(r, 0, sizeof(*r));
+	r->outer_fd = -1;
 }

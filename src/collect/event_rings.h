@@ -27,6 +27,7 @@ struct event_ring {
 struct event_rings {
 	struct event_ring *v;
 	int n;
+	int outer_fd;             /* the array of maps the programs find them in (-1: none yet) */
 	__u32 bytes;              /* each ring's size */
 	__u64 peak;               /* the most one ring held when polled (event_rings_used) */
 	event_ring_fn fn;
@@ -53,8 +54,13 @@ int cpu_list_count(const char *list);
  * EVENT_RING_OFFLINE_BYTES for the others. 0, or -1 after one line on stderr (the rings are
  * freed). */
 int event_rings_make(struct event_rings *r, int n, __u32 bytes, const char *online);
-/* Put ring i at key i of the array of maps `outer_fd`. 0, or -1 after one line on stderr. */
-int event_rings_install(const struct event_rings *r, int outer_fd);
+/* Make the array of maps the programs find the rings in (outer_fd; an object's `events` map
+ * reuses it), still empty. 0, or -1 after one line on stderr. */
+int event_rings_outer(struct event_rings *r);
+/* Put ring i at key i of outer_fd: one batch, where the kernel has batches for it, as each
+ * update from user space waits for an RCU grace period (10-20 ms on a VM). May run in a thread
+ * of its own while objects that reuse outer_fd load. 0, or -1 after one line on stderr. */
+int event_rings_install(const struct event_rings *r);
 /* Map the rings for reading; fn gets each record. 0, or -1 after one line on stderr. */
 int event_rings_map(struct event_rings *r, event_ring_fn fn, void *ctx);
 int event_rings_mapped(const struct event_rings *r);

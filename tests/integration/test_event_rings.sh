@@ -54,4 +54,15 @@ while [ $((per * cpus)) -gt 1024 ] && [ "$per" -gt 8 ]; do per=$((per / 2)); don
 run_case per-cpu "$possible" "$per"
 steal_mark
 run_case one-ring 1 512 IOWHY_TEST_ONE_RING=1
+
+# The rings go into the programs' array in one batch (each update from user space waits for an RCU
+# grace period); a kernel without batches gets them one at a time: every ring found, every event.
+j=$TMPROOT/each.json
+IOWHY_TEST_RING_INSTALL_EACH=1 "$IOWHY" run --no-io --no-sample --json "$j" -o "$TMPROOT/each.txt" -- \
+	sh -c "taskset -c 0 '$CALIB' getppid 100000 & taskset -c 1 '$CALIB' getppid 100000 & wait"
+check "rings installed one at a time: $possible rings (got $(jqr "$j" .probes.event_rings))" \
+	test "$(jqr "$j" .probes.event_rings)" = "$possible"
+n=$(sys_count "$j" 0 getppid)
+check "rings installed one at a time: getppid count 200000 (got $n), none lost ($(jqr "$j" .events.lost))" \
+	fcmp "$n >= 200000 && $n <= 200002 && $(jqr "$j" .events.lost) == 0"
 finish
