@@ -51,7 +51,7 @@
 #define STUCK_HINT_NS (3000ull * 1000 * 1000)  /* still there this long after SIGKILL: say why */
 
 static volatile sig_atomic_t interrupted;
-static struct wgroup wg = { .guard_wr = -1 }; /* the workload's cgroup and guard */
+static struct wgroup wg = { .guard_wr = -1, .dir_fd = -1 }; /* the workload's cgroup and guard */
 static int home_fd = -1;          /* iowhy's own working directory, to come back to after a hook */
 static void (*teardown_fn)(void *);
 static void *teardown_arg;
@@ -361,7 +361,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	const char *exe = ps->fn ? NULL : resolve_command(ps->argv[0], exe_buf, sizeof(exe_buf));
 	struct phase_ctx *pc = &s->pc;
 	struct rusage ru0, ru1;
-	int gate[2], st = 0, signalled = 0, pidfd, hinted = 0, tclock;
+	int gate[2], st = 0, signalled = 0, pidfd, hinted = 0, tclock, in_group = 0;
 	uint64_t start, deadline = 0, end, pre_release, tclock0, tclock1;
 	pid_t pid, parent = getpid();
 	struct vm_child vc = { 0 };
@@ -377,8 +377,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	pc->open = 0;
 	fflush(NULL);
 	ca = (struct child_args){ ps, gate[0], gate[1], parent, exe }; /* read by the child */
-	if (!ps->fn && !user) { /* no fork of iowhy's ~45 MiB: vm_child.h */
-		pid = vm_child_start(&vc, command_child, &ca);
+	if (!ps->fn && !user) { /* no fork of iowhy's ~45 MiB, made in the cgroup: vm_child.h */
+		pid = vm_child_start_in(&vc, command_child, &ca, wg.dir_fd, &in_group);
 	} else {
 		pid = fork();
 		if (pid == 0)
@@ -393,7 +393,8 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	close(gate[0]);
 	if (ps->fn || !wg.path[0])
 		setpgid(pid, pid);
-	wgroup_add(&wg, pid);
+	if (!in_group)
+		wgroup_add(&wg, pid);
 	wait_gated(pid);
 	if (core_probes_add_root(&s->core, pid, pc->tag, SYS_read)) {
 		close(gate[1]);

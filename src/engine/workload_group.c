@@ -167,6 +167,7 @@ void wgroup_open(struct wgroup *g)
 
 	memset(g, 0, sizeof(*g));
 	g->guard_wr = -1;
+	g->dir_fd = -1;
 	if (cgroup2_mount(mnt, sizeof(mnt)) == 0) {
 		own_cgroup(mnt, g->home, sizeof(g->home));
 		snprintf(g->path, sizeof(g->path), "%.400s/iowhy-%d", g->home, (int)getpid());
@@ -184,6 +185,7 @@ void wgroup_open(struct wgroup *g)
 	}
 	snprintf(kill_file, sizeof(kill_file), "%s/cgroup.kill", g->path);
 	g->has_kill = stat(kill_file, &st) == 0;
+	g->dir_fd = open(g->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC); /* made above */
 	start_guard(g);
 }
 
@@ -234,6 +236,9 @@ void wgroup_close(struct wgroup *g, int kill_rest)
 		waitpid(g->guard, NULL, 0);
 		g->guard_wr = -1;
 	}
+	if (g->dir_fd >= 0)
+		close(g->dir_fd);
+	g->dir_fd = -1;
 	if (!g->path[0])
 		return;
 	if (kill_rest) {

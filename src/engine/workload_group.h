@@ -13,6 +13,7 @@ struct wgroup {
 	char path[512];      /* the cgroup v2 directory, "" without one */
 	char home[512];      /* iowhy's own cgroup v2 directory (leftovers go back there) */
 	int has_kill;        /* cgroup.kill exists (Linux >= 5.14) */
+	int dir_fd;          /* the cgroup's directory, open (-1: none), for clone3 into it */
 	int guard_wr;        /* write end of the guard's pipe (-1: no guard) */
 	pid_t guard;
 };
@@ -23,7 +24,9 @@ struct wgroup {
  * The guard closes every fd but its pipe: it holds none of iowhy's probes or files.
  */
 void wgroup_open(struct wgroup *g);
-/* Move pid (the gated child, before it is released) into the cgroup. 0, or -1. */
+/* Move pid (the gated child, before it is released) into the cgroup. 0, or -1. A move waits for
+ * an RCU grace period (~15 ms on a VM): a child made in the cgroup (vm_child_start_in with
+ * dir_fd) needs none. */
 int wgroup_add(struct wgroup *g, pid_t pid);
 /* Send sig to every process in the cgroup (SIGKILL: cgroup.kill when there is one). */
 void wgroup_signal(struct wgroup *g, int sig);

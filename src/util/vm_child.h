@@ -33,6 +33,12 @@ struct vm_child {
 };
 
 pid_t vm_child_start(struct vm_child *c, int (*fn)(void *), void *arg);
+/* The same, made in the cgroup whose directory is open as cgroup_fd (-1: none) where the kernel
+ * can (clone3's CLONE_INTO_CGROUP, x86-64): *placed is then 1. Moving a process into a cgroup
+ * afterwards (cgroup.procs) waits for an RCU grace period, ~15 ms on a VM; a child made there
+ * waits for nothing. *placed 0: the child is where the caller is. */
+pid_t vm_child_start_in(struct vm_child *c, int (*fn)(void *), void *arg, int cgroup_fd,
+			int *placed);
 void vm_child_free(struct vm_child *c);
 
 #endif

@@ -1,7 +1,10 @@
 # Interrupting or killing iowhy (SIGINT, SIGTERM, SIGKILL) leaves none of the workload's processes
 # running (issue 10, item 3): not the command, not its children, not a child that left the
 # process group (setsid). SIGINT exits 130, SIGTERM 143; after SIGKILL the guard kills the tree.
+# Both ways a command gets into the session's cgroup: made there (clone3 CLONE_INTO_CGROUP) and
+# moved there (IOWHY_TEST_NO_CLONE3=1: the way of other kernels and architectures).
 need_root
+[ -d /sys/fs/cgroup/unified ] || [ -f /sys/fs/cgroup/cgroup.procs ] || skip "no cgroup v2 here"
 pids=$TMPROOT/pids
 alive() { # alive PIDFILE: the pids in the file that still run (zombies do not count)
 	local p st
@@ -10,6 +13,10 @@ alive() { # alive PIDFILE: the pids in the file that still run (zombies do not c
 		[ "$st" = Z ] || echo "$p"
 	done
 }
+for how in made moved; do
+if [ $how = moved ]; then export IOWHY_TEST_NO_CLONE3=1; else unset IOWHY_TEST_NO_CLONE3; fi
+cg=$($IOWHY run --no-io -o "$TMPROOT/cg.txt" -- cat /proc/self/cgroup | sed -n 's/^0:://p')
+check "$how: the command runs in the session's cgroup (${cg:-none})" eval '[[ "$cg" == */iowhy-* ]]'
 for sig in INT TERM KILL; do
 	: >"$pids.$sig"
 	# bash runs dd (a child in the group) and a sleep that leaves the group and the session
@@ -38,4 +45,6 @@ for sig in INT TERM KILL; do
 	done
 	check "SIG$sig: the workload's cgroup is gone (${cg:-gone})" test -z "$cg"
 done
-check "SIGINT: a partial report was printed" grep -q "PARTIAL" "$TMPROOT/out.INT"
+check "$how: SIGINT: a partial report was printed" grep -q "PARTIAL" "$TMPROOT/out.INT"
+done
+unset IOWHY_TEST_NO_CLONE3
