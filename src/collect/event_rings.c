@@ -161,13 +161,13 @@ int event_rings_install(const struct event_rings *r)
 		fds[i] = (__u32)r->v[i].fd;
 	}
 	/* one batch: the kernel waits for an RCU grace period after each update of an array of maps
-	 * from user space (10-20 ms on a VM), once for a batch (6.8 on) */
+	 * from user space (10-20 ms on a VM), once after a batch (5-11 ms for two rings on 6.18) */
 	if (!getenv("IOWHY_TEST_RING_INSTALL_EACH") && /* tests: the other way */
 	    !bpf_map_update_batch(r->outer_fd, keys, fds, &count, NULL) && count == (__u32)r->n) {
 		rc = 0;
 		goto out;
 	}
-	/* a kernel without batches for this map type (before 5.10): one at a time */
+	/* a kernel without batches for this map type: one at a time */
 	for (int i = 0; i < r->n; i++) {
 		if (bpf_map_update_elem(r->outer_fd, &keys[i], &fds[i], BPF_ANY)) {
 			fprintf(stderr, "iowhy: cannot install the event ring buffer of CPU %d: %s\n", i,

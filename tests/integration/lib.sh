@@ -51,9 +51,12 @@ steal_mark
 #   and either way the tree's run-queue time: the scheduler dates a switch at its clock's last
 #   update, so a woken task is charged part of its wait (fio beside two spinners: traced 0.85-1.11
 #   of getrusage).
-# check_phase_invariants JSON PHASE_INDEX
+# A test whose stints are dated by the scheduler's account (hidden switch-ins) passes the steal
+# since its steal_mark as SLACK: that account leaves out the time the host took the CPU, and the
+# stints come out that much shorter than task-clock's.
+# check_phase_invariants JSON PHASE_INDEX [SLACK_NS]
 check_phase_invariants() {
-	local j=$1 i=$2 wall sum resid tree ru tc runq name
+	local j=$1 i=$2 slack=${3:-0} wall sum resid tree ru tc runq name
 	name=$(jqr "$j" ".phases[$i].name")
 	wall=$(jqr "$j" ".phases[$i].wall_ns")
 	sum=$(jqr "$j" ".phases[$i].wall | .user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns")
@@ -76,8 +79,8 @@ check_phase_invariants() {
 		check "$name: perf task-clock measured" fcmp "$tc >= 0"
 	fi
 	if fcmp "$tc > 20000000"; then
-		check "$name: tree CPU $tree ns at least task-clock $tc ns less 3%" \
-			fcmp "$tree >= 0.97 * $tc - 1000000"
+		check "$name: tree CPU $tree ns at least task-clock $tc ns less 3% (and $slack ns)" \
+			fcmp "$tree >= 0.97 * $tc - 1000000 - $slack"
 	fi
 	# Tiny phases: getrusage has tick-free but µs-rounded fields; compare only when there is CPU to compare.
 	if fcmp "$ru > 20000000"; then

@@ -45,7 +45,10 @@ for mode in batched single raw_tp; do
 	# the witness counts its CPU from the fork (taskset's part before the exec: ~2 ms)
 	check "$mode: CPU $((u + k)) ns within 10% (+ 2 ms) of its own getrusage ${own:-?} ns (+ steal $st ns)" \
 		fcmp "${own:-0} > 0 && $u + $k >= 0.9 * ${own:-0} - 2e6 && $u + $k <= 1.1 * ${own:-0} + $st"
-	check "$mode: run queue $q ns <= 110% (+ 5 ms) of its schedstat run_delay ${rd:-?} ns" \
-		fcmp "${rd:-0} > 0 && $q <= 1.1 * ${rd:-0} + 5e6"
-	check_phase_invariants "$j" 0
+	# a stint found at the switch-out is dated by the kernel's sum_exec_runtime, which leaves out
+	# steal: it comes out short, and its run queue long, by the steal during it (a CI run with
+	# 570 ms of steal in a 413 ms run: 15 ms of CPU less than task-clock, run queue 17 ms over)
+	check "$mode: run queue $q ns <= 110% (+ 5 ms + steal $st ns) of its schedstat run_delay ${rd:-?} ns" \
+		fcmp "${rd:-0} > 0 && $q <= 1.1 * ${rd:-0} + 5e6 + $st"
+	check_phase_invariants "$j" 0 "$st"
 done
