@@ -13,11 +13,16 @@ J=$TMPROOT/r.json
 N=64
 mkdir -p "$TMPROOT/mnt"
 FUSE_SLOW_MS=20 strace -f -qq -y -e trace=splice,read -o "$TMPROOT/strace" \
-	"$SLOW" -f -o splice_read "$TMPROOT/mnt" &
+	"$SLOW" -f -o splice_read "$TMPROOT/mnt" 2>"$TMPROOT/daemon.err" &
 SPID=$!
 on_exit "fuse_teardown $TMPROOT/mnt $SPID"
 for _ in $(seq 50); do DPID=$(pgrep -P "$SPID" | head -1); [ -n "$DPID" ] && break; sleep 0.1; done
-fuse_mount_wait "$TMPROOT/mnt" "${DPID:-$SPID}" || { fail "fuse_slow mounted"; finish; }
+if ! fuse_mount_wait "$TMPROOT/mnt" "${DPID:-$SPID}"; then
+	# (a loaded CI run once failed here in 0.3 s, the daemon gone, saying nothing: say why)
+	kill -0 "$SPID" 2>/dev/null && st="strace still running" || { wait "$SPID"; st="strace exit $?"; }
+	fail "fuse_slow mounted (daemon ${DPID:-not found}, $st; its stderr: $(tr '\n' ' ' <"$TMPROOT/daemon.err" | head -c 400))"
+	finish
+fi
 "$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=128k count=$N \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
