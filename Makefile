@@ -37,7 +37,8 @@ SKELS     := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS)) $(OUT)/io_trust
 
 # Everything but main() goes into one archive that iowhy and the unit tests link.
 LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
-LIB_OBJS  := $(patsubst %.c,$(OUT)/obj/%.o,$(LIB_SRCS)) $(OUT)/obj/syscall_names.o
+LIB_OBJS  := $(patsubst %.c,$(OUT)/obj/%.o,$(LIB_SRCS)) $(OUT)/obj/syscall_names.o \
+	     $(OUT)/obj/core_roots.o
 LIB       := $(OUT)/libiowhy.a
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -79,6 +80,18 @@ $(OUT)/io_trusted.bpf.o: bpf/io.bpf.c bpf/*.h | $(OUT)
 
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@
+
+# The root types of the objects' CO-RE relocations (src/collect/core_btf.c cuts the kernel's BTF
+# down to them), read from the objects' .BTF.ext by a build tool. Plain flags: it runs here.
+$(OUT)/gen_core_roots: tools/gen_core_roots.c | $(OUT)
+	$(CC) -O2 -g -Wall -Wextra -Werror -o $@ $< $(LDLIBS)
+
+$(OUT)/core_roots.c: $(OUT)/gen_core_roots $(BPF_OBJS) $(OUT)/io_trusted.bpf.o
+	$(OUT)/gen_core_roots $(BPF_OBJS) $(OUT)/io_trusted.bpf.o > $@.tmp && mv $@.tmp $@
+
+$(OUT)/obj/core_roots.o: $(OUT)/core_roots.c src/collect/core_btf.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
 
 # Syscall number → name table for this architecture, from the kernel headers.
 $(OUT)/syscall_names.c: src/model/gen_syscall_names.sh | $(OUT)

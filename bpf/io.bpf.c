@@ -56,11 +56,17 @@ const volatile __u64 loop_rootcg_workfn_addr = 0;
  * verification time. The object is built a second time with IO_TRUSTED_ARGS, without the kfunc,
  * for older kernels (io_probes.c picks one).
  */
+/* The kernel's BTF ids of the structs cast to, set by user space before load
+ * (core_btf_struct_id): a type id relocation would need the kernel's whole BTF as libbpf's
+ * CO-RE target, which src/collect/core_btf.c cuts down. In both builds, so that both skeletons
+ * have the same variables. */
+const volatile __u32 kid_bio = 0, kid_request = 0, kid_loop_device = 0, kid_loop_worker = 0,
+		     kid_address_space = 0, kid_folio = 0, kid_inode = 0;
 #ifdef IO_TRUSTED_ARGS
-#define UNTRUSTED(p, type) (p)
+#define UNTRUSTED(p, type, kid) (p)
 #else
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
-#define UNTRUSTED(p, type) ((type *)bpf_rdonly_cast((p), bpf_core_type_id_kernel(type)))
+#define UNTRUSTED(p, type, kid) ((type *)bpf_rdonly_cast((p), (kid)))
 #endif
 
 /* Set by user space once workqueue_execute_end is attached: without it a worker would stay
@@ -1010,7 +1016,7 @@ static __always_inline void count_merge(int which)
 SEC("tp_btf/block_bio_queue")
 int BPF_PROG(io_bio_queue, struct bio *bio)
 {
-	bio_seen(UNTRUSTED(bio, struct bio));
+	bio_seen(UNTRUSTED(bio, struct bio, kid_bio));
 	return 0;
 }
 
@@ -1020,7 +1026,7 @@ int BPF_PROG(io_bio_queue, struct bio *bio)
 SEC("tp_btf/block_split")
 int BPF_PROG(io_split, struct bio *arg, unsigned int new_sector)
 {
-	struct bio *bio = UNTRUSTED(arg, struct bio);
+	struct bio *bio = UNTRUSTED(arg, struct bio, kid_bio);
 	__u64 parent = (__u64)bio->bi_private, key = (__u64)bio;
 	struct io_bio b;
 
@@ -1078,14 +1084,14 @@ int BPF_PROG(io_rq_merge, struct request *rq)
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(io_rq_insert, struct request *rq)
 {
-	on_rq_insert(UNTRUSTED(rq, struct request));
+	on_rq_insert(UNTRUSTED(rq, struct request, kid_request));
 	return 0;
 }
 
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(io_rq_issue, struct request *rq)
 {
-	on_rq_issue(UNTRUSTED(rq, struct request));
+	on_rq_issue(UNTRUSTED(rq, struct request, kid_request));
 	return 0;
 }
 
@@ -1287,10 +1293,10 @@ static __always_inline __u32 loop_work_dev(struct work_struct *work, __u64 fn,
 #else /* plain loads through untrusted pointers (a fault reads as 0): ~9 helper calls fewer */
 	if (fn == loop_rootcg_workfn_addr)
 		lo = UNTRUSTED((void *)(w - bpf_core_field_offset(struct loop_device, rootcg_work)),
-			       struct loop_device);
+			       struct loop_device, kid_loop_device);
 	else
 		lo = UNTRUSTED((void *)(w - bpf_core_field_offset(struct loop_worker, work)),
-			       struct loop_worker)->lo;
+			       struct loop_worker, kid_loop_worker)->lo;
 	disk = lo->lo_disk;
 	if (!disk)
 		return 0;
@@ -1362,7 +1368,7 @@ int BPF_PROG(io_wq_end, struct work_struct *work)
 SEC("tp_btf/writeback_dirty_folio")
 int BPF_PROG(io_dirty_folio, struct folio *folio, struct address_space *arg)
 {
-	struct address_space *mapping = UNTRUSTED(arg, struct address_space);
+	struct address_space *mapping = UNTRUSTED(arg, struct address_space, kid_address_space);
 	struct iowhy_task *c = tree_task();
 	struct iowhy_inode_bucket *b;
 	struct io_inode_totals *tot;
@@ -1413,7 +1419,7 @@ int BPF_PROG(io_pc_add, struct folio *folio)
 SEC("tp_btf/mm_filemap_delete_from_page_cache")
 int BPF_PROG(io_pc_delete, struct folio *arg)
 {
-	struct folio *folio = UNTRUSTED(arg, struct folio);
+	struct folio *folio = UNTRUSTED(arg, struct folio, kid_folio);
 	struct iowhy_task *c = tree_task();
 	struct io_phase_ctr *pc = c ? ctr(c->phase) : NULL;
 	struct io_inode_totals *tot;
@@ -1481,7 +1487,7 @@ SEC("tp_btf/writeback_single_inode_start")
 int BPF_PROG(io_wb_start, struct inode *arg, struct writeback_control *wbc,
 	     unsigned long nr_to_write)
 {
-	struct inode *inode = UNTRUSTED(arg, struct inode);
+	struct inode *inode = UNTRUSTED(arg, struct inode, kid_inode);
 	__u32 tid = cur_tid();
 	struct io_wb w = { .tree = tree_dirtied(inode) };
 

@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include "core_btf.h"
 #include "core_probes.h"
 #include "calibrate.h"
 #include "clock.h"
@@ -199,7 +200,7 @@ static int consume_present(struct core_probes *c)
 static void *open_core(void *ctx)
 {
 	struct core_probes *c = ctx;
-	struct iowhy_bpf *s = iowhy_bpf__open();
+	struct iowhy_bpf *s = iowhy_bpf__open_opts(core_btf_open_opts());
 
 	if (!s)
 		return NULL;

@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include "core_btf.h"
 #include "fuse_probes.h"
 #include "probe_set.h"
 #include "clock.h"
@@ -121,7 +122,7 @@ static int reuse_maps(struct bpf_object *obj, const struct bpf_object *from)
 static void *open_fuse(void *ctx)
 {
 	struct fuse_load_ctx *c = ctx;
-	struct fuse_bpf *s = fuse_bpf__open();
+	struct fuse_bpf *s = fuse_bpf__open_opts(core_btf_open_opts());
 
 	if (!s)
 		return NULL;

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
+#include "core_btf.h"
 #include "io_probes.h"
 #include "core_probes.h"
 #include "devstack.h"
@@ -162,7 +163,7 @@ static struct io_bpf *io_open_skel(int trusted)
 	struct io_bpf *s;
 
 	if (!trusted)
-		return io_bpf__open();
+		return io_bpf__open_opts(core_btf_open_opts());
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
@@ -171,7 +172,7 @@ static struct io_bpf *io_open_skel(int trusted)
 		return NULL;
 	}
 	s->skeleton->data = (void *)io_trusted_bpf__elf_bytes(&s->skeleton->data_sz);
-	if (bpf_object__open_skeleton(s->skeleton, NULL)) {
+	if (bpf_object__open_skeleton(s->skeleton, core_btf_open_opts())) {
 		io_bpf__destroy(s);
 		return NULL;
 	}
@@ -196,6 +197,14 @@ static void *open_io(void *ctx)
 	s->rodata->loop_rootcg_workfn_addr = t->ksyms[KS_LOOP_ROOTCG_WORKFN];
 	s->bss->current_phase = IO_NO_PHASE;
 	s->rodata->tick_ns = tick_ns();
+	/* bpf_rdonly_cast's type ids: not relocated against the cut-down BTF (core_btf.h) */
+	s->rodata->kid_bio = core_btf_struct_id("bio");
+	s->rodata->kid_request = core_btf_struct_id("request");
+	s->rodata->kid_loop_device = core_btf_struct_id("loop_device");
+	s->rodata->kid_loop_worker = core_btf_struct_id("loop_worker");
+	s->rodata->kid_address_space = core_btf_struct_id("address_space");
+	s->rodata->kid_folio = core_btf_struct_id("folio");
+	s->rodata->kid_inode = core_btf_struct_id("inode");
 	/* tests only: every Nth run of the completion program does nothing, as when the kernel skips
 	 * it; block_io_done's program must then complete the request */
 	s->rodata->test_skip_complete_every =

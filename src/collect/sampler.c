@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "core_btf.h"
 #include "sample.skel.h"
 #include "iowhy.skel.h"
 #include "sample.h"
@@ -80,7 +81,7 @@ static const struct probe_spec sampler_specs[] = {
 static void *open_sample(void *ctx)
 {
 	struct core_probes *core = ctx;
-	struct sample_bpf *s = sample_bpf__open();
+	struct sample_bpf *s = sample_bpf__open_opts(core_btf_open_opts());
 
 	if (!s)
 		return NULL;

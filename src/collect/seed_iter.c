@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "core_btf.h"
 #include "seed_iter.h"
 #include "core_probes.h"
 #include "seed.h"
@@ -40,7 +41,7 @@ struct seed_iter *seed_iter_open(struct core_probes *c, int phase, int lite, int
 		free(it);
 		return NULL;
 	}
-	it->skel = seed_bpf__open();
+	it->skel = seed_bpf__open_opts(core_btf_open_opts());
 	if (!it->skel)
 		return refuse(it, "open", errno, why, n);
 	if (core_probes_share_tree_maps(c, it->skel->obj))

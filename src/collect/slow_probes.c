@@ -6,6 +6,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
+#include "core_btf.h"
 #include "slow_probes.h"
 #include "clock.h"
 #include "core_probes.h"
@@ -40,7 +41,7 @@ struct slow_probes {
 static void *open_slow(void *ctx)
 {
 	struct slow_probes *p = ctx;
-	struct slow_bpf *s = slow_bpf__open();
+	struct slow_bpf *s = slow_bpf__open_opts(core_btf_open_opts());
 
 	if (!s)
 		return NULL;

@@ -42,6 +42,7 @@
 #include "fuse_probes.h"
 #include "bg_call.h"
 #include "vmlinux_btf.h"
+#include "core_btf.h"
 #include "prog_runtime.h"
 #include "task_clock.h"
 #include "vm_child.h"
@@ -522,6 +523,13 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	probe_set_add_times(io_probes_set(s->io), &res->probe_times);
 	probe_set_add_times(sampler_probe_set(s->smp), &res->probe_times);
 	probe_set_add_times(fuse_probes_set(s->fuse), &res->probe_times);
+	{
+		struct core_btf_stats cb;
+
+		core_btf_stats(&cb);
+		res->probe_times.core_btf_types = cb.types;
+		res->probe_times.core_btf_ns = cb.make_ns;
+	}
 	core_probes_counters((struct core_probes *)&s->core, &c);
 	res->events_lost = c.events_lost + s->core.dropped;
 	res->storage_failed = c.storage_failed;

@@ -53,6 +53,8 @@ struct probe_times {
 	uint64_t detach_ns;  /* detaching them and unloading the objects */
 	uint64_t load_cpu_ns; /* CPU time (user + system) iowhy spent loading, all its threads */
 	uint64_t start_ns;   /* iowhy's main() to the first workload's release (0: none, attach) */
+	uint64_t core_btf_types; /* types of the cut-down CO-RE target BTF (0: the kernel's whole) */
+	uint64_t core_btf_ns;    /* making it: one pass over the kernel's BTF */
 	unsigned nprogs;
 	struct loaded_program progs[LOADED_PROGRAMS_MAX]; /* in load order */
 };
