@@ -52,3 +52,42 @@ check "no relocation failed" test "$(grep -c poison "$W/cut.relocs")" = "$(grep 
 check "the same programs loaded" test \
 	"$(jqr "$W/cut-run.json" '[.probes.programs[].program] | sort | join(",")')" = \
 	"$(jqr "$W/whole-run.json" '[.probes.programs[].program] | sort | join(",")')"
+
+# The build step that names the root types (tools/gen_core_roots.c), on objects made here: a
+# relocation against a flavour ("task_struct___old", as a program written for two kernels has)
+# names the type without it; a type-id relocation, which the cut-down BTF cannot answer, sets
+# core_btf_deep (the whole BTF is used then).
+GEN=$OUT/gen_core_roots
+ARCH_DIR=vmlinux/$(uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+if [ -x "$GEN" ] && command -v clang >/dev/null && [ -f "$ARCH_DIR/vmlinux.h" ]; then
+	cat >"$W/flavour.bpf.c" <<'SRC'
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+struct task_struct___old { long state; } __attribute__((preserve_access_index));
+char LICENSE[] SEC("license") = "GPL";
+__u64 out;
+SEC("raw_tp/sched_switch")
+int f(void *ctx)
+{
+	struct task_struct___old *t = (void *)bpf_get_current_task();
+	out = BPF_CORE_READ(t, state);
+	return 0;
+}
+SRC
+	sed -e 's/out = BPF_CORE_READ(t, state);/out = BPF_CORE_READ(t, state) + bpf_core_type_id_kernel(struct file);/' \
+		"$W/flavour.bpf.c" >"$W/deep.bpf.c"
+	for o in flavour deep; do
+		clang -g -O2 -target bpf -I"$ARCH_DIR" -c "$W/$o.bpf.c" -o "$W/$o.bpf.o" 2>"$W/$o.cc"
+		check "the $o test object builds" test $? = 0
+		"$GEN" "$W/$o.bpf.o" >"$W/$o.c"
+		check "gen_core_roots reads it" test $? = 0
+	done
+	check "a flavour's relocation names the type without it" grep -qx '	"task_struct",' "$W/flavour.c"
+	check "... and not the flavour" test "$(grep -c '___' "$W/flavour.c")" = 0
+	check "field relocations leave core_btf_deep 0" grep -q 'core_btf_deep = 0;' "$W/flavour.c"
+	check "a type-id relocation sets core_btf_deep" grep -q 'core_btf_deep = 1;' "$W/deep.c"
+	check "... and names its type" grep -qx '	"file",' "$W/deep.c"
+else
+	echo "  (no $GEN, clang or $ARCH_DIR/vmlinux.h: the build step is not tried on its own)"
+fi
