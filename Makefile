@@ -127,6 +127,10 @@ $(OUT)/tests/test_symbols: | $(OUT)/tests/elf_fixture
 $(OUT)/calib: tests/calib.c | $(OUT)
 	$(CC) $(CFLAGS) -fno-omit-frame-pointer -pthread -o $@ $<
 
+# A module's BTF made of the kernel's own types (test_core_btf).
+$(OUT)/mk_split_btf: tests/mk_split_btf.c | $(OUT)
+	$(CC) -O2 -g -Wall -Wextra -Werror -o $@ $< $(LDLIBS)
+
 # The consumer's cost per event on a simulated fio stream, no kernel (bench/consumer_replay.c).
 $(OUT)/consumer_replay: bench/consumer_replay.c $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -143,10 +147,10 @@ deps:
 	@sh tests/install-deps.sh
 
 test: deps
-	$(MAKE) all $(UNIT_BINS) $(OUT)/calib $(OUT)/fuse_slow
+	$(MAKE) all $(UNIT_BINS) $(OUT)/calib $(OUT)/fuse_slow $(OUT)/mk_split_btf
 	@bash tests/run.sh $(UNIT_BINS)
 
-integration: all $(OUT)/calib $(OUT)/fuse_slow
+integration: all $(OUT)/calib $(OUT)/fuse_slow $(OUT)/mk_split_btf
 	@bash tests/integration/run.sh
 
 demo: deps

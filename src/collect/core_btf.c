@@ -56,10 +56,17 @@ static size_t essential_len(const char *name)
 }
 
 struct cut {
-	const struct btf *kernel;
+	const struct btf *src; /* vmlinux's BTF, or a module's (split: vmlinux's ids below base_n) */
 	struct btf *dst;
-	uint32_t *map; /* kernel id -> id in dst (0: not copied) */
+	uint32_t *map;         /* vmlinux's id -> id in dst (0: not copied) */
+	uint32_t base_n;       /* vmlinux's type count */
+	uint32_t *mod_map;     /* a module's own id - base_n -> id in dst */
 };
+
+static uint32_t *map_slot(struct cut *c, uint32_t id)
+{
+	return id < c->base_n ? &c->map[id] : &c->mod_map[id - c->base_n];
+}
 
 static struct btf_type *dst_type(struct cut *c, int id)
 {
@@ -67,7 +74,7 @@ static struct btf_type *dst_type(struct cut *c, int id)
 }
 
 /*
- * Copy kernel type `id` into dst with what it embeds: every type a struct, union, array, typedef
+ * Copy type `id` of c->src into dst with what it embeds: every type a struct, union, array, typedef
  * or modifier refers to, but not what a pointer points to (void here). Returns its id in dst,
  * -errno on failure. Types are copied whole (btf__add_type: members, offsets, bitfields, names);
  * only the type ids they hold are rewritten. dst's types move as it grows: looked up again after
@@ -80,17 +87,17 @@ static int copy_type(struct cut *c, uint32_t id, int depth)
 
 	if (!id)
 		return 0;
-	if (c->map[id])
-		return (int)c->map[id];
+	if (*map_slot(c, id))
+		return (int)*map_slot(c, id);
 	if (depth > 64)
 		return -ELOOP;
-	t = btf__type_by_id(c->kernel, id);
+	t = btf__type_by_id(c->src, id);
 	if (!t)
 		return -EINVAL;
-	nid = btf__add_type(c->dst, c->kernel, t);
+	nid = btf__add_type(c->dst, c->src, t);
 	if (nid < 0)
 		return nid;
-	c->map[id] = (uint32_t)nid;
+	*map_slot(c, id) = (uint32_t)nid;
 	switch (btf_kind(t)) {
 	case BTF_KIND_PTR:
 		dst_type(c, nid)->type = 0;
@@ -143,22 +150,6 @@ static int copy_type(struct cut *c, uint32_t id, int depth)
 	return nid;
 }
 
-/* Module BTFs beside vmlinux's (libbpf looks there for a root vmlinux lacks). */
-static int module_btfs(void)
-{
-	DIR *d = opendir("/sys/kernel/btf");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' && strcmp(e->d_name, "vmlinux"))
-			n++;
-	closedir(d);
-	return n;
-}
-
 /* The cut-down BTF in a sealed memfd; 0, or -1 with stats.why set. */
 static int publish(struct btf *dst)
 {
@@ -192,71 +183,169 @@ static int publish(struct btf *dst)
 	return 0;
 }
 
+/* The roots IOWHY_TEST_CORE_BTF_HIDE (names, comma-separated) hides from vmlinux's BTF: tests, as
+ * on a kernel that has them in a module. */
+static void hidden_roots(char *hide)
+{
+	const char *env = getenv("IOWHY_TEST_CORE_BTF_HIDE");
+	char list[512];
+
+	if (!env)
+		return;
+	snprintf(list, sizeof(list), "%s", env);
+	for (char *save = NULL, *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+		int r = root_index(n, strlen(n));
+
+		if (r >= 0)
+			hide[r] = 1;
+	}
+}
+
+/*
+ * Copy the types of `src` from id `from` on whose name (without its flavour) is a root still
+ * `wanted`, with what they embed; `found` marks the roots they named. vmlinux's pass notes each
+ * root's first struct (struct_ids). 0, or -errno.
+ */
+static int scan(struct cut *c, uint32_t from, const char *wanted, char *found, int vmlinux)
+{
+	uint32_t n = btf__type_cnt(c->src);
+
+	for (uint32_t id = from; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(c->src, id);
+		const char *name;
+		int r, nid;
+
+		if (!t->name_off || btf_is_func(t) || btf_is_var(t) || btf_is_datasec(t) ||
+		    btf_is_decl_tag(t))
+			continue;
+		name = btf__name_by_offset(c->src, t->name_off);
+		if (!name || !*name)
+			continue;
+		r = root_index(name, essential_len(name));
+		if (r < 0 || !wanted[r])
+			continue;
+		found[r] = 1;
+		if (vmlinux && btf_is_struct(t) && !struct_ids[r])
+			struct_ids[r] = id;
+		if (c->dst) {
+			nid = copy_type(c, id, 0);
+			if (nid < 0)
+				return nid;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The candidates of the roots vmlinux lacks, in the module BTFs (IOWHY_TEST_CORE_BTF_MODULES: a
+ * directory of them instead of /sys/kernel/btf), as libbpf would look there: every module's. 0, or
+ * -1 with stats.why set.
+ */
+static int scan_modules(struct cut *c, const char *missing, char *found)
+{
+	const char *dir = getenv("IOWHY_TEST_CORE_BTF_MODULES");
+	DIR *d = opendir(dir ? dir : "/sys/kernel/btf");
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d)
+		return 0; /* no module BTFs: libbpf finds none either */
+	while (!rc && (e = readdir(d))) {
+		char path[512];
+		struct btf *mod;
+		uint32_t own;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "vmlinux"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir ? dir : "/sys/kernel/btf", e->d_name);
+		mod = btf__parse_split(path, (struct btf *)c->src);
+		if (!mod) {
+			stats.why = "cannot read a module's BTF";
+			rc = -1;
+			break;
+		}
+		own = btf__type_cnt(mod) - c->base_n;
+		c->mod_map = calloc(own ? own : 1, sizeof(*c->mod_map));
+		if (!c->mod_map) {
+			stats.why = "out of memory";
+			rc = -1;
+		} else {
+			const struct btf *base = c->src;
+
+			c->src = mod;
+			if (scan(c, c->base_n, missing, found, 0) < 0) {
+				stats.why = "cannot copy a type";
+				rc = -1;
+			}
+			c->src = base;
+		}
+		free(c->mod_map);
+		c->mod_map = NULL;
+		btf__free(mod);
+	}
+	closedir(d);
+	return rc;
+}
+
 static void make(void)
 {
 	const char *env = getenv("IOWHY_TEST_WHOLE_CORE_BTF");
 	int whole = env && strcmp(env, "0");
 	struct btf *kernel = btf__load_vmlinux_btf(); /* the loads' shared parse (vmlinux_btf.h) */
 	uint64_t t0 = now_ns();
-	struct cut c = { .kernel = kernel };
-	unsigned found = 0, n;
-	char *seen = NULL;
-	int err = 0;
+	struct cut c = { .src = kernel };
+	unsigned nr = core_btf_nroots ? core_btf_nroots : 1;
+	char *wanted = calloc(nr, 1), *found = calloc(nr, 1), *missing = calloc(nr, 1);
+	int lacking = 0;
 
-	struct_ids = calloc(core_btf_nroots ? core_btf_nroots : 1, sizeof(*struct_ids));
-	if (!kernel || !struct_ids) {
+	struct_ids = calloc(nr, sizeof(*struct_ids));
+	if (!kernel) {
 		stats.why = "no kernel BTF";
 		goto out;
 	}
-	n = btf__type_cnt(kernel);
-	seen = calloc(core_btf_nroots ? core_btf_nroots : 1, 1);
+	if (!wanted || !found || !missing || !struct_ids) {
+		stats.why = "out of memory";
+		goto out;
+	}
+	c.base_n = btf__type_cnt(kernel);
 	if (!whole && !core_btf_deep) {
 		c.dst = btf__new_empty();
-		c.map = calloc(n, sizeof(*c.map));
-	}
-	/* one pass: every type named as a root (candidates of any kind: libbpf picks by kind) */
-	for (unsigned id = 1; id < n && seen; id++) {
-		const struct btf_type *t = btf__type_by_id(kernel, id);
-		const char *name;
-		int r;
-
-		if (!t->name_off || btf_is_func(t) || btf_is_var(t) || btf_is_datasec(t) ||
-		    btf_is_decl_tag(t))
-			continue;
-		name = btf__name_by_offset(kernel, t->name_off);
-		if (!name || !*name)
-			continue;
-		r = root_index(name, essential_len(name));
-		if (r < 0)
-			continue;
-		if (!seen[r])
-			found++;
-		seen[r] = 1;
-		if (btf_is_struct(t) && !struct_ids[r])
-			struct_ids[r] = id;
-		if (c.dst && c.map && !err) {
-			int nid = copy_type(&c, id, 0);
-
-			if (nid < 0)
-				err = nid;
+		c.map = calloc(c.base_n, sizeof(*c.map));
+		if (!c.dst || !c.map) {
+			stats.why = "out of memory";
+			goto out;
 		}
 	}
-	if (!seen)
-		stats.why = "out of memory";
-	else if (whole)
-		stats.why = "IOWHY_TEST_WHOLE_CORE_BTF";
-	else if (core_btf_deep)
-		stats.why = "a relocation compares types through pointers";
-	else if (!c.dst || !c.map)
-		stats.why = "out of memory";
-	else if (err)
+	memset(wanted, 1, nr);
+	hidden_roots(missing); /* (as a scratch: the hidden ones) */
+	for (unsigned r = 0; r < core_btf_nroots; r++)
+		wanted[r] = !missing[r];
+	/* one pass over vmlinux: every type named as a root (candidates of any kind: libbpf picks
+	 * by kind); the struct ids are wanted even when the cut is not */
+	if (scan(&c, 1, wanted, found, 1) < 0) {
 		stats.why = "cannot copy a type";
-	else if (found < core_btf_nroots && module_btfs())
-		stats.why = "a root type is in a module";
-	else if (!publish(c.dst))
+		goto out;
+	}
+	if (whole) {
+		stats.why = "IOWHY_TEST_WHOLE_CORE_BTF";
+		goto out;
+	}
+	if (core_btf_deep) {
+		stats.why = "a relocation compares types through pointers";
+		goto out;
+	}
+	for (unsigned r = 0; r < core_btf_nroots; r++) {
+		missing[r] = !found[r];
+		lacking |= missing[r];
+	}
+	if (lacking && scan_modules(&c, missing, found))
+		goto out;
+	if (!publish(c.dst))
 		stats.types = btf__type_cnt(c.dst) - 1;
 out:
-	free(seen);
+	free(wanted);
+	free(found);
+	free(missing);
 	free(c.map);
 	btf__free(c.dst);
 	btf__free(kernel);

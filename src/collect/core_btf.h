@@ -12,10 +12,13 @@
  * and bitfield, and everything it embeds; a pointer member points to void (CO-RE never looks
  * through a pointer for a field: each dereference is a relocation of its own).
  *
- * The whole BTF is used instead (core_btf_open_opts gives no path) when the objects have a
- * relocation that compares types through pointers (core_btf_deep), when a root type is not in
- * vmlinux but module BTFs exist (libbpf would look in those), when anything here fails, or with
- * IOWHY_TEST_WHOLE_CORE_BTF=1 (tests and benchmarks).
+ * A root vmlinux lacks is looked for in every module's BTF (/sys/kernel/btf/MODULE, split over
+ * vmlinux's), as libbpf does: a distribution kernel has the loop driver, FUSE, ext4 and jbd2 as
+ * modules. The whole BTF is used instead (core_btf_open_opts gives no path) when the objects have a
+ * relocation that compares types through pointers (core_btf_deep), when a module's BTF cannot be
+ * read, when anything here fails, or with IOWHY_TEST_WHOLE_CORE_BTF=1 (tests and benchmarks).
+ * Tests: IOWHY_TEST_CORE_BTF_HIDE=name,... hides roots from vmlinux's BTF (as on such a kernel),
+ * IOWHY_TEST_CORE_BTF_MODULES=DIR reads the module BTFs from DIR.
  *
  *   X_bpf__open_opts(core_btf_open_opts())   open an object so
  *   core_btf_struct_id("request")            the kernel's BTF id of a root struct (0: none), for
@@ -35,7 +38,8 @@ extern const int core_btf_deep;
 /* Open options with btf_custom_path set to the cut-down BTF (NULL: the kernel's whole BTF). The
  * first call makes it; thread-safe. */
 const struct bpf_object_open_opts *core_btf_open_opts(void);
-/* The kernel's BTF id of the first struct named `name`, a root type; 0 if none. */
+/* vmlinux's BTF id of the first struct named `name`, a root type; 0 if none (a module's type has
+ * none that bpf_rdonly_cast takes). */
 uint32_t core_btf_struct_id(const char *name);
 
 struct core_btf_stats {

@@ -179,6 +179,21 @@ static struct io_bpf *io_open_skel(int trusted)
 	return s;
 }
 
+/* Whether vmlinux's BTF has every struct the programs cast to (bpf_rdonly_cast takes vmlinux's ids
+ * only): a kernel with the loop driver as a module has its types in the module's BTF, and the
+ * object built without the kfunc reads them through CO-RE instead, loaded from the start rather
+ * than after a failed load. The loop driver's are not needed without its work functions. */
+static int cast_ids_known(const struct io_probes *t)
+{
+	static const char *const always[] = { "bio", "request", "address_space", "folio", "inode" };
+	int loop = t->ksyms[KS_LOOP_WORKFN] || t->ksyms[KS_LOOP_ROOTCG_WORKFN];
+
+	for (size_t i = 0; i < sizeof(always) / sizeof(always[0]); i++)
+		if (!core_btf_struct_id(always[i]))
+			return 0;
+	return !loop || (core_btf_struct_id("loop_device") && core_btf_struct_id("loop_worker"));
+}
+
 /* The probe set's loader: a fresh skeleton sharing the core's tree maps and mode. */
 static void *open_io(void *ctx)
 {
@@ -297,7 +312,7 @@ int io_probes_open_timeline(struct io_probes **out, struct core_probes *core, in
 		return -1;
 	}
 	find_ksyms(t);
-	t->trusted = !t->ksyms[KS_RDONLY_CAST] || probe_fallbacks_forced();
+	t->trusted = !t->ksyms[KS_RDONLY_CAST] || probe_fallbacks_forced() || !cast_ids_known(t);
 	t->skel = t->ncpus > 0 ? probe_set_load(&t->probes, PROBE_TP_BTF, &loader) : NULL;
 	if (!t->skel && !t->trusted && t->ncpus > 0) { /* the kfunc is there but did not do */
 		t->trusted = 1;

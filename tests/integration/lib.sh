@@ -136,3 +136,13 @@ frac() { jqr "$1" ".phases[$2].wall.$3 / .phases[$2].wall_ns"; }
 sys_count() { jqr "$1" "[.phases[$2].syscalls[] | select(.name == \"$3\") | .count] | add // 0"; }
 # A comm row field: comm_field JSON IDX COMM FIELD
 comm_field() { jqr "$1" "[.phases[$2].comms[] | select(.comm == \"$3\") | .$4] | add // 0"; }
+
+# no_fuse CMD...: CMD in a mount namespace of its own without FUSE mounts (other users of the
+# machine mount and unmount theirs at any time; mounts made later do not reach a private one): a
+# session then loads no FUSE daemon program
+no_fuse() {
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare -m --propagation private bash -c 'findmnt -rn -o FSTYPE,TARGET |
+		awk "\$1 ~ /^fuse(blk)?([.]|\$)/ { print \$2 }" |
+		while read -r t; do umount -l "$(printf "%b" "$t")"; done; exec "$@"' sh "$@"
+}

@@ -6,14 +6,6 @@ need_root
 J=$TMPROOT/r.json
 progs() { jqr "$1" "[.probes.programs[] | select(.set == \"$2\")] | length"; }
 has_prog() { jqr "$1" "[.probes.programs[] | select(.program == \"$2\")] | length"; }
-# no_fuse CMD...: CMD in a mount namespace of its own without FUSE mounts (other users of the
-# machine mount and unmount theirs at any time; mounts made later do not reach a private one)
-no_fuse() {
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare -m --propagation private bash -c 'findmnt -rn -o FSTYPE,TARGET |
-		awk "\$1 ~ /^fuse(blk)?([.]|\$)/ { print \$2 }" |
-		while read -r t; do umount -l "$(printf "%b" "$t")"; done; exec "$@"' sh "$@"
-}
 # The names of the BPF programs the workload's parent (iowhy) holds, into file $1.
 cat >"$TMPROOT/held.sh" <<'EOF'
 for f in /proc/$PPID/fdinfo/*; do sed -n 's/^prog_id:[[:space:]]*//p' "$f"; done | sort -un |
