@@ -198,7 +198,7 @@ static void header(FILE *out, const struct session_result *s)
 			fmt_count(c, sizeof(c), s->storage_failed));
 	fputs("</p>\n", out);
 	if (s->events_lost || s->storage_failed)
-		fputs("<p class=\"warn\">Events were lost: the numbers below undercount.</p>\n", out);
+		fputs("<p class=\"warn\">Events were lost: the numbers below are off, either way.</p>\n", out);
 	if (s->nr_folded)
 		fprintf(out, "<p class=\"warn\">%s syscalls with numbers &gt;= %d were counted "
 			     "together in the row %s.</p>\n", fmt_count(a, sizeof(a), s->nr_folded),

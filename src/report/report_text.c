@@ -322,12 +322,15 @@ static void print_warnings(FILE *out, const struct session_result *s)
 
 	if (s->events_lost && s->storage_failed)
 		fprintf(out, "WARNING: %s events lost (ring buffer full) and %s tasks without per-task "
-			     "state: the numbers below undercount\n",
+			     "state: the numbers below are off, either way (a task keeps its last "
+			     "known state until its next event; tasks without state are missing)\n",
 			fmt_count(a, sizeof(a), s->events_lost),
 			fmt_count(b, sizeof(b), s->storage_failed));
 	else if (s->events_lost)
-		fprintf(out, "WARNING: %s events lost (ring buffer full): the numbers below "
-			     "undercount\n", fmt_count(a, sizeof(a), s->events_lost));
+		fprintf(out, "WARNING: %s events lost (ring buffer full): the numbers below are off, "
+			     "either way (a task keeps its last known state until its next event: "
+			     "one whose switch-out was lost counts as on CPU)\n",
+			fmt_count(a, sizeof(a), s->events_lost));
 	else if (s->storage_failed)
 		fprintf(out, "WARNING: %s tasks without per-task state (not traced): the numbers "
 			     "below undercount\n", fmt_count(a, sizeof(a), s->storage_failed));

@@ -900,11 +900,12 @@ static void say_session_caveats(struct text *t, const struct session_result *s)
 	if (s->partial)
 		say(t, "The session was interrupted: the numbers cover only what ran.\n");
 	if (s->events_lost && s->storage_failed)
-		say(t, "%s events were lost and %s tasks had no per-task state: the numbers "
-		       "undercount.\n",
+		say(t, "%s events were lost and %s tasks had no per-task state: the numbers are "
+		       "off, either way.\n",
 		    count(a, (double)s->events_lost), count(b, (double)s->storage_failed));
 	else if (s->events_lost)
-		say(t, "%s events were lost: the numbers undercount.\n",
+		say(t, "%s events were lost: the numbers are off, either way (a task keeps its last "
+		       "known state until its next event).\n",
 		    count(a, (double)s->events_lost));
 	else if (s->storage_failed)
 		say(t, "%s tasks had no per-task state: the numbers undercount.\n",
