@@ -655,9 +655,14 @@ int core_probes_drain(struct core_probes *c)
 	return (int)(c->received - before);
 }
 
+int core_probes_behind(struct core_probes *c)
+{
+	return event_rings_used(&c->rings) > c->rings.bytes / RINGBUF_HURRY;
+}
+
 int core_probes_poll_ms(struct core_probes *c)
 {
-	return event_rings_used(&c->rings) > c->rings.bytes / RINGBUF_HURRY ? POLL_HURRY_MS : POLL_MS;
+	return core_probes_behind(c) ? POLL_HURRY_MS : POLL_MS;
 }
 
 int core_probes_flush(struct core_probes *c)

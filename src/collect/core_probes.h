@@ -99,6 +99,8 @@ int core_probes_drain(struct core_probes *c);
 /* How long the consumer may sleep before the next drain: 20 ms, 1 ms while an event ring is
  * more than 1/8 full (a dense stream must not fill it while the consumer sleeps). */
 int core_probes_poll_ms(struct core_probes *c);
+/* Whether the consumer is behind: an event ring more than 1/8 full. */
+int core_probes_behind(struct core_probes *c);
 /* The same, delivering everything held (end of a phase: the tree is gone). */
 int core_probes_flush(struct core_probes *c);
 /* The same up to `end` (an attach window's end: the targets live on); later events are dropped. */

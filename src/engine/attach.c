@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include "consumer_nice.h"
 #include "attach.h"
 #include "attach_probes.h"
 #include "attach_cgroups.h"
@@ -689,7 +690,8 @@ static void watch(struct attach_run *a, uint64_t start, struct phase_result *r)
 		uint64_t now;
 		pid_t gone;
 
-		usleep(20000);
+		consumer_nice_behind(core_probes_behind(&a->s->core), now_ns());
+		usleep((useconds_t)core_probes_poll_ms(&a->s->core) * 1000);
 		core_probes_drain(&a->s->core);
 		io_probes_poll(a->s->io); /* --timeline: the requests' ring, the dirty bytes */
 		now = now_ns();

@@ -42,6 +42,7 @@
 #include "fuse_probes.h"
 #include "bg_call.h"
 #include "vmlinux_btf.h"
+#include "consumer_nice.h"
 #include "core_btf.h"
 #include "prog_runtime.h"
 #include "task_clock.h"
@@ -185,6 +186,7 @@ static void child_main(const struct phase_spec *ps, int gate_rd, int gate_wr, st
 	sigaction(SIGHUP, &dfl, NULL);
 	if (ps->fn || !wg.path[0])
 		setpgid(0, 0); /* one group the session can stop as a whole (run: the cgroup does) */
+	consumer_nice_child(); /* the workload at the nice iowhy was started with */
 	if (ps->cwd && enter_dir(ps->cwd) != 0) {
 		dprintf(2, "iowhy: cannot enter the phase's directory: %s\n", strerror(errno));
 		_exit(125);
@@ -437,6 +439,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	for (;;) {
 		struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
+		consumer_nice_behind(core_probes_behind(&s->core), now_ns());
 		poll(&p, pidfd >= 0 ? 1 : 0, core_probes_poll_ms(&s->core));
 		core_probes_drain(&s->core);
 		io_probes_poll(s->io);
@@ -530,6 +533,8 @@ static void fill_header(struct session_result *res, const char *tool, const char
 		res->probe_times.core_btf_types = cb.types;
 		res->probe_times.core_btf_ns = cb.make_ns;
 	}
+	consumer_nice_stats(&res->probe_times.consumer_nice, &res->probe_times.consumer_raised_ns,
+			    now_ns());
 	core_probes_counters((struct core_probes *)&s->core, &c);
 	res->events_lost = c.events_lost + s->core.dropped;
 	res->storage_failed = c.storage_failed;
@@ -932,6 +937,7 @@ int session_main(const char *tool, const char *command, struct phase_spec *phase
 	 * holds a probe. */
 	if (core_probes_check())
 		return session_unwind(&s, &rf, NULL, 0, 1);
+	consumer_nice_init(); /* the rings' consumer raised while behind (consumer_nice.h) */
 	if (!phases[0].attach) /* attach starts nothing: no workload group, no guard */
 		wgroup_open(&wg);
 	core_probes_configure_io(!o->no_io);

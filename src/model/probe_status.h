@@ -55,6 +55,8 @@ struct probe_times {
 	uint64_t start_ns;   /* iowhy's main() to the first workload's release (0: none, attach) */
 	uint64_t core_btf_types; /* types of the cut-down CO-RE target BTF (0: the kernel's whole) */
 	uint64_t core_btf_ns;    /* making it: one pass over the kernel's BTF */
+	int consumer_nice;       /* the nice iowhy's main thread drains the rings at while behind */
+	uint64_t consumer_raised_ns; /* the time it spent at that nice */
 	unsigned nprogs;
 	struct loaded_program progs[LOADED_PROGRAMS_MAX]; /* in load order */
 };

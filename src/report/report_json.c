@@ -65,6 +65,8 @@ static struct json_object *probes_obj(const struct session_result *s)
 	jput_u64(o, "start_ns", s->probe_times.start_ns);
 	jput_u64(o, "core_btf_types", s->probe_times.core_btf_types);
 	jput_u64(o, "core_btf_ns", s->probe_times.core_btf_ns);
+	jput_i64(o, "consumer_nice", s->probe_times.consumer_nice);
+	jput_u64(o, "consumer_raised_ns", s->probe_times.consumer_raised_ns);
 	jput_u64(o, "event_cost_ps", s->event_cost_ps);
 	jput_u64(o, "event_rings", s->event_rings);
 	jput_u64(o, "event_ring_bytes", s->event_ring_bytes);

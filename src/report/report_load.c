@@ -99,6 +99,8 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->probe_times.load_cpu_ns = rl_u64(probes, "load_cpu_ns");
 	s->probe_times.core_btf_types = rl_u64(probes, "core_btf_types");
 	s->probe_times.core_btf_ns = rl_u64(probes, "core_btf_ns");
+	s->probe_times.consumer_nice = (int)json_object_get_int(rl_member(probes, "consumer_nice"));
+	s->probe_times.consumer_raised_ns = rl_u64(probes, "consumer_raised_ns");
 	s->probe_times.start_ns = rl_u64(probes, "start_ns");
 	s->event_cost_ps = rl_u64(probes, "event_cost_ps");
 	s->event_rings = rl_u64(probes, "event_rings");
