@@ -107,10 +107,17 @@ static int copy_type(struct cut *c, uint32_t id, int depth)
 	case BTF_KIND_CONST:
 	case BTF_KIND_RESTRICT:
 	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_FUNC_PROTO: /* its return type, then its parameters' */
 		ref = copy_type(c, t->type, depth + 1);
 		if (ref < 0)
 			return ref;
 		dst_type(c, nid)->type = (uint32_t)ref;
+		for (unsigned i = 0; btf_is_func_proto(t) && i < btf_vlen(t); i++) {
+			ref = copy_type(c, btf_params(t)[i].type, depth + 1);
+			if (ref < 0)
+				return ref;
+			btf_params(dst_type(c, nid))[i].type = (uint32_t)ref;
+		}
 		break;
 	case BTF_KIND_ARRAY: {
 		const struct btf_array *a = btf_array(t);
@@ -130,18 +137,6 @@ static int copy_type(struct cut *c, uint32_t id, int depth)
 			if (ref < 0)
 				return ref;
 			btf_members(dst_type(c, nid))[i].type = (uint32_t)ref;
-		}
-		break;
-	case BTF_KIND_FUNC_PROTO:
-		ref = copy_type(c, t->type, depth + 1);
-		if (ref < 0)
-			return ref;
-		dst_type(c, nid)->type = (uint32_t)ref;
-		for (unsigned i = 0; i < btf_vlen(t); i++) {
-			ref = copy_type(c, btf_params(t)[i].type, depth + 1);
-			if (ref < 0)
-				return ref;
-			btf_params(dst_type(c, nid))[i].type = (uint32_t)ref;
 		}
 		break;
 	default: /* int, float, enum, enum64, fwd: no type ids */
@@ -183,9 +178,9 @@ static int publish(struct btf *dst)
 	return 0;
 }
 
-/* The roots IOWHY_TEST_CORE_BTF_HIDE (names, comma-separated) hides from vmlinux's BTF: tests, as
- * on a kernel that has them in a module. */
-static void hidden_roots(char *hide)
+/* Clear in `wanted` the roots IOWHY_TEST_CORE_BTF_HIDE (names, comma-separated) hides from
+ * vmlinux's BTF: tests, as on a kernel that has them in a module. */
+static void hide_roots(char *wanted)
 {
 	const char *env = getenv("IOWHY_TEST_CORE_BTF_HIDE");
 	char list[512];
@@ -197,7 +192,7 @@ static void hidden_roots(char *hide)
 		int r = root_index(n, strlen(n));
 
 		if (r >= 0)
-			hide[r] = 1;
+			wanted[r] = 0;
 	}
 }
 
@@ -317,9 +312,7 @@ static void make(void)
 		}
 	}
 	memset(wanted, 1, nr);
-	hidden_roots(missing); /* (as a scratch: the hidden ones) */
-	for (unsigned r = 0; r < core_btf_nroots; r++)
-		wanted[r] = !missing[r];
+	hide_roots(wanted);
 	/* one pass over vmlinux: every type named as a root (candidates of any kind: libbpf picks
 	 * by kind); the struct ids are wanted even when the cut is not */
 	if (scan(&c, 1, wanted, found, 1) < 0) {
