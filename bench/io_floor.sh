@@ -14,6 +14,12 @@
 # added time per request against F3's, (1/B - 1/A) / (1/F3 - 1/A). Medians with a distribution-free
 # ~95% interval (bench/lib.sh ci). If F3/A is itself below 0.90, no exact tracer meets the target on
 # this host: what is left is the floor of exactness, not iowhy's own work.
+# Beside IOPS, each run's CPU time per request over fio's steady part (bench/lib.sh cpu_window: the
+# time the VM had its CPUs, busy or idle, that is all but what the host stole), and the ratio A's /
+# X's: the IOPS X keeps with the CPUs it was given. It survives the host taking the VM's CPUs away
+# (steal), which moves IOPS by tens of percent from one run to the next; it does not survive the
+# host's CPUs running slower (other guests on the same cores and caches). The idle share is shown:
+# what iowhy makes the workload wait for without using the CPU counts against it too.
 #
 #   bench/io_floor.sh [ROUNDS]     (root; default 7)
 # Knobs: JOBS=16, FIO_RUNTIME=4 (s), OTHER=PATH (another iowhy binary, e.g. the last commit's:
@@ -40,7 +46,7 @@ tsv=$ROOT/bench/results/io-floor-$stamp.tsv
 WORK=$(mktemp -d /var/tmp/iowhy-bench.XXXXXX)
 # shellcheck disable=SC2034 # read by bench/lib.sh's fs_* helpers
 FS_IMG='' FS_MNT='' FS_DEV=''
-cleanup() { fs_cleanup; rm -rf "$WORK"; }
+cleanup() { cpu_sampler_stop; fs_cleanup; rm -rf "$WORK"; }
 trap cleanup EXIT
 trap 'echo "bench/io_floor.sh: interrupted" >&2; exit 130' INT TERM
 cp ./iowhy "$WORK/iowhy" # a private copy: a `make` meanwhile cannot swap it
@@ -66,31 +72,42 @@ run_one() { # KIND -> IOPS
 	B) pre=("$WORK/iowhy" run -o "$WORK/report.txt" --) ;;
 	O) pre=("$WORK/iowhy-other" run -o "$WORK/report.txt" --) ;;
 	esac
-	rm -f "$WORK/fio.json"
+	rm -f "$WORK/fio.json" "$WORK"/io_iops*.log
+	cpu_sampler_start "$WORK/cpu"
 	"${pre[@]}" fio --name=rr --filename="$F" --rw=randread --bs=4k --direct=1 --ioengine=psync \
 		--numjobs="$JOBS" --thread --size=256M --runtime="$FIO_RUNTIME" --time_based \
-		--group_reporting --output-format=json --output="$WORK/fio.json" >/dev/null 2>"$WORK/err" ||
-		{ echo "bench/io_floor.sh: $1 failed:" >&2; cat "$WORK/err" >&2; exit 1; }
+		--group_reporting --write_iops_log="$WORK/io" --log_avg_msec=100 --log_unix_epoch=1 \
+		--per_job_logs=0 --output-format=json --output="$WORK/fio.json" >/dev/null 2>"$WORK/err" ||
+		{ cpu_sampler_stop; echo "bench/io_floor.sh: $1 failed:" >&2; cat "$WORK/err" >&2; exit 1; }
+	cpu_sampler_stop
 	IOPS=$(jq '.jobs[0].read.iops | round' "$WORK/fio.json")
+	# CPU: µs of the CPUs' unstolen time (busy + idle) per request over the steady part; IDLE:
+	# the idle share of that time
+	read -r CPU IDLE < <(cpu_window "$WORK/cpu" "$WORK/io_iops.log" |
+		awk '{ if ($1 > 0) printf "%.3f %.3f\n", ($2 + $4) * 1e6 / $1, $4 / ($2 + $4); else print "nan nan" }')
 }
 
 kinds=(A F0 F3 B)
 [ -z "${OTHER:-}" ] || kinds+=(O)
-declare -A M
+declare -A M C I
 exec > >(tee "$out")
 echo "# iowhy I/O floor, $(date -u '+%F %H:%M UTC'), $(hostname), kernel $(uname -r), $(nproc) CPUs; fio 4k randread O_DIRECT psync, $JOBS jobs, ${FIO_RUNTIME}s, on $where; $ROUNDS rounds"
 echo "# iowhy $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo '+dirty tree')"
-printf 'round\tkind\tiops\tload1\n' >"$tsv"
+printf 'round\tkind\tiops\tload1\tcpu_us_per_req_unstolen\tidle_share\n' >"$tsv"
 q() { awk -v x="$1" -v y="$2" 'BEGIN { if (y > 0) printf "%.3f", x / y; else print "nan" }'; }
 # added time per request over A's: 1/X - 1/A (µs, in the machine's time: all its CPUs)
 add() { awk -v x="$1" -v a="$2" 'BEGIN { printf "%.3f", 1e6 / x - 1e6 / a }'; }
-r0=() r3=() rb=() rbf=() a3=() ab=() ro=() rbo=()
+r0=() r3=() rb=() rbf=() a3=() ab=() ro=() rbo=() c0=() c3=() cb=() co=() cbo=()
+# cq X Y: X's CPU time per request over Y's
+cq() { awk -v x="${C[$1]}" -v y="${C[$2]}" \
+	'BEGIN { if (x == "nan" || y == "nan" || y <= 0) print "nan"; else printf "%.3f", x / y }'; }
 for ((i = 0; i < ROUNDS; i++)); do
 	for ((k = 0; k < ${#kinds[@]}; k++)); do
 		kind=${kinds[$(((i + k) % ${#kinds[@]}))]}
 		run_one "$kind"
-		M[$kind]=$IOPS
-		printf '%d\t%s\t%s\t%s\n' $((i + 1)) "$kind" "$IOPS" "$(cut -d' ' -f1 /proc/loadavg)" >>"$tsv"
+		M[$kind]=$IOPS C[$kind]=$CPU I[$kind]=$IDLE
+		printf '%d\t%s\t%s\t%s\t%s\t%s\n' $((i + 1)) "$kind" "$IOPS" "$(cut -d' ' -f1 /proc/loadavg)" \
+			"$CPU" "$IDLE" >>"$tsv"
 	done
 	a=${M[A]}
 	r0+=("$(q "${M[F0]}" "$a")") r3+=("$(q "${M[F3]}" "$a")") rb+=("$(q "${M[B]}" "$a")")
@@ -99,9 +116,15 @@ for ((i = 0; i < ROUNDS; i++)); do
 	printf '  round %d (load %s): A %d  F0 %d  F3 %d  B %d IOPS | F0/A %s  F3/A %s  B/A %s | added per request: F3 %s  B %s µs | B/F3 %s\n' \
 		$((i + 1)) "$(cut -d' ' -f1 /proc/loadavg)" "$a" "${M[F0]}" "${M[F3]}" "${M[B]}" \
 		"${r0[-1]}" "${r3[-1]}" "${rb[-1]}" "${a3[-1]}" "${ab[-1]}" "${rbf[-1]}"
+	c0+=("$(cq A F0)") c3+=("$(cq A F3)") cb+=("$(cq A B)")
+	printf '  round %d: CPU per request A %s  F0 %s  F3 %s  B %s µs (idle %s %s %s %s) | at the same CPU F0/A %s  F3/A %s  B/A %s\n' \
+		$((i + 1)) "${C[A]}" "${C[F0]}" "${C[F3]}" "${C[B]}" "${I[A]}" "${I[F0]}" "${I[F3]}" "${I[B]}" \
+		"${c0[-1]}" "${c3[-1]}" "${cb[-1]}"
 	if [ -n "${OTHER:-}" ]; then
 		ro+=("$(q "${M[O]}" "$a")") rbo+=("$(q "${M[B]}" "${M[O]}")")
-		printf '  round %d: O %d IOPS | O/A %s  B/O %s\n' $((i + 1)) "${M[O]}" "${ro[-1]}" "${rbo[-1]}"
+		co+=("$(cq A O)") cbo+=("$(cq O B)")
+		printf '  round %d: O %d IOPS, %s µs CPU per request | O/A %s  B/O %s | at the same CPU O/A %s  B/O %s\n' \
+			$((i + 1)) "${M[O]}" "${C[O]}" "${ro[-1]}" "${rbo[-1]}" "${co[-1]}" "${cbo[-1]}"
 	fi
 done
 echo "IOPS ratios to A, median (95% CI):"
@@ -114,6 +137,18 @@ if [ -n "${OTHER:-}" ]; then
 	read -r m lo hi < <(printf '%s\n' "${ro[@]}" | grep -v nan | ci)
 	echo "  O/A: $m ($lo-$hi) (O: $OTHER)"
 	read -r m lo hi < <(printf '%s\n' "${rbo[@]}" | grep -v nan | ci)
+	echo "  B/O: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 1.00) 1.00"
+fi
+echo "IOPS with the same CPUs (A's unstolen CPU time per request over X's), median (95% CI):"
+for v in F0:c0 F3:c3 B:cb; do
+	declare -n arr=${v#*:}
+	read -r m lo hi < <(printf '%s\n' "${arr[@]}" | grep -v nan | ci)
+	echo "  ${v%%:*}/A: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 0.90) 0.90"
+done
+if [ -n "${OTHER:-}" ]; then
+	read -r m lo hi < <(printf '%s\n' "${co[@]}" | grep -v nan | ci)
+	echo "  O/A: $m ($lo-$hi)"
+	read -r m lo hi < <(printf '%s\n' "${cbo[@]}" | grep -v nan | ci)
 	echo "  B/O: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 1.00) 1.00"
 fi
 read -r bf bflo bfhi < <(printf '%s\n' "${rbf[@]}" | grep -v nan | ci)

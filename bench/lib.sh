@@ -16,6 +16,13 @@
 #   ci                  numbers on stdin -> "median lo hi" (lo, hi: a distribution-free ~95%
 #                       interval of the median, ranks n/2 -+ 0.98 sqrt(n), clamped to the sample)
 #   side MED LO HI LINE "below", "above" or "not decidable" (the interval straddles the line)
+#   cpu_sampler_start F the machine's CPU time (/proc/stat), sampled every 100 ms into F until
+#                       cpu_sampler_stop, without a fork per sample
+#   cpu_window S L [H T] from sampler file S and fio's IOPS log L (--write_iops_log --log_avg_msec=100
+#                       --log_unix_epoch=1 --per_job_logs=0): "IOS BUSY STEAL IDLE SECONDS" over fio's
+#                       steady part (H ms after its first entry, default 1000, to T ms before its
+#                       last, default 300): the requests done and the CPU seconds the machine spent
+#                       busy (user, nice, system, irq, softirq), stolen by the host, and idle
 #   hide_fuse CMD...    CMD; with HIDE_FUSE=1 in a mount namespace of its own where the machine's
 #                       FUSE mounts are unmounted (other users' mounts would make iowhy load its
 #                       FUSE daemon programs; the machine's mounts stay)
@@ -47,6 +54,51 @@ hide_fuse() {
 	else
 		"$@"
 	fi
+}
+
+# CPU per request (bench/io_floor.sh): a host that steals time from the VM (other guests) moves IOPS
+# by tens of percent between runs; the kernel counts stolen time apart (steal), so the CPU time the
+# VM was given per request (busy + idle) moves less: a run that lost a third of its CPUs to the
+# host does a third fewer requests in the same unstolen time per request.
+CPU_SAMPLER=''
+cpu_sampler_start() {
+	(
+		exec {tick}<> <(:)
+		while :; do
+			read -r _ u n s i w q sq st _ </proc/stat
+			echo "$EPOCHREALTIME $((u + n + s + q + sq)) $st $((i + w))"
+			read -r -t 0.1 -u "$tick" _ || :
+		done
+	) >"$1" &
+	CPU_SAMPLER=$!
+}
+cpu_sampler_stop() {
+	[ -n "$CPU_SAMPLER" ] || return 0
+	kill "$CPU_SAMPLER" 2>/dev/null
+	wait "$CPU_SAMPLER" 2>/dev/null || :
+	CPU_SAMPLER=''
+}
+cpu_window() {
+	awk -v head="${3:-1000}" -v tail="${4:-300}" -v hz="$(getconf CLK_TCK)" '
+	FNR == 1 { f++ }
+	f == 1 { n++; ts[n] = $1; b[n] = $2; st[n] = $3; id[n] = $4; next }
+	f == 2 { sub(/,/, "", $1); sub(/,/, "", $2); x = $1 + 0; t[++m] = x; v[m] = $2 + 0
+		if (m == 1 || x < tmin) tmin = x; if (x > tmax) tmax = x }
+	# the sampled counter c at time x (s), linear between the samples around it
+	function at(c, x,   k) {
+		for (k = 2; k < n && ts[k] < x; k++);
+		if (c == 1) return b[k - 1] + (b[k] - b[k - 1]) * (x - ts[k - 1]) / (ts[k] - ts[k - 1])
+		if (c == 2) return st[k - 1] + (st[k] - st[k - 1]) * (x - ts[k - 1]) / (ts[k] - ts[k - 1])
+		return id[k - 1] + (id[k] - id[k - 1]) * (x - ts[k - 1]) / (ts[k] - ts[k - 1])
+	}
+	END {
+		w0 = tmin + head; w1 = tmax - tail
+		if (n < 2 || m < 1 || w1 <= w0 || ts[1] > w0 / 1000 || ts[n] < w1 / 1000) { print "nan nan nan nan nan"; exit }
+		for (i = 1; i <= m; i++) if (t[i] > w0 && t[i] <= w1) ios += v[i] * 0.1
+		x0 = w0 / 1000; x1 = w1 / 1000
+		printf "%.0f %.4f %.4f %.4f %.3f\n", ios, (at(1, x1) - at(1, x0)) / hz,
+			(at(2, x1) - at(2, x0)) / hz, (at(3, x1) - at(3, x0)) / hz, x1 - x0
+	}' "$1" "$2"
 }
 
 FS_IMG='' FS_DEV='' FS_MNT=''

@@ -16,3 +16,30 @@ check "an interval across the line: not decidable" test "$(side "$m" "$lo" "$hi"
 check "an interval under the line: below" test "$(side "$m" "$lo" "$hi" 20)" = below
 read -r m lo hi < <(printf '%s\n' 4 2 | ci)
 check "an even count: the mean of the middle two" test "$m" = 3
+
+# CPU per request (cpu_window): a sampler file (epoch s, busy, steal, idle ticks) and a fio IOPS log
+# (epoch ms, IOPS over the last 100 ms, a line per job), read over fio's steady part only.
+T=$(mktemp -d)
+hz=$(getconf CLK_TCK)
+awk -v hz="$hz" 'BEGIN { for (s = 0; s <= 8; s++) printf "%.6f %d %d %d\n", 100 + s / 2,
+	1000 + 1.5 * hz * s / 2, 50 + 0.2 * hz * s / 2, 9000 + 0.3 * hz * s / 2 }' >"$T/cpu"
+awk 'BEGIN { for (t = 100200; t <= 104000; t += 100) for (j = 0; j < 2; j++)
+	printf "%d, %d, 0, 0, 0\n", t, (t > 102000 ? 3000 : 1000) }' >"$T/iops.log"
+read -r ios busy steal idle secs < <(cpu_window "$T/cpu" "$T/iops.log")
+# (101200, 103700]: 8 entries of 1000 IOPS and 17 of 3000, two jobs, 0.1 s each
+check "cpu_window: the requests inside the window only" test "$ios" = 11800
+check "cpu_window: the window is 2.5 s" test "$secs" = 2.500
+check "cpu_window: busy, steal, idle seconds in it" test "$busy $steal $idle" = "3.7500 0.5000 0.7500"
+read -r ios _ < <(cpu_window "$T/cpu" "$T/iops.log" 0 0)
+check "cpu_window: no head or tail cut (the first entry is of the 100 ms before it)" test "$ios" = 15600
+awk 'NR <= 2' "$T/cpu" >"$T/short"
+check "cpu_window: samples that do not cover the window give nan" \
+	test "$(cpu_window "$T/short" "$T/iops.log")" = "nan nan nan nan nan"
+cpu_sampler_start "$T/live"
+sleep 0.45
+cpu_sampler_stop
+check "cpu_sampler: a line every 100 ms" test "$(wc -l <"$T/live")" -ge 3
+check "cpu_sampler: stopped" test -z "$CPU_SAMPLER"
+check "cpu_sampler: the busy ticks never go back" \
+	awk 'NR > 1 && $2 < b { exit 1 } { b = $2 }' "$T/live"
+rm -rf "$T"
