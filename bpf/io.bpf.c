@@ -730,6 +730,26 @@ static __always_inline void mark_disk_used(__u32 dev)
 		f->used[s] = 1;
 }
 
+/* Disk slot s's count of workload requests in flight moved by d (+1, -1): in this CPU's row, an
+ * atomic add on a line no other CPU writes (a program in an interrupt may run inside this one on the
+ * same CPU); or in the count every CPU shares (f, iowhy.h). */
+static __always_inline void inflight_add(__u32 s, __s32 d, struct iowhy_inflight *f)
+{
+	struct iowhy_inflight_pc *pc;
+	__u32 zero = 0;
+
+	if (s >= IOWHY_DISK_SLOTS)
+		return;
+	if (!inflight_per_cpu()) {
+		if (f)
+			__sync_fetch_and_add(&f->count[s], (__u32)d); /* XADD: no atomic sub on BPF v1 */
+		return;
+	}
+	pc = bpf_map_lookup_elem(&tree_inflight_pc, &zero);
+	if (pc)
+		__sync_fetch_and_add(&pc->count[s], d);
+}
+
 /*
  * The workload's requests in flight per disk (its own, writeback of its files, the journal of a
  * disk it uses), for the core's I/O wait by device. Counted from issue to completion or requeue.
@@ -753,7 +773,7 @@ static __always_inline void wait_slot_inc(struct io_req *r)
 			f->used[s] = 1;
 	} else if (!f->used[s])
 		return; /* another file system's commit: not the workload's to wait on */
-	__sync_fetch_and_add(&f->count[s], 1);
+	inflight_add(s, 1, f);
 	r->wslot = s + 1;
 }
 
@@ -765,9 +785,8 @@ static __always_inline void wait_slot_dec(struct io_req *r)
 	if (!r->wslot)
 		return;
 	r->wslot = 0;
-	f = bpf_map_lookup_elem(&tree_inflight, &zero);
-	if (f && slot < IOWHY_DISK_SLOTS)
-		__sync_fetch_and_add(&f->count[slot], (__u32)-1); /* XADD: no atomic sub on BPF v1 */
+	f = inflight_per_cpu() ? NULL : bpf_map_lookup_elem(&tree_inflight, &zero);
+	inflight_add(slot, -1, f);
 }
 
 /* Remember which disk completed a workload request (tree, its writeback, the journal) last: the

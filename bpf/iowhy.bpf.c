@@ -350,18 +350,58 @@ static __always_inline __u64 task_faults(struct task_struct *t)
 	return BPF_CORE_READ(t, min_flt) + BPF_CORE_READ(t, maj_flt);
 }
 
-/* Mask of the disk slots on which workload I/O is in flight (io.bpf.c keeps the counts). */
+/* The possible CPUs (user space sets it): the rows of the in-flight counts to sum. */
+const volatile __u32 nr_cpus = 1;
+
+struct inflight_sum {
+	__s32 n[IOWHY_DISK_SLOTS];
+};
+
+static long add_inflight_row(__u64 cpu, void *ctx)
+{
+	struct iowhy_inflight_pc *pc;
+	struct inflight_sum *sum = ctx;
+	__u32 zero = 0;
+
+	pc = bpf_map_lookup_percpu_elem(&tree_inflight_pc, &zero, (__u32)cpu);
+	if (!pc)
+		return 1;
+#pragma unroll
+	for (int i = 0; i < IOWHY_DISK_SLOTS; i++)
+		sum->n[i] += pc->count[i];
+	return 0;
+}
+
+/* The slots whose rows' sum is above 0 (a completion's row may go below 0, the sum does not). A
+ * global function: the verifier checks it once, not in each path of sched_switch that reaches it. */
+__noinline __u32 inflight_rows_mask(void)
+{
+	struct inflight_sum sum = {};
+	__u32 mask = 0;
+
+	bpf_loop(nr_cpus, add_inflight_row, &sum, 0);
+	/* without a branch per slot (the verifier would walk each): the sign bit of -n is 1 for n > 0 */
+#pragma unroll
+	for (int i = 0; i < IOWHY_DISK_SLOTS; i++)
+		mask |= ((__u32)-sum.n[i] >> 31) << i;
+	return mask;
+}
+
+/* Mask of the disk slots on which workload I/O is in flight (io.bpf.c keeps the counts: rows per
+ * CPU, or the shared count[] on kernels before 5.19). */
 static __always_inline __u32 disks_in_flight(void)
 {
 	struct iowhy_inflight *f;
 	__u32 zero = 0, mask = 0;
 
+	if (inflight_per_cpu())
+		return inflight_rows_mask();
 	f = bpf_map_lookup_elem(&tree_inflight, &zero);
 	if (!f)
 		return 0;
+#pragma unroll
 	for (int i = 0; i < IOWHY_DISK_SLOTS; i++)
-		if (f->count[i])
-			mask |= 1u << i;
+		mask |= ((__u32)-(__s32)f->count[i] >> 31) << i;
 	return mask;
 }
 
@@ -642,8 +682,18 @@ static __always_inline __u32 fd_disk(struct iowhy_task *c)
 static __always_inline __u32 dwait_disks(struct iowhy_task *c)
 {
 	__u32 m = fd_disk(c);
+	struct iowhy_counters *k;
 
-	return m ? m : disks_in_flight();
+	if (m)
+		return m;
+	m = disks_in_flight();
+	k = cnt();
+	if (k) {
+		k->dwait_no_file++;
+		/* no branch on m: its 32 bits would each become a path the verifier walks */
+		k->dwait_inflight += ((__u64)m + 0xffffffffull) >> 32;
+	}
+	return m;
 }
 
 static __always_inline void on_switch(const bool btf, bool preempt, struct task_struct *prev,

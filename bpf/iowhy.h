@@ -130,8 +130,16 @@ struct iowhy_sys_stat {
 /*
  * The workload's requests in flight per disk slot (slots: disk_slots map, filled by user space from
  * /sys/block). The io probes count requests of the tree, of writeback for it and of the journal
- * between issue and completion; the core reads the counts when a tree task sleeps uninterruptibly.
+ * between issue and completion; the core reads the counts when a tree task sleeps uninterruptibly
+ * with no file of its own to wait on (iowhy.bpf.c disks_in_flight). The counts are a row per CPU
+ * (iowhy_inflight_pc: the issue adds where it runs, the completion takes off where it runs, and the
+ * reader sums the rows), unless the kernel cannot read another CPU's row (before 5.19): then the
+ * count[] here, which every CPU writes.
  */
+struct iowhy_inflight_pc {
+	__s32 count[IOWHY_DISK_SLOTS];
+};
+
 struct iowhy_inflight {
 	__u32 count[IOWHY_DISK_SLOTS];
 	/* the workload dirtied a file on the disk or queued a request to it: only then are the
@@ -156,6 +164,9 @@ struct iowhy_counters {
 	__u64 hidden_switches;  /* switch-ins the kernel did not trace, found later (iowhy.bpf.c) */
 	__u64 hidden_at_event;  /* of these, found by an event of the task itself, not its switch-out */
 	__u64 test_hidden;      /* switch-ins hidden on purpose (IOWHY_TEST_HIDE_SWITCHES) */
+	__u64 dwait_no_file;    /* sleeps in D with no file of their own: charged to the disks with
+				 * workload I/O in flight (iowhy.bpf.c dwait_disks) */
+	__u64 dwait_inflight;   /* of these, with workload I/O in flight on some disk */
 };
 
 /* fd_syscalls flags */

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 static double cpu_ms(void)
@@ -228,6 +229,34 @@ static int touch(long mb)
 	return 0;
 }
 
+/* Read every page of FILE through a read-only mapping, no readahead: a major fault per page, each a
+ * sleep in D in no syscall (so with no file descriptor to name its disk). Prints the faults. */
+static int mapread(const char *file)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	volatile const char *p;
+	unsigned sum = 0;
+	struct rusage ru;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) || !st.st_size) {
+		perror(file);
+		return 1;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	madvise((void *)p, (size_t)st.st_size, MADV_RANDOM);
+	for (off_t off = 0; off < st.st_size; off += page)
+		sum += p[off];
+	getrusage(RUSAGE_SELF, &ru);
+	printf("majflt %ld (%u)\n", ru.ru_majflt, sum & 1);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "spin"))
@@ -255,6 +284,8 @@ int main(int argc, char **argv)
 		return naps(atol(argv[2]), atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "fsync"))
 		return do_fsync(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | naps N MS | slices N MS | threadexec N | touch MB\n");
+	if (argc == 3 && !strcmp(argv[1], "mapread"))
+		return mapread(argv[2]);
+	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | naps N MS | slices N MS | threadexec N | touch MB | mapread FILE\n");
 	return 2;
 }

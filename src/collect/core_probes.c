@@ -209,6 +209,8 @@ static void *open_core(void *ctx)
 		return NULL;
 	}
 	s->rodata->use_hash = c->use_hash;
+	s->rodata->inflight_shared = c->inflight_shared;
+	s->rodata->nr_cpus = (__u32)libbpf_num_possible_cpus();
 	s->rodata->per_proc = want_per_proc;
 	/* tests only: every Nth switch from a task outside the tree to a tree task ignored, as some
 	 * kernels switch without the tracepoint (iowhy.bpf.c hidden_switch_in is tested so) */
@@ -493,6 +495,8 @@ int core_probes_prepare(struct core_probes *c, core_event_fn fn, void *ctx, int 
 	 * CPU text-patching interrupts, and a soak run measured a cost of 0 that way) */
 	c->calib_untraced_ps = calib_null_syscall_ps();
 	c->use_hash = want_hash();
+	/* tests only: the shared in-flight counts of kernels before 5.19 (tree.bpf.h) */
+	c->inflight_shared = env_number("IOWHY_TEST_SHARED_INFLIGHT", 0, 1) != 0;
 	if (make_tree_maps(c)) {
 		say_cannot_load();
 		return -1;
@@ -555,7 +559,8 @@ int core_probes_share_tree_maps(const struct core_probes *c, struct bpf_object *
 {
 	static const char *const names[] = { "task_store", "task_hash", "cpu_task", "tree_inflight",
 					     "disk_slots", "last_complete", "tree_inodes", "wb_tasks",
-					     "offcpu", "off_counters", "offstacks_h" };
+					     "offcpu", "off_counters", "offstacks_h",
+					     "tree_inflight_pc" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct bpf_map *m = bpf_object__find_map_by_name(obj, names[i]);
@@ -809,6 +814,8 @@ void core_probes_counters(struct core_probes *c, struct iowhy_counters *out)
 			out->hidden_switches += percpu[c].hidden_switches;
 			out->hidden_at_event += percpu[c].hidden_at_event;
 			out->test_hidden += percpu[c].test_hidden;
+			out->dwait_no_file += percpu[c].dwait_no_file;
+			out->dwait_inflight += percpu[c].dwait_inflight;
 		}
 	}
 	free(percpu);

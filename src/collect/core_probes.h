@@ -35,6 +35,7 @@ struct core_probes {
 	__u64 read_t0, read_prev_t0; /* when this read of the rings began, and the last one */
 	int phase_slots;          /* phase tags with syscall statistics (1..IOWHY_MAX_PHASES) */
 	int use_hash;             /* raw_tp fallback: per-task state in a tid hash */
+	int inflight_shared;      /* tests: the workload's in-flight counts shared (tree.bpf.h) */
 	char disk_names[IOWHY_DISK_SLOTS][32]; /* slot -> /sys/block name ("" unused) */
 	int lite;                 /* --lite: no syscall probes (no syscall counts, no user/kernel split) */
 	int batched;              /* the timer probe is attached: syscall transitions come in batches */

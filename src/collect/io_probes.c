@@ -208,6 +208,7 @@ static void *open_io(void *ctx)
 		return NULL;
 	}
 	s->rodata->use_hash = t->core->use_hash != 0;
+	s->rodata->inflight_shared = t->core->inflight_shared != 0;
 	s->rodata->loop_workfn_addr = t->ksyms[KS_LOOP_WORKFN];
 	s->rodata->loop_rootcg_workfn_addr = t->ksyms[KS_LOOP_ROOTCG_WORKFN];
 	s->bss->current_phase = IO_NO_PHASE;

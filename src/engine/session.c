@@ -541,6 +541,8 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	res->nr_folded = c.nr_folded;
 	res->hidden_switches = c.hidden_switches;
 	res->hidden_at_event = c.hidden_at_event;
+	res->dwait_no_file = c.dwait_no_file;
+	res->dwait_inflight = c.dwait_inflight;
 	res->test_hidden = c.test_hidden;
 	res->events_total = s->core.received;
 	res->events_late = core_probes_late(&s->core);

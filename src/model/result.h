@@ -144,6 +144,8 @@ struct session_result {
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
 	uint64_t hidden_switches;  /* switch-ins the kernel did not trace (see iowhy.bpf.c) */
 	uint64_t hidden_at_event;  /* of these, found by an event of the task, not its switch-out */
+	uint64_t dwait_no_file;    /* D sleeps with no file of their own (iowhy.h iowhy_counters) */
+	uint64_t dwait_inflight;   /* of these, with workload I/O in flight */
 	uint64_t test_hidden;      /* switch-ins hidden on purpose (IOWHY_TEST_HIDE_SWITCHES) */
 	uint64_t events_late;      /* arrived after a later event was handed to the model */
 	uint64_t setup_ns, teardown_ns; /* untraced: before hooks; after hooks and the cleanup */
