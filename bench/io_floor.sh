@@ -127,30 +127,24 @@ for ((i = 0; i < ROUNDS; i++)); do
 			$((i + 1)) "${M[O]}" "${C[O]}" "${ro[-1]}" "${rbo[-1]}" "${co[-1]}" "${cbo[-1]}"
 	fi
 done
-echo "IOPS ratios to A, median (95% CI):"
-for v in F0:r0 F3:r3 B:rb; do
-	declare -n arr=${v#*:}
-	read -r m lo hi < <(printf '%s\n' "${arr[@]}" | grep -v nan | ci)
-	echo "  ${v%%:*}/A: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 0.90) 0.90"
-done
-if [ -n "${OTHER:-}" ]; then
-	read -r m lo hi < <(printf '%s\n' "${ro[@]}" | grep -v nan | ci)
+# ratios TITLE F0 F3 B O BO: the median and interval of each array of per-round ratios (named)
+ratios() {
+	local v m lo hi
+	echo "$1, median (95% CI):"
+	for v in "F0:$2" "F3:$3" "B:$4"; do
+		local -n arr=${v#*:}
+		read -r m lo hi < <(printf '%s\n' "${arr[@]}" | grep -v nan | ci)
+		echo "  ${v%%:*}/A: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 0.90) 0.90"
+	done
+	[ -n "${OTHER:-}" ] || return 0
+	local -n o=$5 bo=$6
+	read -r m lo hi < <(printf '%s\n' "${o[@]}" | grep -v nan | ci)
 	echo "  O/A: $m ($lo-$hi) (O: $OTHER)"
-	read -r m lo hi < <(printf '%s\n' "${rbo[@]}" | grep -v nan | ci)
+	read -r m lo hi < <(printf '%s\n' "${bo[@]}" | grep -v nan | ci)
 	echo "  B/O: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 1.00) 1.00"
-fi
-echo "IOPS with the same CPUs (A's unstolen CPU time per request over X's), median (95% CI):"
-for v in F0:c0 F3:c3 B:cb; do
-	declare -n arr=${v#*:}
-	read -r m lo hi < <(printf '%s\n' "${arr[@]}" | grep -v nan | ci)
-	echo "  ${v%%:*}/A: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 0.90) 0.90"
-done
-if [ -n "${OTHER:-}" ]; then
-	read -r m lo hi < <(printf '%s\n' "${co[@]}" | grep -v nan | ci)
-	echo "  O/A: $m ($lo-$hi)"
-	read -r m lo hi < <(printf '%s\n' "${cbo[@]}" | grep -v nan | ci)
-	echo "  B/O: $m ($lo-$hi): $(side "$m" "$lo" "$hi" 1.00) 1.00"
-fi
+}
+ratios "IOPS ratios to A" r0 r3 rb ro rbo
+ratios "IOPS with the same CPUs (A's unstolen CPU time per request over X's)" c0 c3 cb co cbo
 read -r bf bflo bfhi < <(printf '%s\n' "${rbf[@]}" | grep -v nan | ci)
 echo "iowhy's added time per request over the minimal exact tracer's (B/F3): $bf ($bflo-$bfhi)"
 read -r bm blo bhi < <(printf '%s\n' "${rb[@]}" | grep -v nan | ci)
