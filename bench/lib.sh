@@ -81,15 +81,14 @@ cpu_sampler_stop() {
 cpu_window() {
 	awk -v head="${3:-1000}" -v tail="${4:-300}" -v hz="$(getconf CLK_TCK)" '
 	FNR == 1 { f++ }
-	f == 1 { n++; ts[n] = $1; b[n] = $2; st[n] = $3; id[n] = $4; next }
+	f == 1 { n++; ts[n] = $1; for (c = 1; c <= 3; c++) smp[n, c] = $(c + 1); next }
 	f == 2 { sub(/,/, "", $1); sub(/,/, "", $2); x = $1 + 0; t[++m] = x; v[m] = $2 + 0
 		if (m == 1 || x < tmin) tmin = x; if (x > tmax) tmax = x }
-	# the sampled counter c at time x (s), linear between the samples around it
+	# the sampled counter c (1 busy, 2 steal, 3 idle) at time x (s), linear between the samples
+	# around it
 	function at(c, x,   k) {
 		for (k = 2; k < n && ts[k] < x; k++);
-		if (c == 1) return b[k - 1] + (b[k] - b[k - 1]) * (x - ts[k - 1]) / (ts[k] - ts[k - 1])
-		if (c == 2) return st[k - 1] + (st[k] - st[k - 1]) * (x - ts[k - 1]) / (ts[k] - ts[k - 1])
-		return id[k - 1] + (id[k] - id[k - 1]) * (x - ts[k - 1]) / (ts[k] - ts[k - 1])
+		return smp[k - 1, c] + (smp[k, c] - smp[k - 1, c]) * (x - ts[k - 1]) / (ts[k] - ts[k - 1])
 	}
 	END {
 		w0 = tmin + head; w1 = tmax - tail

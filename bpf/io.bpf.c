@@ -732,15 +732,17 @@ static __always_inline void mark_disk_used(__u32 dev)
 
 /* Disk slot s's count of workload requests in flight moved by d (+1, -1): in this CPU's row, an
  * atomic add on a line no other CPU writes (a program in an interrupt may run inside this one on the
- * same CPU); or in the count every CPU shares (f, iowhy.h). */
-static __always_inline void inflight_add(__u32 s, __s32 d, struct iowhy_inflight *f)
+ * same CPU); or in the count every CPU shares (iowhy.h). */
+static __always_inline void inflight_add(__u32 s, __s32 d)
 {
 	struct iowhy_inflight_pc *pc;
+	struct iowhy_inflight *f;
 	__u32 zero = 0;
 
 	if (s >= IOWHY_DISK_SLOTS)
 		return;
 	if (!inflight_per_cpu()) {
+		f = bpf_map_lookup_elem(&tree_inflight, &zero);
 		if (f)
 			__sync_fetch_and_add(&f->count[s], (__u32)d); /* XADD: no atomic sub on BPF v1 */
 		return;
@@ -773,20 +775,18 @@ static __always_inline void wait_slot_inc(struct io_req *r)
 			f->used[s] = 1;
 	} else if (!f->used[s])
 		return; /* another file system's commit: not the workload's to wait on */
-	inflight_add(s, 1, f);
+	inflight_add(s, 1);
 	r->wslot = s + 1;
 }
 
 static __always_inline void wait_slot_dec(struct io_req *r)
 {
-	struct iowhy_inflight *f;
-	__u32 zero = 0, slot = r->wslot - 1;
+	__u32 slot = r->wslot - 1;
 
 	if (!r->wslot)
 		return;
 	r->wslot = 0;
-	f = inflight_per_cpu() ? NULL : bpf_map_lookup_elem(&tree_inflight, &zero);
-	inflight_add(slot, -1, f);
+	inflight_add(slot, -1);
 }
 
 /* Remember which disk completed a workload request (tree, its writeback, the journal) last: the

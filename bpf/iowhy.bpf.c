@@ -357,6 +357,18 @@ struct inflight_sum {
 	__s32 n[IOWHY_DISK_SLOTS];
 };
 
+/* The slots whose count is above 0, without a branch per slot (the verifier would walk each):
+ * the sign bit of -n is 1 for n > 0. */
+static __always_inline __u32 positive_slots(const __s32 *n)
+{
+	__u32 mask = 0;
+
+#pragma unroll
+	for (int i = 0; i < IOWHY_DISK_SLOTS; i++)
+		mask |= ((__u32)-n[i] >> 31) << i;
+	return mask;
+}
+
 static long add_inflight_row(__u64 cpu, void *ctx)
 {
 	struct iowhy_inflight_pc *pc;
@@ -377,14 +389,9 @@ static long add_inflight_row(__u64 cpu, void *ctx)
 __noinline __u32 inflight_rows_mask(void)
 {
 	struct inflight_sum sum = {};
-	__u32 mask = 0;
 
 	bpf_loop(nr_cpus, add_inflight_row, &sum, 0);
-	/* without a branch per slot (the verifier would walk each): the sign bit of -n is 1 for n > 0 */
-#pragma unroll
-	for (int i = 0; i < IOWHY_DISK_SLOTS; i++)
-		mask |= ((__u32)-sum.n[i] >> 31) << i;
-	return mask;
+	return positive_slots(sum.n);
 }
 
 /* Mask of the disk slots on which workload I/O is in flight (io.bpf.c keeps the counts: rows per
@@ -392,17 +399,12 @@ __noinline __u32 inflight_rows_mask(void)
 static __always_inline __u32 disks_in_flight(void)
 {
 	struct iowhy_inflight *f;
-	__u32 zero = 0, mask = 0;
+	__u32 zero = 0;
 
 	if (inflight_per_cpu())
 		return inflight_rows_mask();
 	f = bpf_map_lookup_elem(&tree_inflight, &zero);
-	if (!f)
-		return 0;
-#pragma unroll
-	for (int i = 0; i < IOWHY_DISK_SLOTS; i++)
-		mask |= ((__u32)-(__s32)f->count[i] >> 31) << i;
-	return mask;
+	return f ? positive_slots((const __s32 *)f->count) : 0;
 }
 
 /* iowhy attach: add a data syscall's bytes to the current thread group's row. */
