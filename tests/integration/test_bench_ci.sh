@@ -43,3 +43,37 @@ check "cpu_sampler: stopped" test -z "$CPU_SAMPLER"
 check "cpu_sampler: the busy ticks never go back" \
 	awk 'NR > 1 && $2 < b { exit 1 } { b = $2 }' "$T/live"
 rm -rf "$T"
+
+# io_floor_pool.sh: runs (made-up .tsv with their .txt headers) grouped by where fio read, each
+# run's medians, the rounds pooled, and how many runs' own medians are below the line.
+T=$(mktemp -d)
+hdr='# iowhy I/O floor, 2026-12-03 12:55 UTC, vm, kernel 6.18, 2 CPUs; fio 4k randread O_DIRECT psync, 16 jobs, 4s, on'
+mkrun() { # NAME WHERE F3-RATIOS... (A 100000 each round; B/A 0.70)
+	local name=$1 where=$2 r=0
+	shift 2
+	echo "$hdr $where; $# rounds" >"$T/$name.txt"
+	printf 'round\tkind\tiops\tload1\n' >"$T/$name.tsv"
+	for x in "$@"; do
+		r=$((r + 1))
+		printf '%d\tA\t100000\t1\n%d\tF3\t%d\t1\n%d\tB\t70000\t1\n' "$r" "$r" \
+			"$(awk -v x="$x" 'BEGIN { printf "%d", int(x * 100000 + 0.5) }')" "$r" >>"$T/$name.tsv"
+	done
+}
+mkrun r1 'ext4 on /dev/loop0 over an image in /dev/shm' 0.80 0.81 0.82 0.83 0.84 0.85 0.86 0.87 0.88 0.89
+mkrun r2 'ext4 on /dev/loop3 over an image in /dev/shm' 0.97 0.82 0.83 0.84 0.85 0.86 0.87 0.88 0.95 0.96
+mkrun v1 '/dev/vda (/var/tmp)' 0.95 0.96 0.97 0.98 0.99
+out=$(KINDS="F3 B" bench/io_floor_pool.sh "$T/r1.tsv" "$T/v1.tsv" "$T/r2.tsv")
+echo "$out" | sed 's/^/    /'
+check "pool: two groups, loop devices of one image directory together" \
+	test "$(grep -c '^== ' <<<"$out")" = 2
+check "pool: a run's line with its F3/A median and rounds" grep -q 'r2: untraced 100000-100000 IOPS, F3/A 0.865 (10), B/A 0.700 (10)' <<<"$out"
+ram=$(sed -n '/^== RAM loop (\/dev\/shm)/,/^== /p' <<<"$out")
+# 20 rounds: the interval is the 5th and 16th values; one run alone (10 rounds) is min..max
+check "pool: the RAM group's 20 rounds pooled (median 0.855, interval 0.83-0.88: below)" \
+	grep -q 'F3/A pooled: 0.8550 (0.8300-0.8800) over 20 rounds: below 0.90; run medians below 0.90: 2 of 2' <<<"$ram"
+check "pool: the disk's F3/A above the line, no run below" \
+	grep -q 'F3/A pooled: 0.9700 (0.9500-0.9900) over 5 rounds: above 0.90; run medians below 0.90: 0 of 1' <<<"$out"
+check "pool: B pooled too" grep -q 'B/A pooled: 0.7000 .* over 20 rounds: below' <<<"$ram"
+check "pool: a run that is not there is an error" \
+	bash -c '! bench/io_floor_pool.sh "$1" 2>/dev/null' _ "$T/none.tsv"
+rm -rf "$T"
