@@ -1181,18 +1181,21 @@ int BPF_PROG(io_done, struct request *rq)
  * ended only when its request is used again. A request that is not (an idle disk; a deep queue
  * whose tags go round) stayed in flight in the records, and every gap between the disk's later
  * requests was counted busy: once vda busy 689 ms of 838 against the kernel's io_ticks of 24 ms.
- * When a disk is quiet (in flight in the records, no event for min_age_ns), every request still
- * issued in the records since at least min_age_ns is looked up in the kernel: if the request is idle (MQ_RQ_IDLE: the kernel set it so when it freed the request,
- * after both completion tracepoints ran) or its memory is gone (the device was removed), its
- * dispatch is over and is ended (complete_missed, complete_swept). A request still in flight, or
- * complete with its completion to run (MQ_RQ_COMPLETE: a softirq may still be on its way), is left
- * alone. min_age_ns covers the moment between the issue program and the kernel's marking the
- * request in flight. The sweep writes nothing in the entry but the claim (req_claim_end), so a
- * request used again meanwhile on another CPU keeps its fresh state.
+ * When a disk is quiet (in flight in the records, no event for min_age_ns), or at a phase's end
+ * (ctx->all), every request still issued in the records is looked up in the kernel: if the
+ * request is idle (MQ_RQ_IDLE: the kernel set it so when it freed the request, after both
+ * completion tracepoints ran) or its memory is gone (the device was removed), and it was issued at
+ * least min_age_ns ago, its dispatch is over and is ended (complete_missed, complete_swept). A
+ * request still in flight, or complete with its completion to run (MQ_RQ_COMPLETE: a softirq may
+ * still be on its way), is left alone. min_age_ns covers the moment between the issue program and
+ * the kernel's marking the request in flight: an idle one issued later is only counted (young,
+ * young_issue), for the phase's end to wait for it and sweep again. The sweep writes nothing in
+ * the entry but the claim (req_claim_end), so a request used again meanwhile on another CPU keeps
+ * its fresh state.
  */
 struct sweep_state {
-	__u64 now, min_age;
-	__u32 looked, ended;
+	__u64 now, min_age, young_issue;
+	__u32 looked, ended, young;
 };
 
 static __always_inline void sweep_req(__u64 key, struct io_req *r, struct sweep_state *c)
@@ -1201,13 +1204,19 @@ static __always_inline void sweep_req(__u64 key, struct io_req *r, struct sweep_
 	__u64 t = r->t_issue;
 	int state = -1; /* unread: the request's memory is gone */
 
-	if (!key || !r->issued || !t || c->now < t + c->min_age)
+	if (!key || !r->issued || !t)
 		return;
-	c->looked++;
 	if (bpf_core_read(&state, sizeof(state), &rq->state))
 		state = -1;
 	if (state == MQ_RQ_IN_FLIGHT || state == MQ_RQ_COMPLETE)
 		return;
+	if (c->now < t + c->min_age) { /* idle, but perhaps only not yet marked in flight */
+		c->young++;
+		if (t > c->young_issue)
+			c->young_issue = t;
+		return;
+	}
+	c->looked++;
 	if (!req_claim_end(r, t))
 		return;
 	io_end_stale(r->disk, r->wslot, 1);
@@ -1246,16 +1255,21 @@ int io_sweep(struct io_sweep_ctx *ctx)
 	struct sweep_state c = { .now = bpf_ktime_get_ns(), .min_age = ctx->min_age_ns };
 
 	/* no disk quiet while in flight in the records: nothing to look at (the slots cost ~13 ns
-	 * each: ~105 µs for 8192, at every sweep while fio kept the disks busy) */
-	bpf_for_each_map_elem(&devs, dev_quiet, &c, 0);
-	if (!c.looked)
-		return 0;
-	c.looked = 0;
+	 * each: ~105 µs for 8192, at every sweep while fio kept the disks busy); at a phase's end
+	 * every slot is looked at (a disk written to until the end was never quiet) */
+	if (!ctx->all) {
+		bpf_for_each_map_elem(&devs, dev_quiet, &c, 0);
+		if (!c.looked)
+			return 0;
+		c.looked = 0;
+	}
 	bpf_for_each_map_elem(&req_slots, sweep_slot, &c, 0);
 	if (*(volatile __s64 *)&reqs_in_hash > 0)
 		bpf_for_each_map_elem(&reqs, sweep_hashed, &c, 0);
 	ctx->looked = c.looked;
 	ctx->ended = c.ended;
+	ctx->young = c.young;
+	ctx->young_issue = c.young_issue;
 	return 0;
 }
 

@@ -226,8 +226,13 @@ struct io_lost {
 /* The sweep's context (io.bpf.c io_sweep), in and out, for BPF_PROG_RUN (io_probes.c). */
 struct io_sweep_ctx {
 	__u64 min_age_ns;           /* in: dispatches issued at least this long ago */
+	__u32 all;                  /* in: look at every request slot, even with no disk quiet for
+				     * min_age (a phase's end: no later sweep of this phase) */
 	__u32 looked;               /* out: such dispatches still issued in the records */
 	__u32 ended;                /* out: of those, ended (the kernel had freed the request) */
+	__u32 young;                /* out: younger dispatches whose request the kernel held idle
+				     * (not in flight, not complete): missed, or just issued */
+	__u64 young_issue;          /* out: the latest issue time of those (ktime ns), 0 if none */
 };
 
 /* ---- logic shared by the BPF programs and the pure model ---- */

@@ -149,6 +149,7 @@ struct io_probes {
 	uint64_t ksyms[KS_COUNT];  /* kernel addresses the programs need (ksym_names) */
 	uint64_t last_sweep_ns;    /* the sweep's last run (sweep) */
 	uint64_t sweeps, sweep_ns; /* its runs, and their time in all */
+	int test_no_end_wait;      /* tests only (IOWHY_TEST_NO_END_WAIT=1): the control, no wait */
 };
 
 static const char *const ksym_names[KS_COUNT] = { "loop_workfn", "loop_rootcg_workfn",
@@ -232,6 +233,7 @@ static void *open_io(void *ctx)
 		s->rodata->test_miss_done_too = s->rodata->test_skip_complete_every != 0;
 	}
 	s->rodata->test_no_unstale = env_number("IOWHY_TEST_NO_UNSTALE", 0, 1) != 0;
+	t->test_no_end_wait = env_number("IOWHY_TEST_NO_END_WAIT", 0, 1) != 0;
 	s->bss->timeline_on = t->timeline != 0;
 	/* tests only: a bio kept in another CPU's row; a few request slots, so that most requests
 	 * go to the overflow hash */
@@ -438,19 +440,51 @@ static void sample_dirty(struct io_probes *t, uint64_t now)
 	t->sink.dirty(t->sink.ctx, now, tree, dirty, wb);
 }
 
-/* Run the sweep (bpf/io.bpf.c io_sweep) when it loaded. */
-static void sweep(struct io_probes *t, uint64_t now)
+/* One run of the sweep (the kernel writes the context back in place). 0, or -1. */
+static int sweep_run(struct io_probes *t, struct io_sweep_ctx *c)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = c, .ctx_size_in = sizeof(*c));
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(t->probes.p[IO_SWEEP_PROBE].prog), &o))
+		return -1;
+	t->sweeps++;
+	return 0;
+}
+
+/*
+ * Run the sweep (bpf/io.bpf.c io_sweep) when it loaded. While a phase runs (end 0) it looks only
+ * when a disk is quiet. At a phase's end (end 1) it looks at every request slot: a disk written to
+ * until the end was never quiet, and its dispatches with a missed completion would go uncounted,
+ * neither requests nor missed. When it finds idle dispatches too young to end (issued less than
+ * IO_SWEEP_MIN_AGE_NS ago: perhaps not yet marked in flight), it waits until they are that old (at
+ * most that long, and only then) and sweeps again: the last writes of a workload whose completions
+ * were missed are counted missed.
+ */
+static void sweep(struct io_probes *t, uint64_t now, int end)
 {
 	const struct probe *p = &t->probes.p[IO_SWEEP_PROBE];
-	struct io_sweep_ctx c = { .min_age_ns = IO_SWEEP_MIN_AGE_NS };
-	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
+	struct io_sweep_ctx c = { .min_age_ns = IO_SWEEP_MIN_AGE_NS, .all = (__u32)end };
 
 	t->last_sweep_ns = now;
 	if (p->state != PROBE_ATTACHED || !p->prog)
 		return;
-	if (bpf_prog_test_run_opts(bpf_program__fd(p->prog), &o))
+	if (sweep_run(t, &c))
 		return;
-	t->sweeps++;
+	if (end && c.young && !t->test_no_end_wait) {
+		uint64_t due = c.young_issue + IO_SWEEP_MIN_AGE_NS, n = now_ns();
+		struct timespec ts;
+
+		if (due > n) {
+			if (due - n > IO_SWEEP_MIN_AGE_NS) /* a clock that went back: not longer */
+				due = n + IO_SWEEP_MIN_AGE_NS;
+			ts.tv_sec = 0;
+			ts.tv_nsec = (long)(due - n);
+			while (nanosleep(&ts, &ts) && errno == EINTR)
+				;
+		}
+		c = (struct io_sweep_ctx){ .min_age_ns = IO_SWEEP_MIN_AGE_NS, .all = 1 };
+		sweep_run(t, &c);
+	}
 	t->sweep_ns += now_ns() - now;
 }
 
@@ -468,7 +502,7 @@ void io_probes_poll(struct io_probes *t)
 		return;
 	now = now_ns();
 	if (now - t->last_sweep_ns >= IO_SWEEP_EVERY_NS)
-		sweep(t, now);
+		sweep(t, now, 0);
 	if (!t->rb)
 		return;
 	ring_buffer__consume(t->rb);
@@ -1019,7 +1053,7 @@ int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 	read_fs(t, tag, p);
 	read_jbd(t, tag, p);
 	read_ctr(t, tag, p);
-	sweep(t, now_ns()); /* a missed completion's request still in flight ends before the count */
+	sweep(t, now_ns(), 1); /* a missed completion's request still in flight ends before the count */
 	read_busy(t, tag, p);
 	read_blk(t, p);
 	read_inodes(t, p);
