@@ -706,11 +706,17 @@ static __always_inline __u32 disk_of(struct request *rq)
 static __always_inline struct io_dev *dev_get(__u32 disk)
 {
 	struct io_dev *d = bpf_map_lookup_elem(&devs, &disk);
-	struct io_dev zero = {};
+	__u32 z = 0;
+	void *zero;
 
 	if (d)
 		return d;
-	bpf_map_update_elem(&devs, &disk, &zero, BPF_NOEXIST);
+	/* zeroes from zero_row (larger than struct io_dev: _Static_assert in io_probes.c), not the
+	 * stack: the entry is too big for it beside the issue program's own */
+	zero = bpf_map_lookup_elem(&zero_row, &z);
+	if (!zero)
+		return NULL;
+	bpf_map_update_elem(&devs, &disk, zero, BPF_NOEXIST);
 	d = bpf_map_lookup_elem(&devs, &disk);
 	if (!d)
 		LOST(devs_full);
@@ -821,9 +827,10 @@ const volatile bool test_no_unstale = false;
  * slot counted at issue, or 0). When it ended is not known: no later than the disk's last traced
  * event, or it would be the disk's only request still in flight (the usual case: a completion
  * missed inside another's), so its busy clock is not advanced: the time since that event is not
- * counted busy. (Advanced to now, an idle disk's gap was counted busy for every stale request.) A
- * global function, checked once per program. */
-__noinline int io_end_stale(__u32 disk, __u32 wslot, __u32 swept)
+ * counted busy. (Advanced to now, an idle disk's gap was counted busy for every stale request.)
+ * The disk's missed count goes to phase tag `phase` (the sweep at a phase's end runs after the
+ * phase closed). A global function, checked once per program. */
+__noinline int io_end_stale(__u32 disk, __u32 wslot, __u32 swept, __u32 phase)
 {
 	struct io_req tmp = { .wslot = (__u8)wslot };
 	struct io_dev *d = dev_get(disk);
@@ -836,6 +843,8 @@ __noinline int io_end_stale(__u32 disk, __u32 wslot, __u32 swept)
 		bpf_spin_lock(&d->lock);
 		if (d->s.inflight)
 			d->s.inflight--;
+		if (phase < IO_MAX_PHASES) /* the disk's share of complete_missed, per phase */
+			d->s.missed[phase]++;
 		bpf_spin_unlock(&d->lock);
 	}
 	return 0;
@@ -871,7 +880,7 @@ static __always_inline struct io_req *req_get(struct request *rq)
 		return r;
 	if (r) { /* stale (above): end that dispatch (unless the sweep did), then build afresh */
 		if (req_claim_end(r, r->t_issue))
-			io_end_stale(r->disk, r->wslot, 0);
+			io_end_stale(r->disk, r->wslot, 0, current_phase);
 		r->wslot = 0;
 	}
 	/* on first sight (or afresh), built from its first bio (or UNKNOWN) */
@@ -1195,7 +1204,7 @@ int BPF_PROG(io_done, struct request *rq)
  */
 struct sweep_state {
 	__u64 now, min_age, young_issue;
-	__u32 looked, ended, young;
+	__u32 looked, ended, young, phase;
 };
 
 static __always_inline void sweep_req(__u64 key, struct io_req *r, struct sweep_state *c)
@@ -1219,7 +1228,7 @@ static __always_inline void sweep_req(__u64 key, struct io_req *r, struct sweep_
 	c->looked++;
 	if (!req_claim_end(r, t))
 		return;
-	io_end_stale(r->disk, r->wslot, 1);
+	io_end_stale(r->disk, r->wslot, 1, c->phase);
 	c->ended++;
 }
 
@@ -1252,7 +1261,8 @@ static long dev_quiet(struct bpf_map *map, __u32 *key, struct io_dev *d, struct 
 SEC("syscall")
 int io_sweep(struct io_sweep_ctx *ctx)
 {
-	struct sweep_state c = { .now = bpf_ktime_get_ns(), .min_age = ctx->min_age_ns };
+	struct sweep_state c = { .now = bpf_ktime_get_ns(), .min_age = ctx->min_age_ns,
+				 .phase = ctx->phase };
 
 	/* no disk quiet while in flight in the records: nothing to look at (the slots cost ~13 ns
 	 * each: ~105 µs for 8192, at every sweep while fio kept the disks busy); at a phase's end

@@ -131,6 +131,7 @@ struct io_dev_state {
 	__u32 primed;               /* next_sector is valid */
 	__u64 busy_ns[IO_MAX_PHASES];
 	__u64 issued[IO_MAX_PHASES];
+	__u64 missed[IO_MAX_PHASES]; /* dispatches ended with their completion unseen (io_end_stale) */
 };
 
 #ifdef __bpf__
@@ -228,6 +229,8 @@ struct io_sweep_ctx {
 	__u64 min_age_ns;           /* in: dispatches issued at least this long ago */
 	__u32 all;                  /* in: look at every request slot, even with no disk quiet for
 				     * min_age (a phase's end: no later sweep of this phase) */
+	__u32 phase;                /* in: the phase tag the disks' missed counts go to
+				     * (IO_NO_PHASE: none) */
 	__u32 looked;               /* out: such dispatches still issued in the records */
 	__u32 ended;                /* out: of those, ended (the kernel had freed the request) */
 	__u32 young;                /* out: younger dispatches whose request the kernel held idle

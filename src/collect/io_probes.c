@@ -118,9 +118,12 @@ struct blk_snap {
 	struct io_sysstat st;
 };
 
+/* bpf/io.bpf.c creates rows and disks' entries from zero_row's zeroes */
+_Static_assert(sizeof(struct io_stat) >= sizeof(struct io_dev), "zero_row too small for a disk");
+
 struct busy_snap {
 	uint32_t disk;
-	uint64_t busy_ns, issued;
+	uint64_t busy_ns, issued, missed;
 };
 
 /* Kernel symbols the I/O object needs: the loop driver's work functions (loop workers' I/O is
@@ -458,12 +461,14 @@ static int sweep_run(struct io_probes *t, struct io_sweep_ctx *c)
  * neither requests nor missed. When it finds idle dispatches too young to end (issued less than
  * IO_SWEEP_MIN_AGE_NS ago: perhaps not yet marked in flight), it waits until they are that old (at
  * most that long, and only then) and sweeps again: the last writes of a workload whose completions
- * were missed are counted missed.
+ * were missed are counted missed. The disks' missed counts go to phase tag `tag` (-1: none).
  */
-static void sweep(struct io_probes *t, uint64_t now, int end)
+static void sweep(struct io_probes *t, uint64_t now, int end, int tag)
 {
 	const struct probe *p = &t->probes.p[IO_SWEEP_PROBE];
-	struct io_sweep_ctx c = { .min_age_ns = IO_SWEEP_MIN_AGE_NS, .all = (__u32)end };
+	__u32 phase = tag >= 0 && tag < IO_MAX_PHASES ? (__u32)tag : IO_NO_PHASE;
+	struct io_sweep_ctx c = { .min_age_ns = IO_SWEEP_MIN_AGE_NS, .all = (__u32)end,
+				  .phase = phase };
 
 	t->last_sweep_ns = now;
 	if (p->state != PROBE_ATTACHED || !p->prog)
@@ -482,7 +487,7 @@ static void sweep(struct io_probes *t, uint64_t now, int end)
 			while (nanosleep(&ts, &ts) && errno == EINTR)
 				;
 		}
-		c = (struct io_sweep_ctx){ .min_age_ns = IO_SWEEP_MIN_AGE_NS, .all = 1 };
+		c = (struct io_sweep_ctx){ .min_age_ns = IO_SWEEP_MIN_AGE_NS, .all = 1, .phase = phase };
 		sweep_run(t, &c);
 	}
 	t->sweep_ns += now_ns() - now;
@@ -502,7 +507,7 @@ void io_probes_poll(struct io_probes *t)
 		return;
 	now = now_ns();
 	if (now - t->last_sweep_ns >= IO_SWEEP_EVERY_NS)
-		sweep(t, now, 0);
+		sweep(t, now, 0, t->open_tag);
 	if (!t->rb)
 		return;
 	ring_buffer__consume(t->rb);
@@ -617,6 +622,7 @@ static void snap_busy(struct io_probes *t, int tag)
 		t->busy[t->nbusy].disk = key;
 		t->busy[t->nbusy].busy_ns = v.s.busy_ns[tag];
 		t->busy[t->nbusy].issued = v.s.issued[tag];
+		t->busy[t->nbusy].missed = v.s.missed[tag];
 		t->nbusy++;
 	}
 }
@@ -804,7 +810,7 @@ static void read_busy(struct io_probes *t, int tag, struct io_phase *p)
 	int have = 0;
 
 	while (!bpf_map__get_next_key(t->skel->maps.devs, have ? &key : NULL, &next, sizeof(next))) {
-		uint64_t busy0 = 0, issued0 = 0;
+		uint64_t busy0 = 0, issued0 = 0, missed0 = 0;
 		struct io_devinfo *d;
 
 		key = next;
@@ -815,15 +821,17 @@ static void read_busy(struct io_probes *t, int tag, struct io_phase *p)
 			if (t->busy[i].disk == key) {
 				busy0 = t->busy[i].busy_ns;
 				issued0 = t->busy[i].issued;
+				missed0 = t->busy[i].missed;
 			}
 		}
-		if (v.s.issued[tag] == issued0 && v.s.busy_ns[tag] == busy0)
+		if (v.s.issued[tag] == issued0 && v.s.busy_ns[tag] == busy0 && v.s.missed[tag] == missed0)
 			continue;
 		d = io_phase_dev(p, key);
 		if (!d)
 			return;
 		d->busy_ns = v.s.busy_ns[tag] - busy0;
 		d->issued = v.s.issued[tag] - issued0;
+		d->missed = v.s.missed[tag] - missed0;
 	}
 }
 
@@ -1053,7 +1061,9 @@ int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 	read_fs(t, tag, p);
 	read_jbd(t, tag, p);
 	read_ctr(t, tag, p);
-	sweep(t, now_ns(), 1); /* a missed completion's request still in flight ends before the count */
+	/* a missed completion's request still in flight ends before the count (charged to this phase,
+	 * closed already in the programs) */
+	sweep(t, now_ns(), 1, tag);
 	read_busy(t, tag, p);
 	read_blk(t, p);
 	read_inodes(t, p);

@@ -50,6 +50,8 @@ struct io_devinfo {
 	int is_partition;
 	uint64_t busy_ns;          /* disks: time with >= 1 request in flight during the phase */
 	uint64_t issued;           /* disks: requests issued during the phase (all submitters) */
+	uint64_t missed;           /* disks: dispatches whose completion no program saw, ended during
+				    * the phase (this disk's part of io.lost.complete_missed) */
 	int has_stat;
 	struct io_sysstat stat;    /* /sys/block delta over the phase */
 	/* blk-throttle limits configured on this device for the workload's blkio cgroup (0: none) */

@@ -57,6 +57,7 @@ static void load_devices(struct json_object *a, struct io_phase *p)
 		d->is_partition = json_object_get_boolean(rl_member(o, "partition"));
 		d->busy_ns = rl_u64(o, "busy_ns");
 		d->issued = rl_u64(o, "issued");
+		d->missed = rl_u64(o, "missed_completions");
 		d->has_stat = st && json_object_is_type(st, json_type_object);
 		d->stat.rd_ios = rl_u64(st, "read_ios");
 		d->stat.rd_sectors = rl_u64(st, "read_bytes") / 512;
