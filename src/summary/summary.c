@@ -101,6 +101,7 @@ static void add_phase_disks(const struct io_phase *io, struct session_summary *s
 			continue;
 		dl->window_ns += io->window_ns;
 		dl->busy_ns += d->busy_ns;
+		dl->missed += d->missed;
 	}
 	for (size_t i = 0; i < io->nrows; i++) {
 		const struct io_row *r = &io->rows[i];

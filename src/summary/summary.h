@@ -49,6 +49,7 @@ struct disk_line {
 	uint64_t requests, read_bytes, write_bytes; /* traced completed requests, every class */
 	uint64_t workload_bytes;    /* of those bytes: the workload's and writeback of its files */
 	uint64_t iowait_ns;         /* the workload's I/O wait charged to this disk */
+	uint64_t missed;            /* dispatches whose completion no program saw (not in requests) */
 };
 
 /* A device stack the workload's I/O went through, over the session, with the workload's I/O wait

@@ -21,7 +21,7 @@ for mode in wait control; do
 	[ $mode = control ] && ctl=1
 	rm -f "$MNT/f"
 	sync
-	IOWHY_TEST_MISS_COMPLETIONS=1 IOWHY_TEST_NO_END_WAIT=$ctl "$IOWHY" run --json "$J" -- \
+	IOWHY_TEST_MISS_COMPLETIONS=1 IOWHY_TEST_NO_END_WAIT=$ctl "$IOWHY" run --json "$J" -o "$TMPROOT/$mode.txt" -- \
 		dd if=/dev/zero of="$MNT/f" bs=4k count=2000 oflag=direct status=none >/dev/null 2>"$TMPROOT/err"
 	check "$mode: iowhy run exits 0" test $? = 0
 	dev="$ph.devices[] | select(.name == \"$LOOPNAME\")"
@@ -41,6 +41,9 @@ for mode in wait control; do
 		check "counted + missed = /sys/block's I/Os, exactly ($reqs + $missed vs $ios)" \
 			test "$((reqs + missed))" = "$ios"
 		check "the last found by the end's sweep ($swept swept)" fcmp "$swept >= 1"
+		n=$(echo "$missed" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
+		check "the text report's device line says how many it did not see ($n)" \
+			grep -qE "^  $LOOPNAME .*; $n more whose completion iowhy did not see" "$TMPROOT/$mode.txt"
 	else
 		check "control: without the wait the last dispatch goes uncounted ($reqs + $missed vs $ios)" \
 			test "$((reqs + missed))" -lt "$ios"
