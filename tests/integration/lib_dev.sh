@@ -11,6 +11,12 @@
 #   fio_loop_file SIZE_MB       make_loop_ext4 SIZE_MB with a 48 MiB file of zeros on it for fio's
 #                               random reads: exports F (its path); skips without fio
 #   dev_stat NAME FIELD         one field of /sys/block/NAME/stat (1-based, see block/stat.rst)
+#   io_witness JSON NAME        disk NAME's requests in a report's work phase, as iowhy and the
+#                               kernel count them: "COUNTED MISSED IOS", iowhy's completed requests
+#                               on it (every op and class), its missed completions (the disk's
+#                               own: io.lost.complete_missed has every disk's), and /sys/block's
+#                               I/Os over the phase (reads, writes, discards, flushes). With the
+#                               kernel skipping completion programs, COUNTED + MISSED = IOS.
 #   drop_caches                 sync, then drop the page cache, dentries and inodes
 
 make_loop_ext4() {
@@ -60,5 +66,13 @@ fio_loop_file() {
 }
 
 dev_stat() { awk -v f="$2" '{ print $f }' "/sys/block/$1/stat"; }
+
+io_witness() {
+	jq -r --arg d "$2" '.phases[] | select(.kind == "work") | .io |
+		[([.requests[] | select(.name == $d) | .requests] | add // 0),
+		 (.devices[] | select(.name == $d) |
+		  .missed_completions, (.stat | .read_ios + .write_ios + .discard_ios + .flush_ios))] |
+		@tsv' "$1"
+}
 
 drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }

@@ -27,22 +27,19 @@ for sched in none mq-deadline; do
 		sel="$ph.requests[] | select(.name == \"$LOOPNAME\" and .op == \"read\")"
 		reqs=$(jqr "$J" "[$sel | .requests] | add // 0")
 		dev_ns=$(jqr "$J" "[$sel | .device_ns.total] | add // 0")
-		# the loop device's own missed completions, of every op (io.lost.complete_missed also
-		# has other disks'); its reads are nearly all of its I/O
-		missed=$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .missed_completions")
-		others=$(jqr "$J" "[$ph.requests[] | select(.name == \"$LOOPNAME\" and .op != \"read\") | .requests] | add // 0")
-		ios=$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .stat | .read_ios + .write_ios + .discard_ios + .flush_ios")
+		# (reads above; the witness counts every op: the loop's reads are nearly all of its I/O)
+		read -r all_reqs missed ios < <(io_witness "$J" "$LOOPNAME")
 		busy=$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .busy_ns")
 		wall=$(jqr "$J" '.phases[] | select(.kind == "work") | .wall_ns')
 		clat=$(jq '.jobs[0].read.clat_ns.mean' "$TMPROOT/fio.json")
 		dmean=$(awk -v t="$dev_ns" -v n="$reqs" 'BEGIN { printf "%.0f", n ? t / n : 0 }')
-		echo "  $sched $mode: $reqs counted + $missed missed (/sys/block: $ios reads);" \
+		echo "  $sched $mode: $reqs reads counted + $missed missed (/sys/block: $ios I/Os);" \
 			"device time per request $dmean ns, fio's completion latency $clat ns; busy $busy of $wall ns"
 		if [ $mode = recovered ]; then
 			check "$sched: missed completions counted, about one in five" \
 				fcmp "$missed > 0.1 * $ios && $missed < 0.3 * $ios"
 			check "$sched: counted + missed agree with /sys/block within 1%" \
-				within "$((reqs + others + missed))" "$ios" 1
+				within "$((all_reqs + missed))" "$ios" 1
 			check "$sched: device time per request <= fio's latency per read" \
 				fcmp "$dmean <= 1.05 * $clat"
 			check "$sched: busy <= wall" fcmp "$busy <= $wall"

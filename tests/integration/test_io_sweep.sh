@@ -24,11 +24,7 @@ for mode in sweep control; do
 	dev="$ph.devices[] | select(.name == \"$LOOPNAME\")"
 	busy=$(jqr "$J" "$dev | .busy_ns")
 	ticks=$(jqr "$J" "$dev | .stat.io_ticks_ns")
-	# every op: with every fifth completion missed, the missed count is the disk's, not by op
-	ios=$(jqr "$J" "$dev | .stat | .read_ios + .write_ios + .discard_ios + .flush_ios")
-	reqs=$(jqr "$J" "[$ph.requests[] | select(.name == \"$LOOPNAME\") | .requests] | add // 0")
-	# the loop device's own (io.lost.complete_missed also has other disks': vda's writeback)
-	missed=$(jqr "$J" "$dev | .missed_completions")
+	read -r reqs missed ios < <(io_witness "$J" "$LOOPNAME")
 	all=$(jqr "$J" "$ph.lost.complete_missed")
 	swept=$(jqr "$J" "$ph.lost.complete_swept")
 	wall=$(jqr "$J" '.phases[] | select(.kind == "work") | .wall_ns')

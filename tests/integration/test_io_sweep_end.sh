@@ -24,11 +24,8 @@ for mode in wait control; do
 	IOWHY_TEST_MISS_COMPLETIONS=1 IOWHY_TEST_NO_END_WAIT=$ctl "$IOWHY" run --json "$J" -o "$TMPROOT/$mode.txt" -- \
 		dd if=/dev/zero of="$MNT/f" bs=4k count=2000 oflag=direct status=none >/dev/null 2>"$TMPROOT/err"
 	check "$mode: iowhy run exits 0" test $? = 0
-	dev="$ph.devices[] | select(.name == \"$LOOPNAME\")"
-	writes=$(jqr "$J" "$dev | .stat.write_ios")
-	ios=$(jqr "$J" "$dev | .stat | .read_ios + .write_ios + .discard_ios + .flush_ios")
-	reqs=$(jqr "$J" "[$ph.requests[] | select(.name == \"$LOOPNAME\") | .requests] | add // 0")
-	missed=$(jqr "$J" "$dev | .missed_completions")
+	writes=$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .stat.write_ios")
+	read -r reqs missed ios < <(io_witness "$J" "$LOOPNAME")
 	all=$(jqr "$J" "$ph.lost.complete_missed")
 	swept=$(jqr "$J" "$ph.lost.complete_swept")
 	echo "  $mode: $reqs counted + $missed missed ($swept by the sweep; $all on every disk);" \
