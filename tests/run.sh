@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make test`: the unit tests (cmocka, given as arguments), the integration tests, then the unit
-# tests and a set of integration tests again under ASan+UBSan (`make sanitize`; IOWHY_NO_SANITIZE=1
+# `make test`: the harness's own tests (tests/harness/run.sh), the unit tests (cmocka, given as
+# arguments), the integration tests, then the unit tests and a set of integration tests again under
+# ASan+UBSan (`make sanitize`; IOWHY_NO_SANITIZE=1
 # leaves that part out). Ends with one line "N passed, N failed, N skipped" over all of them.
 cd "$(dirname "$0")/.." || exit 1
 # every "N passed, N failed[, N skipped]" line of a log, summed: "P F S"
@@ -11,6 +12,9 @@ sums() {
 counts() { sed -n 's/.*\b\([0-9]\+\) passed, \([0-9]\+\) failed\(, \([0-9]\+\) skipped\)\?.*/\1 \2 \4/p' | tail -n 1; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+echo "### the harness's own tests"
+bash tests/harness/run.sh | tee "$log"
+read -r hp hf hs <<<"$(counts <"$log")"
 echo "### unit tests"
 sh tests/unit/run.sh "$@" | tee "$log"
 read -r up uf us <<<"$(counts <"$log")"
@@ -28,6 +32,7 @@ if [ -z "${IOWHY_NO_SANITIZE:-}" ]; then
 		sp=${sp:-0} sf=1 ss=${ss:-0}
 	fi
 fi
-p=$(( ${up:-0} + ${ip:-0} + sp )); f=$(( ${uf:-1} + ${if:-1} + sf )); s=$(( ${us:-0} + ${is:-0} + ss ))
+p=$(( ${hp:-0} + ${up:-0} + ${ip:-0} + sp )); f=$(( ${hf:-1} + ${uf:-1} + ${if:-1} + sf ))
+s=$(( ${hs:-0} + ${us:-0} + ${is:-0} + ss ))
 echo "$p passed, $f failed, $s skipped"
 [ "$f" = 0 ]

@@ -4,33 +4,140 @@
 # the whole test (exits). Cleanup: register with `on_exit "command"`; commands run in reverse order
 # when the test ends, also on failure or signal.
 IOWHY=${IOWHY:-./iowhy}
-_checks_failed=0
 _exit_cmds=()
+
+# Results go to files in $HARNESS_DIR (run.sh makes it and judges the test by them after it
+# exits), so that a check made in a subshell ($(...), a pipe) counts, and a test that exits on its
+# own is still judged: it passes only if it made at least one check and none failed.
+if [ -z "${HARNESS_DIR:-}" ]; then
+	HARNESS_DIR=$(mktemp -d /tmp/iowhy-harness.XXXXXX) || exit 1
+	_own_harness_dir=1
+fi
+: >"$HARNESS_DIR/pass"; : >"$HARNESS_DIR/fail"; : >"$HARNESS_DIR/parts"
+# The check lines go to the test's own stdout, also from inside $(...).
+exec {_HOUT}>&1
 
 on_exit() { _exit_cmds+=("$1"); }
 _run_exit() {
 	local i
 	for ((i=${#_exit_cmds[@]}-1; i>=0; i--)); do eval "${_exit_cmds[$i]}" >/dev/null 2>&1 || true; done
 	_exit_cmds=()
+	[ -z "${_own_harness_dir:-}" ] || rm -rf "$HARNESS_DIR"
 }
 trap '_run_exit' EXIT
 trap '_run_exit; exit 130' INT TERM
 
-pass() { echo "  ok   - $*"; }
-fail() { echo "  FAIL - $*"; _checks_failed=$((_checks_failed+1)); }
-skip() { echo "  SKIP - $*"; exit 77; }
+pass() { echo "  ok   - $*" >&"$_HOUT"; echo . >>"$HARNESS_DIR/pass"; }
+fail() { echo "  FAIL - $*" >&"$_HOUT"; printf '%s\n' "$*" >>"$HARNESS_DIR/fail"; }
+# checks_failed / checks_passed: how many so far (subshells included)
+checks_failed() { wc -l <"$HARNESS_DIR/fail"; }
+checks_passed() { wc -l <"$HARNESS_DIR/pass"; }
+# skip REASON: the whole test is skipped (exit 77), unless a check already failed: that is a failure
+skip() {
+	if [ "$(checks_failed)" != 0 ]; then
+		echo "  FAIL - skip after $(checks_failed) failed check(s): $*" >&"$_HOUT"
+		exit 1
+	fi
+	echo "  SKIP - $*" >&"$_HOUT"; exit 77
+}
+# skip_part REASON: a test that goes on with fewer checks names the part it dropped (run.sh counts
+# these and prints them)
+skip_part() { echo "  SKIP - part: $*" >&"$_HOUT"; printf '%s\n' "$*" >>"$HARNESS_DIR/parts"; }
+# A command that does not exist is a failed check, wherever it is called.
+command_not_found_handle() { fail "command not found: $1"; return 127; }
+# A file a test sources must be there.
+source() {
+	[ -r "$1" ] || { fail "source: cannot read $1"; return 1; }
+	builtin source "$@"
+}
 # check DESC COND...: pass if the command succeeds
 check() { local d=$1; shift; if "$@"; then pass "$d"; else fail "$d"; fi; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 
-# jq on a JSON report: jqr FILE FILTER
-jqr() { jq -r "$2" "$1"; }
-# Float comparisons via awk: fcmp "a <= b"
-fcmp() { awk "BEGIN { exit !($1) }"; }
-# within A B PCT: |A-B| <= PCT% of B
-within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d=a-b; if (d<0) d=-d; exit !(d <= b*p/100) }'; }
+# jq on a JSON report: jqr FILE FILTER [JQ ARGS...]. A jq error (a missing file, a filter that
+# cannot run on the document) is a failed check, and prints nothing.
+jqr() {
+	local f=$1 q=$2 err out rc
+	shift 2
+	err=$(mktemp "$HARNESS_DIR/jq.XXXXXX")
+	out=$(jq -r "$@" "$q" "$f" 2>"$err"); rc=$?
+	if [ "$rc" != 0 ]; then
+		fail "jq '$q' on $f: exit $rc: $(tr '\n' ' ' <"$err")"
+		rm -f "$err"
+		return "$rc"
+	fi
+	rm -f "$err"
+	printf '%s\n' "$out"
+}
+# jcheck DESC FILE FILTER [JQ ARGS...]: a check that the filter's last output is neither false nor
+# null (jq -e); a jq error fails it too
+jcheck() {
+	local d=$1 f=$2 q=$3 err rc
+	shift 3
+	err=$(mktemp "$HARNESS_DIR/jq.XXXXXX")
+	jq -e "$@" "$q" "$f" >/dev/null 2>"$err"; rc=$?
+	case $rc in
+	0) pass "$d" ;;
+	1) fail "$d (jq: false or null)" ;;
+	*) fail "$d (jq exit $rc: $(tr '\n' ' ' <"$err"))" ;;
+	esac
+	rm -f "$err"
+}
+# is_num X: a finite decimal number (not empty, not null, not nan)
+is_num() { [[ $1 =~ ^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$ ]]; }
+# Float comparisons via awk: fcmp "a <= b". Only numbers, arithmetic and comparison operators,
+# parentheses and sqrt/int/log/exp/abs: an operand that is empty, null, nan or a word makes it fail,
+# saying why (awk would read it as 0). A sign is written next to its number (-1, not - 1): a sign
+# followed by a space is what an empty operand leaves ("$a - 3" with a empty).
+fcmp() {
+	local why
+	why=$(awk -v e="$1" '
+	function bad(m) { print m; exit }
+	BEGIN {
+		s = e; want = 1; depth = 0
+		while (s != "") {
+			if (match(s, /^[ \t]+/)) { s = substr(s, RLENGTH + 1); continue }
+			if (want) {
+				if (match(s, /^([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?/)) want = 0
+				else if (match(s, /^(sqrt|int|log|exp|abs)[ \t]*\(/)) depth++
+				else if (match(s, /^[-+!][ \t]/)) bad("a sign stands alone at \"" s "\" (an empty operand?)")
+				else if (match(s, /^[-+!]/)) ;
+				else if (match(s, /^\(/)) depth++
+				else bad("expected a number at \"" s "\"")
+			} else {
+				if (match(s, /^\)/)) { if (--depth < 0) bad("unbalanced )") }
+				else if (match(s, /^(<=|>=|==|!=|&&|[|][|]|[-+*\/%<>^])/)) want = 1
+				else bad("expected an operator at \"" s "\"")
+			}
+			s = substr(s, RLENGTH + 1)
+		}
+		if (want) bad("ends without a number")
+		if (depth) bad("unbalanced (")
+	}')
+	if [ -n "$why" ]; then
+		echo "fcmp: not a comparison of numbers: '$1': $why" >&"$_HOUT"
+		return 2
+	fi
+	awk "function abs(x) { return x < 0 ? -x : x } BEGIN { exit !($1) }"
+}
+# within A B PCT: |A-B| <= PCT% of B, with A, B and PCT numbers and the reference B positive
+within() {
+	local v
+	for v in "$1" "$2" "$3"; do
+		is_num "$v" || { echo "within: '$v' is not a number (within '$1' '$2' '$3')" >&"$_HOUT"; return 2; }
+	done
+	fcmp "$2 > 0" || { echo "within: the reference '$2' is not positive" >&"$_HOUT"; return 2; }
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d=a-b; if (d<0) d=-d; exit !(d <= b*p/100) }'
+}
 
-finish() { [ "$_checks_failed" = 0 ]; exit $?; }
+# finish: the verdict when the test is run by hand (run.sh judges by the files itself)
+finish() {
+	local f p
+	f=$(checks_failed); p=$(checks_passed)
+	[ "$f" = 0 ] || exit 1
+	[ "$p" != 0 ] || { echo "  FAIL - the test made no check" >&"$_HOUT"; exit 1; }
+	exit 0
+}
 
 # Hypervisor steal time of all CPUs so far, in ns (/proc/stat, whole ticks). Traced on-CPU times are
 # timestamp differences and include it; getrusage (the kernel's accounting) does not.
@@ -101,7 +208,7 @@ check_phase_invariants() {
 check_phase_shares() {
 	local j=$1 i=$2 name bad
 	name=$(jqr "$j" ".phases[$i].name")
-	bad=$(jq -r --argjson i "$i" '
+	bad=$(jqr "$j" '
 		def over(a; b): a > b * 1.001 + 1000;
 		.phases[$i] as $p | [
 		  ($p.syscalls[] | select(.oncpu_ns > .total_ns) |
@@ -123,7 +230,7 @@ check_phase_shares() {
 		  (.explanation_sentences[]? | select(.numbers.part_ns != null and
 		   .numbers.whole_ns != null and .numbers.part_ns > .numbers.whole_ns) |
 		   "explanation part > whole: \(.text)")
-		] | join("; ")' "$j")
+		] | join("; ")' --argjson i "$i") || return
 	if [ -z "$bad" ]; then
 		pass "$name: shares <= 100%, parts <= whole, still dirty <= dirtied"
 	else

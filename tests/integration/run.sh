@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Run the integration tests (tests/integration/test_*.sh, or the names given). Each runs in its own
 # bash with lib.sh sourced, a fresh $TMPROOT, and a time limit. Exit 0 = pass, 77 = skip.
-# Last line: "N passed, N failed, N skipped".
+# A test passes only if it made at least one check and none failed (lib.sh records them). Last
+# line: "N passed, N failed, N skipped".
 cd "$(dirname "$0")/../.." || exit 1
 export OUT=${OUT:-build}
 export IOWHY=${IOWHY:-$PWD/iowhy} CALIB=${CALIB:-$PWD/$OUT/calib}
 LIMIT=${IOWHY_TEST_TIMEOUT:-300}
-pass=0 failn=0 skipn=0 failed_names=() roots=()
+pass=0 failn=0 skipn=0 partn=0 failed_names=() part_names=() roots=()
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/integration/test_*.sh)
 for t in "${tests[@]}"; do
@@ -19,7 +20,8 @@ for t in "${tests[@]}"; do
 		continue
 	fi
 	TMPROOT=$(mktemp -d /tmp/iowhy-test.XXXXXX)
-	export TMPROOT
+	HARNESS_DIR=$(mktemp -d /tmp/iowhy-harness.XXXXXX)
+	export TMPROOT HARNESS_DIR
 	roots+=("$TMPROOT")
 	echo "== $name"
 	start=$(date +%s.%N)
@@ -28,12 +30,31 @@ for t in "${tests[@]}"; do
 	rc=$?
 	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	rm -rf "$TMPROOT"
+	# The verdict is the harness's, from the checks the test recorded, whatever it exited with:
+	# it passes only with at least one check made and none failed.
+	np=$(cat "$HARNESS_DIR/pass" 2>/dev/null | wc -l)
+	nf=$(cat "$HARNESS_DIR/fail" 2>/dev/null | wc -l)
+	nparts=$(cat "$HARNESS_DIR/parts" 2>/dev/null | wc -l)
+	rm -rf "$HARNESS_DIR"
+	why=
 	case $rc in
-	0) pass=$((pass+1)); echo "== $name: PASS (${secs} s)" ;;
-	77) skipn=$((skipn+1)); echo "== $name: SKIP (${secs} s)" ;;
-	124) failn=$((failn+1)); failed_names+=("$name"); echo "== $name: FAIL (timed out after ${LIMIT} s)" ;;
-	*) failn=$((failn+1)); failed_names+=("$name"); echo "== $name: FAIL (exit $rc, ${secs} s)" ;;
+	0|77) [ "$nf" = 0 ] || why="$nf failed check(s)" ;;
+	124) why="timed out after ${LIMIT} s" ;;
+	*) why="exit $rc" ;;
 	esac
+	[ -n "$why" ] || [ "$rc" = 77 ] || [ "$np" != 0 ] || why="no check made"
+	parts=
+	if [ "$nparts" != 0 ]; then
+		parts=", $nparts part(s) skipped"
+		partn=$((partn+nparts)); part_names+=("$name")
+	fi
+	if [ -n "$why" ]; then
+		failn=$((failn+1)); failed_names+=("$name"); echo "== $name: FAIL ($why, $np passed, ${secs} s)"
+	elif [ "$rc" = 77 ]; then
+		skipn=$((skipn+1)); echo "== $name: SKIP (${secs} s)"
+	else
+		pass=$((pass+1)); echo "== $name: PASS ($np checks$parts, ${secs} s)"
+	fi
 done
 # Nothing a test set up may outlive it: loop devices and mounts under this run's temp dirs (not
 # those of another run going on at the same time).
@@ -45,6 +66,7 @@ if [ "$left" != 0 ]; then
 	echo "== leftovers: $left loop devices or mounts under this run's /tmp/iowhy-test.* were not torn down"
 	failn=$((failn+1)); failed_names+=("teardown")
 fi
+[ ${#part_names[@]} -eq 0 ] || echo "parts skipped: $partn in ${part_names[*]}"
 [ ${#failed_names[@]} -eq 0 ] || echo "failed: ${failed_names[*]}"
 echo "integration: $pass passed, $failn failed, $skipn skipped"
 [ "$failn" = 0 ]

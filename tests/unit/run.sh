@@ -5,8 +5,8 @@
 #
 # Usage: sh tests/unit/run.sh BINARY...
 #
-# Prints each binary's cmocka output, then one plain line "N passed, N failed" with the test counts
-# of all binaries. A binary that dies without a cmocka summary (crash, abort, missing) counts each
+# Prints each binary's cmocka output, then one plain line "N passed, N failed, N skipped" with the
+# test counts of all binaries (cmocka counts a skip() apart from the passes). A binary that dies without a cmocka summary (crash, abort, missing) counts each
 # test it started and did not finish as failed (at least one). Exit status: 0 if everything
 # passed, 1 otherwise.
 set -u
@@ -31,6 +31,7 @@ count_of() {
 
 passed=0
 failed=0
+skipped=0
 broken=0
 for bin in "$@"; do
 	echo "== $bin"
@@ -44,6 +45,7 @@ for bin in "$@"; do
 	cat "$out"
 
 	ok=$(count_of '^\[  PASSED  \] [0-9]+ test')
+	sk=$(count_of '^\[  SKIPPED \] [0-9]+ test\(s\)')
 	bad=$(count_of '^\[  FAILED  \] [0-9]+ test\(s\)')
 	if ! grep -qE '^\[==========\] [0-9]+ test\(s\) run\.' "$out" || { [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; }; then
 		# No summary, or a failing exit without failed tests: it did not finish normally.
@@ -55,8 +57,9 @@ for bin in "$@"; do
 		broken=$((broken + 1))
 	fi
 	passed=$((passed + ok))
+	skipped=$((skipped + sk))
 	failed=$((failed + bad))
 done
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$broken" -eq 0 ]

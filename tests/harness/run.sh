@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The harness's own tests: planted integration tests, each run through tests/integration/run.sh,
+# must come out as stated (a test with no check, a null or empty comparison, a jq error, a skip
+# after a failed check, a check that failed in a subshell, an unknown command: each fails), and
+# cmocka skips must be counted by tests/unit/run.sh. Needs no root and no kernel feature.
+# Last line: "harness: N passed, N failed".
+cd "$(dirname "$0")/../.." || exit 1
+dir=$(mktemp -d /tmp/iowhy-harness-test.XXXXXX) || exit 1
+trap 'rm -rf "$dir"' EXIT
+passed=0 failed=0
+ok() { echo "  ok   - $*"; passed=$((passed+1)); }
+bad() { echo "  FAIL - $*"; failed=$((failed+1)); }
+
+# plant NAME EXPECTED BODY: EXPECTED is PASS, FAIL or SKIP, as run.sh must report it
+names=() expect=()
+plant() { printf '%s\n' "$3" >"$dir/test_$1.sh"; names+=("$1"); expect+=("$2"); }
+
+plant no_checks FAIL 'true'
+plant missing_source FAIL 'source /nonexistent/lib.sh
+no_such_command_here'
+plant within_null FAIL 'check "null within null" within null null 2'
+plant within_empty FAIL 'check "empty within empty" within "" "" 1'
+plant within_zero_ref FAIL 'check "0 within 0" within 0 0 1'
+plant within_word FAIL 'check "nan within 5" within nan 5 1'
+plant fcmp_null FAIL 'check "null >= 0.95*null" fcmp "null >= 0.95*null"'
+plant fcmp_empty FAIL 'x=
+check "empty - 3 < 0" fcmp "$x - 3 < 0"'
+plant fcmp_trailing FAIL 'check "5 >=" fcmp "5 >= "'
+plant jq_error FAIL 'echo "{}" >"$TMPROOT/a.json"
+n=$(jqr "$TMPROOT/a.json" "[.a[] | .b] | length")
+check "jq error hidden by a test that passes" true'
+plant jq_missing_file FAIL 'v=$(jqr "$TMPROOT/none.json" .a)
+check "value read" test -z "$v"'
+plant jcheck_null FAIL 'echo "{}" >"$TMPROOT/a.json"
+jcheck ".a is there" "$TMPROOT/a.json" .a'
+plant skip_after_fail FAIL 'fail "a check"
+skip "a reason"'
+plant fail_in_subshell FAIL 'pass "one"
+x=$(fail "inside \$(...)")'
+plant exit_zero_after_fail FAIL 'fail "a check"
+exit 0'
+plant exit_nonzero FAIL 'pass "one"
+exit 3'
+plant skip_alone SKIP 'skip "no such feature"'
+plant good PASS 'check "numbers" fcmp "1 <= 2 && sqrt(4) == 2 && -1e3 < abs(-2)"
+check "within" within 100 101 2
+jcheck "jq true" <(echo "{\"a\": 1}") ".a == 1"
+y=$(check "in a subshell" true)'
+plant within_negative_ref FAIL 'check "within" within -100 -100.5 1'
+plant part_skipped PASS 'pass "one"
+skip_part "no chromium"'
+
+paths=()
+for n in "${names[@]}"; do paths+=("$dir/test_$n.sh"); done
+out=$(bash tests/integration/run.sh "${paths[@]}" 2>&1)
+# every planted test ran (a FAIL for a missing file would look like the FAIL expected)
+grep -q "no such test" <<<"$out" && bad "run.sh did not find the planted tests" || ok "planted tests found"
+for i in "${!names[@]}"; do
+	n=${names[$i]} e=${expect[$i]}
+	got=$(sed -n "s/^== test_$n: \([A-Z]*\).*/\1/p" <<<"$out")
+	if [ "$got" = "$e" ]; then ok "$n: $e"; else bad "$n: expected $e, got '${got:-nothing}'"; fi
+done
+grep -q "^== test_good: PASS (4 checks" <<<"$out" && ok "good: 4 checks counted" ||
+	bad "good: checks not counted: $(grep '^== test_good' <<<"$out")"
+grep -q "^== test_part_skipped: PASS (1 checks, 1 part(s) skipped" <<<"$out" &&
+	ok "a dropped part is counted" || bad "part not counted: $(grep '^== test_part_skipped' <<<"$out")"
+want="integration: 2 passed, $(( ${#names[@]} - 3 )) failed, 1 skipped"
+grep -qx "$want" <<<"$out" && ok "closing line: $want" || bad "closing line: $(tail -n 1 <<<"$out"), expected $want"
+
+# cmocka: a skipped test is counted as skipped, not passed
+if [ -n "${CMOCKA_BIN_DIR:-}" ] || pkg-config --exists cmocka 2>/dev/null || [ -f /usr/include/cmocka.h ]; then
+	cat >"$dir/sk.c" <<'C'
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+static void skipped(void **s) { (void)s; skip(); }
+static void passes(void **s) { (void)s; assert_int_equal(1, 1); }
+int main(void)
+{
+	const struct CMUnitTest t[] = { cmocka_unit_test(skipped), cmocka_unit_test(passes) };
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
+C
+	if ${CC:-cc} -o "$dir/sk" "$dir/sk.c" -lcmocka 2>"$dir/cc.log"; then
+		line=$(sh tests/unit/run.sh "$dir/sk" | tail -n 1)
+		[ "$line" = "1 passed, 0 failed, 1 skipped" ] && ok "cmocka skip counted: $line" ||
+			bad "cmocka skip: '$line', expected '1 passed, 0 failed, 1 skipped'"
+	else
+		bad "cmocka test program did not build: $(head -n 3 "$dir/cc.log")"
+	fi
+else
+	bad "cmocka is not installed (make deps)"
+fi
+[ "$failed" = 0 ] || { echo "--- run.sh said:"; echo "$out"; }
+echo "harness: $passed passed, $failed failed"
+[ "$failed" = 0 ]
