@@ -52,6 +52,15 @@ source() {
 }
 # check DESC COND...: pass if the command succeeds
 check() { local d=$1; shift; if "$@"; then pass "$d"; else fail "$d"; fi; }
+# timed CMD...: runs CMD and keeps its elapsed time by the test's own clock in TIMED_NS (ns);
+# check_phase_invariants then checks each phase's wall against it
+timed() {
+	local t0 rc
+	t0=$(date +%s%N)
+	"$@"; rc=$?
+	TIMED_NS=$(( $(date +%s%N) - t0 ))
+	return "$rc"
+}
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 
 # jq on a JSON report: jqr FILE FILTER [JQ ARGS...]. A jq error (a missing file, a filter that
@@ -146,7 +155,8 @@ steal_ns() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.0f", $9 * 1e9 /
 steal_mark() { _steal0=$(steal_ns); }
 steal_mark
 
-# Invariants every traced phase must meet: the wall-view buckets sum to the wall within 2%, the
+# Invariants every traced phase must meet: the wall-view buckets sum to the wall exactly (and the
+# wall is within the time the test measured around the run, when it ran it with `timed`), the
 # unattributed residual stays under 2%, and the tree's CPU lies between two witnesses of the run
 # (docs/ACCURACY.md):
 # - at least perf's task-clock (timestamps at perf's own switch hooks, as traced times are), less
@@ -172,7 +182,12 @@ check_phase_invariants() {
 	ru=$(jqr "$j" ".phases[$i].cpu_check.rusage_cpu_ns")
 	tc=$(jqr "$j" ".phases[$i].cpu_check.task_clock_ns // -1")
 	runq=$(jqr "$j" "[.phases[$i].comms[]?.runq_ns] | add // 0")
-	check "$name: buckets sum to the wall ($sum vs $wall ns) within 2%" within "$sum" "$wall" 2
+	# every interval of the wall goes to exactly one bucket (model.c): the sum is the wall to the ns
+	check "$name: buckets + unattributed = the wall ($sum vs $wall ns)" fcmp "$sum == $wall && $wall > 0"
+	# and the wall is no longer than the test's own clock said the run took (timed)
+	if [ -n "${TIMED_NS:-}" ]; then
+		check "$name: wall $wall ns <= the run's own $TIMED_NS ns (timed)" fcmp "$wall <= $TIMED_NS"
+	fi
 	# the core's scheduler and syscall probes all loaded, unless skipped on purpose or not in the
 	# kernel (a BPF change once made the wakeup programs too complex for the verifier, E2BIG, and
 	# every run went on without wakeups)

@@ -31,9 +31,9 @@ check "it is listed by name" fcmp "$(jqr "$J" "[.phases[0].attach.processes[] | 
 check "iowhy itself is not listed" fcmp "$(jqr "$J" "[.phases[0].attach.processes[] | select(.pid == $W)] | length") == 0"
 check "many processes are listed" fcmp "$(jqr "$J" '.phases[0].attach.processes | length') > 10"
 check "the text report lists processes" grep -q "per process" "$TMPROOT/all.txt"
-n=$(jq -s '[.[] | select((.processes | length) > 0)] | length' "$TMPROOT/all.jsonl")
+n=$(jqr "$TMPROOT/all.jsonl" '[.[] | select((.processes | length) > 0)] | length' -s)
 check "--interval with -a: each interval lists its busiest processes ($n intervals)" [ "$n" -ge 3 ]
-check "at most 10 each" [ "$(jq -s '[.[] | select((.processes | length) > 10)] | length' "$TMPROOT/all.jsonl")" = 0 ]
+check "at most 10 each" [ "$(jqr "$TMPROOT/all.jsonl" '[.[] | select((.processes | length) > 10)] | length' -s)" = 0 ]
 check "the blocks list processes (pid, comm, buckets)" \
 	grep -qE '^ +[0-9]+ [^ ]+ +user +[0-9.]+% kernel' "$TMPROOT/blocks"
 

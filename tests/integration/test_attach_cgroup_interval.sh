@@ -43,15 +43,15 @@ rb=${CGB#"$CGROOT"}
 
 # --json-lines: every interval has its busiest cgroups (at most 10); the writers' cgroups' bytes
 # summed over the intervals are what they wrote
-n=$(jq -s '[.[] | select((.cgroups | length) > 0)] | length' "$L")
-check "every interval lists cgroups ($n of $(jq -s length "$L"))" [ "$n" = "$(jq -s length "$L")" ]
-check "at most 10 each" [ "$(jq -s '[.[] | select((.cgroups | length) > 10)] | length' "$L")" = 0 ]
-sa=$(jq -s "[.[].cgroups[] | select(.path == \"$ra\") | .write_bytes] | add // 0" "$L")
-sb=$(jq -s "[.[].cgroups[] | select(.path == \"$rb\") | .write_bytes] | add // 0" "$L")
+n=$(jqr "$L" '[.[] | select((.cgroups | length) > 0)] | length' -s)
+check "every interval lists cgroups ($n of $(jqr "$L" length -s))" [ "$n" = "$(jqr "$L" length -s)" ]
+check "at most 10 each" [ "$(jqr "$L" '[.[] | select((.cgroups | length) > 10)] | length' -s)" = 0 ]
+sa=$(jqr "$L" "[.[].cgroups[] | select(.path == \"$ra\") | .write_bytes] | add // 0" -s)
+sb=$(jqr "$L" "[.[].cgroups[] | select(.path == \"$rb\") | .write_bytes] | add // 0" -s)
 echo "  json-lines: $ra wrote $sa bytes (own $own_a), $rb $sb bytes (own $own_b)"
 check "json-lines: $ra's bytes within 1% of its writer's" within "$sa" "$own_a" 1
 check "json-lines: $rb's bytes within 1% of its writer's" within "$sb" "$own_b" 1
-check "json-lines: a cgroup's buckets add up to its time" [ "$(jq -s '[.[].cgroups[] | select(.user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns != .ns)] | length' "$L")" = 0 ]
+check "json-lines: a cgroup's buckets add up to its time" [ "$(jqr "$L" '[.[].cgroups[] | select(.user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns != .ns)] | length' -s)" = 0 ]
 check "text blocks: the writers' cgroups with their bytes" \
 	grep -qE "^  cgroup +user .* written [0-9.]+ MiB  $ra\$" "$TMPROOT/blocks"
 
@@ -80,5 +80,5 @@ check "--lite: promtool check metrics passes" [ "$?" = 0 ]
 check "--lite: cgroup wall counters, no byte counters" \
 	bash -c "grep -q '^iowhy_cgroup_wall_seconds_total' '$F' && ! grep -q '^iowhy_cgroup_write_bytes' '$F'"
 check "--lite: json-lines bytes are null" \
-	[ "$(jq -s '[.[].cgroups[] | select(.write_bytes != null)] | length' "$L")" = 0 ]
+	[ "$(jqr "$L" '[.[].cgroups[] | select(.write_bytes != null)] | length' -s)" = 0 ]
 finish

@@ -18,8 +18,8 @@ rc=$?
 t1=$(date +%s%N)
 check "attach -a exits 0 (got $rc: $(head -c 200 "$TMPROOT/err"))" [ "$rc" = 0 ]
 [ -s "$J" ] || { fail "no JSON report"; finish; }
-n=$(jq -s 'length' "$L")
-longest=$(jq -s 'map(.interval_ns) | max' "$L")
+n=$(jqr "$L" 'length' -s)
+longest=$(jqr "$L" 'map(.interval_ns) | max' -s)
 total=$(jqr "$J" '.events.total')
 lost=$(jqr "$J" '.events.lost')
 echo "  elapsed $(( (t1 - t0) / 1000000 )) ms (start-up included); $n intervals, the longest" \

@@ -4,11 +4,11 @@ need_root
 j=$TMPROOT/r.json
 $IOWHY run --no-io --repeat 2 --json "$j" -- true 2>/dev/null; rc=$?
 check "run --repeat 2 exits 0 (got $rc)" test "$rc" = 0
-check "2 runs in the JSON" test "$(jq '[.phases[] | select(.kind == "work")] | length' "$j")" = 2
-check "named run#1 and run#2" test "$(jq -r '[.phases[].name] | join(",")' "$j")" = "run#1,run#2"
+check "2 runs in the JSON" test "$(jqr "$j" '[.phases[] | select(.kind == "work")] | length')" = 2
+check "named run#1 and run#2" test "$(jqr "$j" '[.phases[].name] | join(",")' -r)" = "run#1,run#2"
 $IOWHY run --no-io --repeat 2 --sync "$TMPROOT" --json "$j" -- true 2>/dev/null
 check "--repeat 2 --sync: work, flush, work, flush" \
-	test "$(jq -r '[.phases[].kind] | join(",")' "$j")" = "work,flush,work,flush"
+	test "$(jqr "$j" '[.phases[].kind] | join(",")' -r)" = "work,flush,work,flush"
 $IOWHY run --no-io --repeat 3 --json "$j" -- sh -c 'test -e '"$TMPROOT"'/second && exit 3; touch '"$TMPROOT"'/second' \
 	2>/dev/null; rc=$?
 check "the exit status is the first failing run's (got $rc)" test "$rc" = 3

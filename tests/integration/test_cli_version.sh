@@ -19,7 +19,7 @@ if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ]; then
 	# and the probe agrees with what the tracer then uses
 	j=$TMPROOT/r.json
 	$IOWHY run --no-io --json "$j" -- true 2>/dev/null
-	check "the session's probe mode is tp_btf too" test "$(jq -r .probe_mode "$j")" = tp_btf
+	check "the session's probe mode is tp_btf too" test "$(jqr "$j" .probe_mode)" = tp_btf
 fi
 # Features are probed, not assumed: with /sys/kernel/btf hidden (a private mount namespace, as in
 # test_no_btf), BTF and tp_btf are reported missing.

@@ -42,7 +42,7 @@ if id nobody >/dev/null 2>&1; then
 	check "run -u: the second run at $base, iowhy at $((base - 10)) ($(sed -n 2p "$TMPROOT/nice"))" \
 		test "$(sed -n 2p "$TMPROOT/nice")" = "$base $((base - 10))"
 else
-	echo "  (no user nobody: the fork path is not tried)"
+	skip_part "no user nobody: the fork path is not tried"
 fi
 
 # A real storm: a million getppid calls into 1 MiB rings put the consumer behind; it is raised

@@ -135,5 +135,5 @@ SRC
 	check "a type-id relocation sets core_btf_deep" grep -q 'core_btf_deep = 1;' "$W/deep.c"
 	check "... and names its type" grep -qx '	"file",' "$W/deep.c"
 else
-	echo "  (no $GEN, clang or $ARCH_DIR/vmlinux.h: the build step is not tried on its own)"
+	skip_part "no $GEN, clang or $ARCH_DIR/vmlinux.h: the build step is not tried on its own"
 fi

@@ -57,7 +57,7 @@ for kind in all core syscalls; do
 	r0=$(runs "$TMPROOT/p0.json") r1=$(runs "$TMPROOT/p1.json")
 	check "$kind: they ran on the 40,000 syscall transitions of getppid 20000 ($r0 -> $r1)" \
 		fcmp "$r1 - $r0 >= 40000"
-	ins=$(jq '[.[] | select(.name == "iowhy_floor") | .bytes_xlated] | max' "$TMPROOT/p0.json")
+	ins=$(jqr "$TMPROOT/p0.json" '[.[] | select(.name == "iowhy_floor") | .bytes_xlated] | max')
 	check "$kind: each is two instructions, 16 bytes (got $ins)" test "$ins" = 16
 done
 gone
@@ -93,7 +93,7 @@ for prog in ft_issue ft_complete ft_switch ft_wakeup; do
 	case $prog in
 	ft_issue | ft_complete) # a request each
 		if [ -n "$tmpfs" ]; then
-			echo "  ($TMPROOT is tmpfs: no requests for $prog)"
+			skip_part "$TMPROOT is tmpfs: no requests for $prog"
 		else
 			# The kernel runs neither completion program for about one request in a thousand
 			# (io.bpf.c, req_get: seen on fio and here beside two CPU spinners, 1999 of 2000;

@@ -47,7 +47,7 @@ wcpu=$(fuse_row "$J" daemon_ns.cpu WRITE)
 wpaired=$(fuse_row "$J" daemon_per_request WRITE)
 wbusy=$(fuse_row "$J" "daemon_ns | .cpu + .runq + .disk_wait + .network_wait + .other_wait" WRITE)
 echo "  per request: WRITE $wpaired of $wreq paired, daemon CPU $wcpu ns of $wbusy ns;" \
-	"charge $(jq -c ".phases[0].fuse.daemons[] | select(.pid == $DPID) | .charge" "$J")"
+	"charge $(jqr "$J" ".phases[0].fuse.daemons[] | select(.pid == $DPID) | .charge" -c)"
 check "at least 90% of the WRITEs charged per request" fcmp "$wpaired >= 0.9 * $wreq"
 check "the daemon's CPU per WRITE is shown" fcmp "$wcpu > 0"
 check "... within the daemon's CPU" fcmp "$wcpu <= ${cpu:-0}"

@@ -36,7 +36,7 @@ tx=$(fuse_daemon "$J" "$DPID" net_tx_bytes)
 d='.phases[0].fuse.daemons[] | select(.pid == '$DPID') | .process_while_waited_ns'
 net=$(jqr "$J" "$d.network_wait")
 own=$(jqr "$J" "$d | .cpu + .disk_wait + .network_wait + .other_wait")
-echo "  s3fs while dd waited (process view): $(jq -c "$d" "$J")"
+echo "  s3fs while dd waited (process view): $(jqr "$J" "$d" -c)"
 echo "  dd wrote $ddbytes B; FUSE WRITE $wbytes B; s3fs (pid $DPID) sent $tx B; s3rver stored" \
 	"$stored B; while dd waited: network wait $net ns of $own ns off the run queue"
 check "dd reported its byte count" test -n "$ddbytes"
@@ -52,7 +52,7 @@ check "the text report has the daemon block" grep -q "pid $DPID (s3fs) serving" 
 # per request: the FUSE thread answering the longest wait (FLUSH: the upload) waits on s3fs's
 # upload threads; that wait is charged as what the process did meanwhile: network wait first
 r='[.phases[0].fuse.requests[] | select(.for == "workload" and .wait_ns > 0)] | max_by(.wait_ns)'
-echo "  longest wait per request: $(jq -c "$r | {opcode, requests, daemon_per_request, daemon_ns}" "$J")"
+echo "  longest wait per request: $(jqr "$J" "$r | {opcode, requests, daemon_per_request, daemon_ns}" -c)"
 check "the longest wait's requests are charged per request" \
 	jq -e "$r | .daemon_per_request > 0" "$J"
 check "... with network wait their largest class but the run queue (the uploads)" \

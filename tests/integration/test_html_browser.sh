@@ -38,30 +38,30 @@ check_page() {
 		 | {i: $i, mode, key, w, share: (($p.wall | getpath($k)) / $p.wall_ns)}
 		 | . + {d: ((.w - .share) | abs)}]' >"$TMPROOT/$name.cmp.json"
 	local n bad worst bars nz sums
-	n=$(jq length "$TMPROOT/$name.cmp.json")
-	bad=$(jq '[.[] | select(.d > 0.01)] | length' "$TMPROOT/$name.cmp.json")
-	worst=$(jq '[.[].d] | max // 0' "$TMPROOT/$name.cmp.json")
+	n=$(jqr "$TMPROOT/$name.cmp.json" length)
+	bad=$(jqr "$TMPROOT/$name.cmp.json" '[.[] | select(.d > 0.01)] | length')
+	worst=$(jqr "$TMPROOT/$name.cmp.json" '[.[].d] | max // 0')
 	echo "  $name: $n segments measured, largest |width - share| $worst"
 	check "$name: segments measured ($n)" fcmp "$n >= 2"
 	check "$name: every segment's width is its JSON share within 1% ($bad off)" test "$bad" = 0
 	# every bucket with time has its segment; the segments of a bar fill it
-	bars=$(jq '[.[].i] | unique | length' "$TMPROOT/$name.cmp.json")
+	bars=$(jqr "$TMPROOT/$name.cmp.json" '[.[].i] | unique | length')
 	local modes
-	modes=$(jq -r '[.[].mode] | unique | join(",")' "$TMPROOT/$name.cmp.json")
+	modes=$(jqr "$TMPROOT/$name.cmp.json" '[.[].mode] | unique | join(",")' -r)
 	nz=$(jq --slurpfile c "$TMPROOT/$name.cmp.json" '. as $r | [$c[0] | map(.i) | unique | .[]
 		| $r.phases[.].wall | [.user_ns, .kernel_groups[], .runq_ns, .iowait_ns, .other_ns,
 		  .unattributed_ns] | map(select(. > 0)) | length] | add' "$json")
-	n=$(jq '[.[] | select(.mode == "common")] | length' "$TMPROOT/$name.cmp.json")
+	n=$(jqr "$TMPROOT/$name.cmp.json" '[.[] | select(.mode == "common")] | length')
 	check "$name: one segment per bucket with time ($n segments, $nz buckets, $bars bars)" \
 		test -n "$n" -a "$n" = "$nz"
-	sums=$(jq '[group_by([.i, .mode])[] | (map(.w) | add)] | map(. - 1 | if . < 0 then -. else . end)
-		| max' "$TMPROOT/$name.cmp.json")
+	sums=$(jqr "$TMPROOT/$name.cmp.json" '[group_by([.i, .mode])[] | (map(.w) | add)] | map(. - 1 | if . < 0 then -. else . end)
+		| max')
 	check "$name: the parts of each bar fill it (max off $sums)" fcmp "$sums <= 0.01"
 	if [ "$bars" -gt 1 ]; then
 		local spread
 		check "$name: measured at the common scale and each bar to full width ($modes)" \
 			test "$modes" = "common,full"
-		spread=$(jq '.full_frames | (max - min)' "$TMPROOT/$name.measured.json")
+		spread=$(jqr "$TMPROOT/$name.measured.json" '.full_frames | (max - min)')
 		check "$name: full width: every bar as long ($spread px apart)" fcmp "$spread < 0.5"
 	fi
 }

@@ -25,7 +25,7 @@ check_witness() {
 	# any op: counted against the writes
 	missed=$(jqr "$j" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .missed_completions")
 	echo "  $label: $all_reqs requests $all_bytes B; /sys: $dev_ios / $dev_bytes B;" \
-		"lost: $(jq -c "$ph.lost | with_entries(select(.value != 0))" "$j")"
+		"lost: $(jqr "$j" "$ph.lost | with_entries(select(.value != 0))" -c)"
 	check "$label: block write bytes agree with /sys/block stat within 1% (less what was missed)" \
 		fcmp "$all_bytes >= 0.99 * $dev_bytes - $missed * 1048576 && $all_bytes <= 1.01 * $dev_bytes"
 	check "$label: block write requests (+ $missed missed) agree with /sys/block stat within 1%" \

@@ -15,7 +15,7 @@ fio_loop_file 128
 ph='.phases[] | select(.kind == "work") | .io'
 for sched in none mq-deadline; do
 	echo "$sched" >"/sys/block/$LOOPNAME/queue/scheduler" 2>/dev/null ||
-		{ echo "  ($LOOPNAME: no $sched scheduler here)"; continue; }
+		{ skip_part "$LOOPNAME: no $sched scheduler here"; continue; }
 	for mode in recovered control; do
 		J=$TMPROOT/$sched-$mode.json ctl=0
 		[ $mode = control ] && ctl=1
@@ -31,7 +31,7 @@ for sched in none mq-deadline; do
 		read -r all_reqs missed ios < <(io_witness "$J" "$LOOPNAME")
 		busy=$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .busy_ns")
 		wall=$(jqr "$J" '.phases[] | select(.kind == "work") | .wall_ns')
-		clat=$(jq '.jobs[0].read.clat_ns.mean' "$TMPROOT/fio.json")
+		clat=$(jqr "$TMPROOT/fio.json" '.jobs[0].read.clat_ns.mean')
 		dmean=$(awk -v t="$dev_ns" -v n="$reqs" 'BEGIN { printf "%.0f", n ? t / n : 0 }')
 		echo "  $sched $mode: $reqs reads counted + $missed missed (/sys/block: $ios I/Os);" \
 			"device time per request $dmean ns, fio's completion latency $clat ns; busy $busy of $wall ns"

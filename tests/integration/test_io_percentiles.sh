@@ -21,12 +21,12 @@ nice -n -20 "$IOWHY" run --json "$J" -- fio --name=r --filename="$f" --size=64M 
 	--ioengine=psync --rw=randread --bs=4k --runtime=3 --time_based --output-format=json \
 	--output="$F" >"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
-n=$(jq -r '.jobs[0].read.total_ios' "$F")
+n=$(jqr "$F" '.jobs[0].read.total_ios' -r)
 calls=$(sys_count "$J" 0 pread64)
 check "pread64 calls $calls = fio's reads $n (+ at most 16 of its own)" fcmp "$calls >= $n && $calls <= $n + 16"
 sys() { jqr "$J" "[.phases[0].syscalls[] | select(.name == \"pread64\") | .$1] | first // 0"; }
 clat() { jq -r ".jobs[0].read.clat_ns.percentile[\"$1\"] // 0" "$F"; }
-cost=$(awk -v a="$(jq -r '.jobs[0].read.clat_ns.mean' "$F")" -v b="$(sys avg_ns)" 'BEGIN { printf "%.0f", a - b }')
+cost=$(awk -v a="$(jqr "$F" '.jobs[0].read.clat_ns.mean' -r)" -v b="$(sys avg_ns)" 'BEGIN { printf "%.0f", a - b }')
 echo "  per-call cost outside the syscall (fio clat mean - pread64 mean): $cost ns"
 check "the cost is not negative beyond 1% (the syscall is inside fio's clat): $cost ns" \
 	fcmp "$cost >= -0.01 * $(sys avg_ns)"

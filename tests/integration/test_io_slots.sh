@@ -34,7 +34,7 @@ for v in "0 0" "1 0" "0 1" "1 1"; do
 	wbytes=$(jqr "$J" "$ph.devices[] | select(.name == \"$LOOPNAME\") | .stat.write_bytes")
 	echo "  $name: reads $rd ($rd_tree the workload's, $missed missed; /sys/block $ios);" \
 		"writes $wb B ($wb_tree B the workload's, its writeback or journal; /sys/block $wbytes B);" \
-		"$unknown of unknown class; lost: $(jq -c "$ph.lost" "$J")"
+		"$unknown of unknown class; lost: $(jqr "$J" "$ph.lost" -c)"
 	check "$name: reads agree with /sys/block within 1%" within "$((rd + missed))" "$ios" 1
 	check "$name: the reads the workload's (others': a few)" fcmp "$rd_tree >= 0.99 * $rd"
 	check "$name: writes agree with /sys/block within 1%" within "$wb" "$wbytes" 1

@@ -39,7 +39,8 @@ for sig in INT TERM KILL; do
 	# after SIGKILL the guard removes it once the kernel has reaped its last process: a loaded
 	# machine may take a moment (the guard tries for 3 s)
 	for _ in $(seq 1 50); do
-		cg=$(ls -d /sys/fs/cgroup/unified/iowhy-$iowhy /sys/fs/cgroup/iowhy-$iowhy 2>/dev/null)
+		# iowhy makes it under its own cgroup (or the root when that is refused): look everywhere
+		cg=$(find "$(findmnt -rn -t cgroup2 -o TARGET | head -n 1)" -type d -name "iowhy-$iowhy" 2>/dev/null)
 		[ -z "$cg" ] && break
 		sleep 0.1
 	done

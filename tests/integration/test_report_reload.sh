@@ -25,7 +25,7 @@ diff "$TMPROOT/runv.txt" "$TMPROOT/rev.txt" | head -10
 check "-v: with the syscall tables ($(grep -c '^  syscall  ' "$TMPROOT/rev.txt"))" \
 	test "$(grep -c '^  syscall  ' "$TMPROOT/rev.txt")" -ge 4
 if grep -q "perf:cpu-clock" "$TMPROOT/v.json"; then
-	echo "  (no CPU samples on this machine: the samples' sections are not checked)"
+	skip_part "no CPU samples on this machine: the samples' sections are not checked"
 else
 	check "-v: with the CPU samples' section" grep -q "Where the CPU went" "$TMPROOT/rev.txt"
 fi
@@ -53,7 +53,7 @@ if command -v bindfs >/dev/null; then
 		fail "bindfs mounted"
 	fi
 else
-	echo "  (bindfs not installed: the FUSE part of -v is not checked)"
+	skip_part "bindfs not installed: the FUSE part of -v is not checked"
 fi
 "$IOWHY" report "$J" --html "$TMPROOT/re.html" >"$TMPROOT/out" 2>&1
 check "report --html exits 0" test $? = 0

@@ -52,9 +52,9 @@ jqr "$J" '.phases[0].io.devices[] | select(.stat != null and (.partition | not))
 jqr "$J" '.phases[0].io.requests[] | "  \(.disk) \(.op): \(.requests) requests, device time \(.device_ns.total) ns"'
 jqr "$J" '.disks[]? | "  \(.name): busy \(.busy_ns) ns of \(.window_ns)"'
 echo "  the kernel's busiest device: $(kernel_busiest)% of the window (io_ticks)"
-echo "  io lost: $(jq -c '.phases[0].io.lost | with_entries(select(.value != 0))' "$J")," \
-	"events: $(jq -c '.events + (.phases[0].trace | {out_of_order, clock_skew_events,
-		programs_missed_runs, programs_missed_most})' "$J")"
+echo "  io lost: $(jqr "$J" '.phases[0].io.lost | with_entries(select(.value != 0))' -c)," \
+	"events: $(jqr "$J" '.events + (.phases[0].trace | {out_of_order, clock_skew_events,
+		programs_missed_runs, programs_missed_most})' -c)"
 cpu=$(jqr "$J" '.verdict_inputs.top_thread_cpu_pct + (.verdict_inputs.top_thread_runq_pct // 0)')
 busiest=$(jqr "$J" '[.verdict_inputs.members[].busy_pct] | max')
 echo "  busiest thread $(jqr "$J" .verdict_inputs.top_thread): $cpu% of a CPU (run queue included); busiest device $busiest%"

@@ -31,9 +31,9 @@ check "iowhy run exits 0 (got $rc)" [ "$rc" = 0 ]
 # of them long) and what the tracer says it missed
 jqr "$J" '.phases[0].io.requests[] | select(.disk | startswith("loop")) |
 	"  \(.disk) \(.op): \(.requests) requests, device p50 \(.device_ns.p50) max \(.device_ns.max) total \(.device_ns.total) ns"'
-echo "  io lost: $(jq -c '.phases[0].io.lost | with_entries(select(.value != 0))' "$J")," \
-	"events: $(jq -c '.events + (.phases[0].trace | {out_of_order, clock_skew_events,
-		clock_skew_max_ns, programs_missed_runs})' "$J")"
+echo "  io lost: $(jqr "$J" '.phases[0].io.lost | with_entries(select(.value != 0))' -c)," \
+	"events: $(jqr "$J" '.events + (.phases[0].trace | {out_of_order, clock_skew_events,
+		clock_skew_max_ns, programs_missed_runs})' -c)"
 check "the verdict names $slow as the slow member by device latency" \
 	grep -qE "^  verdict \(slow-member\): $slow is the slow member: device latency" "$OUT"
 check "JSON: the only slow-member verdict is $slow" \

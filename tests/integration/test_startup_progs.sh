@@ -39,7 +39,7 @@ if command -v bpftool >/dev/null; then
 	check "the programs held during the run are the listed ones ($(wc -l <"$TMPROOT/held.all") held, $n listed)" \
 		cmp -s "$TMPROOT/held.all" "$TMPROOT/listed.all"
 else
-	echo "  (bpftool not installed: the held programs are not compared)"
+	skip_part "bpftool not installed: the held programs are not compared"
 fi
 
 # probes.start_ns, main() to the workload's release, lies inside what the shell sees: from just
@@ -66,7 +66,7 @@ if command -v strace >/dev/null; then
 	cfg=$(grep -cE '"(/proc/config.gz|/boot/config-[^"]*)"' "$TMPROOT/btf.strace")
 	check "the kernel's config is not read ($cfg opens)" test "$cfg" = 0
 else
-	echo "  (strace not installed: the BTF reads are not counted)"
+	skip_part "strace not installed: the BTF reads are not counted"
 fi
 
 # --no-io --no-sample: the core programs only, also in what the process holds.

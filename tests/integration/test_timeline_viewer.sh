@@ -31,7 +31,7 @@ jq -c '[.traceEvents[] | select(.ph == "X")] | group_by([.pid, .tid]) | map({pid
 cmp=$(jq -c --slurpfile f "$TMPROOT/file.json" '[$f[0][] as $t | (.threads[] | select(.pid ==
 	$t.pid and .tid == $t.tid)) as $v | {pid: $t.pid, tid: $t.tid, file: $t.n, viewer:
 	$v.entries, tree: $v.in_tree}]' "$TMPROOT/viewer.json")
-nfile=$(jq length "$TMPROOT/file.json")
+nfile=$(jqr "$TMPROOT/file.json" length)
 echo "  $nfile threads with slices; per thread (file, viewer, in its tree): $(jq -c \
 	'map([.file, .viewer, .tree]) | .[0:6]' <<<"$cmp") ..."
 check "every thread with slices is a thread of the viewer ($(jq length <<<"$cmp") of $nfile)" \

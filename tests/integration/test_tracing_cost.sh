@@ -17,7 +17,7 @@ check "getppid 2M: the tracing-cost warning appears ($line)" test -n "$line"
 ev=$(jqr "$TMPROOT/d.json" .phases[0].trace.events)
 wev=$(echo "$line" | sed -E 's/.*least: ([0-9,]+) events.*/\1/' | tr -d ,)
 check "its event count is the run's ($wev vs $ev)" test "$wev" = "$ev"
-lost=$(jq -c '.events | {lost, late, storage_failed}' "$TMPROOT/d.json")
+lost=$(jqr "$TMPROOT/d.json" '.events | {lost, late, storage_failed}' -c)
 check "the run's >= 4,000,000 events (2 per getppid) are all there ($ev; $lost)" fcmp "$ev >= 4000000"
 per=$(echo "$line" | sed -E 's/.* at ~([0-9]+) ns each.*/\1/')
 check "a per-event cost was calibrated (~$per ns)" fcmp "$per > 0 && $per < 100000"
