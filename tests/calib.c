@@ -17,6 +17,15 @@
  *                          then print what busy prints
  *   calib threadexec N     a second thread calls getppid N times, then execs "calib getppid N" (a
  *                          thread other than the leader execs: it takes the leader's pid)
+ *   calib sysmix FILE K N M  K getppid, N fstat (the fstat syscall itself, on FILE) and M write of
+ *                          256 bytes (appended to FILE, created or truncated), in 1000 rounds of
+ *                          K/1000, N/1000, M/1000, each run timed by this thread's own CPU clock
+ *                          (CLOCK_THREAD_CPUTIME_ID, the scheduler's sum: exact). Prints, with one
+ *                          writev (no write, fstat or stdio of its own), per kind "KIND_n N" and
+ *                          "KIND_cpu_ns NS" (the sum of its runs), and fstat_excess_ns and
+ *                          write_excess_ns: the rounds' interquartile mean of the round's cost per
+ *                          call beyond a getppid's (a burst of interrupts or a host stall in some
+ *                          rounds does not move it; the clock reads' share taken out)
  *   calib touch MB         write one byte in every page of MB MiB of fresh anonymous memory (one
  *                          page fault each), then print this process's own fault count (getrusage)
  *                          and its schedstat (oncpu_ns N, run_delay_ns N)
@@ -32,6 +41,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 
 static double cpu_ms(void)
 {
@@ -257,6 +267,90 @@ static int mapread(const char *file)
 	return 0;
 }
 
+static long long thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The mean of v[0..n) without its lowest and highest n * trim (sorts it). */
+static double trimmed(double *v, int n, double trim)
+{
+	int lo = (int)(n * trim), hi = n - lo;
+	double sum = 0;
+
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	for (int i = lo; i < hi; i++)
+		sum += v[i];
+	return sum / (hi - lo);
+}
+
+/* K getppid, N fstat, M write, in 1000 rounds of K/1000, N/1000, M/1000 (see the top). The
+ * syscalls are made with syscall(2) where glibc would make another (its fstat is newfstatat). */
+static int sysmix(const char *path, long k, long n, long m)
+{
+	enum { ROUNDS = 1000 };
+	const double trim = 0.25; /* the interquartile mean */
+	static double fx[ROUNDS], wx[ROUNDS], e[ROUNDS];
+	char buf[256], out[1024];
+	struct stat st;
+	struct iovec iov;
+	long long tg = 0, tf = 0, tw = 0, t, dg, df, dw;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), len;
+	double em;
+
+	if (fd < 0 || k < ROUNDS || n < ROUNDS || m < ROUNDS) {
+		fprintf(stderr, "calib sysmix: %s: K, N and M must be at least %d\n", path, ROUNDS);
+		return 1;
+	}
+	memset(buf, 'x', sizeof(buf));
+	for (long r = 0; r < ROUNDS; r++) {
+		long kr = k * (r + 1) / ROUNDS - k * r / ROUNDS, nr = n * (r + 1) / ROUNDS - n * r / ROUNDS;
+		long mr = m * (r + 1) / ROUNDS - m * r / ROUNDS;
+
+		t = thread_cpu_ns();
+		for (long i = 0; i < kr; i++)
+			syscall(SYS_getppid);
+		dg = thread_cpu_ns() - t;
+		t = thread_cpu_ns();
+		for (long i = 0; i < nr; i++)
+			if (syscall(SYS_fstat, fd, &st))
+				return 1;
+		df = thread_cpu_ns() - t;
+		t = thread_cpu_ns();
+		for (long i = 0; i < mr; i++)
+			if (syscall(SYS_write, fd, buf, sizeof(buf)) != (long)sizeof(buf))
+				return 1;
+		dw = thread_cpu_ns() - t;
+		t = thread_cpu_ns();
+		e[r] = (double)(thread_cpu_ns() - t);
+		tg += dg;
+		tf += df;
+		tw += dw;
+		/* this round's cost per call beyond a getppid's, less the clock reads' share */
+		fx[r] = (double)df / nr - (double)dg / kr;
+		wx[r] = (double)dw / mr - (double)dg / kr;
+		e[r] = e[r] / mr - e[r] / kr;
+	}
+	em = trimmed(e, ROUNDS, trim);
+	len = snprintf(out, sizeof(out),
+		       "getppid_n %ld\ngetppid_cpu_ns %lld\nfstat_n %ld\nfstat_cpu_ns %lld\n"
+		       "write_n %ld\nwrite_cpu_ns %lld\nfstat_excess_ns %.1f\nwrite_excess_ns %.1f\n",
+		       k, tg, n, tf, m, tw, trimmed(fx, ROUNDS, trim), trimmed(wx, ROUNDS, trim) - em);
+	iov.iov_base = out;
+	iov.iov_len = (size_t)len;
+	return writev(1, &iov, 1) == len ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "spin"))
@@ -284,8 +378,10 @@ int main(int argc, char **argv)
 		return naps(atol(argv[2]), atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "fsync"))
 		return do_fsync(argv[2], atol(argv[3]));
+	if (argc == 6 && !strcmp(argv[1], "sysmix"))
+		return sysmix(argv[2], atol(argv[3]), atol(argv[4]), atol(argv[5]));
 	if (argc == 3 && !strcmp(argv[1], "mapread"))
 		return mapread(argv[2]);
-	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | naps N MS | slices N MS | threadexec N | touch MB | mapread FILE\n");
+	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | naps N MS | slices N MS | threadexec N | touch MB | mapread FILE | sysmix FILE K N M\n");
 	return 2;
 }
