@@ -2,6 +2,15 @@
 # the window, writing only inside it) is listed with its write bytes within 1% of what it wrote
 # itself. It and a second writer sit in a cgroup v2 directory of their own: that cgroup's row has
 # both, with their write bytes summed (within 1% of what the two wrote).
+#
+# witness: each writer's own count of the bytes it wrote (attach_target writes it to a file);
+#   tolerance: 1% (the writer's row, and the test cgroup's row against the two summed);
+#   observed: not recorded
+# witness: behaviour: the writer listed by name, iowhy not listed, > 10 processes, >= 3 interval
+#   lines with processes, <= 10 each, the cgroup row with 2 processes; tolerance: exact;
+#   observed: not recorded
+# witness: none independent (iowhy against itself): the cgroup's buckets against its wall_ns,
+#   its cpu_ns against its user + kernel buckets; tolerance: 1%; observed: not recorded
 need_root
 source tests/integration/lib_attach.sh
 command -v jq >/dev/null || skip "jq missing"

@@ -1,5 +1,8 @@
 # iowhy attach --cgroup: two processes inside a cgroup v2 directory, one outside; a third joins the
 # cgroup during the window. The report has the two and the joiner, never the one outside.
+#
+# witness: behaviour: the two processes inside and the joiner are listed, the one outside is not,
+#   the text names the cgroup; tolerance: exact; observed: not recorded
 need_root
 source tests/integration/lib_attach.sh
 command -v jq >/dev/null || skip "jq missing"

@@ -4,6 +4,15 @@
 # cgroups' write bytes summed over the intervals, and the Prometheus counters at the end, are
 # within 1% of what each wrote itself. Ten more cgroups with a sleeper each make sure there are
 # more cgroups than labels: the rest is summed as cgroup="other". promtool check metrics passes.
+#
+# witness: each writer's own count of the bytes it wrote (attach_target writes it to a file);
+#   tolerance: 1% (its cgroup's json-lines bytes summed over the intervals, and its Prometheus
+#   counter); observed: not recorded
+# witness: behaviour: every interval lists <= 10 cgroups, promtool check metrics passes, <= 11
+#   labels with the rest as "other", --lite has wall counters and null bytes; tolerance: exact;
+#   observed: not recorded
+# witness: none independent (iowhy against itself): each json-lines cgroup's buckets against its
+#   ns; tolerance: exact; observed: not recorded
 need_root
 source tests/integration/lib_attach.sh
 command -v jq >/dev/null || skip "jq missing"

@@ -1,6 +1,13 @@
 # How an attach window ends: a -p target that exits ends it (exit 0, the exit noted in text and
 # JSON, the window ends at the exit); Ctrl-C and SIGTERM end it normally (exit 0, a full report,
 # not partial); on a terminal the interval blocks redraw in place.
+#
+# witness: behaviour: the -p target's exit ends the window: exit 0, under 20 s of the 30 asked by
+#   the test's own clock, the exit noted in text and JSON; tolerance: exact; observed: not recorded
+# witness: behaviour: SIGINT and SIGTERM: exit 0, a full report, the target alive, the stop hint;
+#   tolerance: exact; observed: not recorded
+# witness: behaviour: on a terminal (script(1)) >= 2 cursor-up escapes, none in a file;
+#   tolerance: exact; observed: not recorded
 need_root
 source tests/integration/lib_attach.sh
 command -v jq >/dev/null || skip "jq missing"

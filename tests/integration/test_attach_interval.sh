@@ -1,6 +1,13 @@
 # --interval 1s over 3.5 s: at least 3 blocks while it runs (appended with a timestamp into a file),
 # then the report; --json-lines: at least 3 valid JSON objects whose interval times add up to the
 # session within 2%. run takes --interval too (its blocks on stderr, the command's stdout untouched).
+#
+# witness: behaviour: >= 3 timestamped blocks and >= 3 JSON lines, the last final, the final
+#   report written; run --interval: >= 3 blocks on stderr, stdout only the command's;
+#   tolerance: exact; observed: not recorded
+# witness: none independent (iowhy against itself): the intervals' interval_ns summed against the
+#   session's wall_ns, each line's buckets against its interval; tolerance: exact to the ns;
+#   observed: not recorded
 need_root
 source tests/integration/lib_attach.sh
 command -v jq >/dev/null || skip "jq missing"

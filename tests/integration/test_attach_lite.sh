@@ -1,5 +1,14 @@
 # attach --lite: no raw_syscalls programs; syscall counts are marked not available (JSON null, a
 # line in the text), never zeros; the wall view still closes.
+#
+# witness: behaviour: no raw_syscalls program among the BPF programs iowhy holds (its fdinfo,
+#   bpftool), null syscall counts and bytes, the text's rows and n/a column, --lite --slow exits 2
+#   with one line, no process or BPF fd left; tolerance: exact; observed: not recorded
+# witness: /proc/PID/stat utime and stime of calib getppid, read by the test around the window;
+#   tolerance: the sampled kernel share within 0.08 + 2 ticks / (ticks); observed: not recorded
+# witness: none independent (iowhy against itself): buckets = wall (exact), unattributed <= 1%,
+#   samples >= 80% of hz x on-CPU, user + kernel = on-CPU within 1%, kernel in syscalls = the
+#   sum of its groups (exact); observed: not recorded
 need_root
 source tests/integration/lib_attach.sh
 command -v jq >/dev/null || skip "jq missing"

@@ -1,5 +1,9 @@
 # attach -a --lite --interval 1s --prometheus FILE: the textfile is replaced atomically each
 # interval and passes promtool check metrics; it has HELP/TYPE lines, counters and gauges.
+#
+# witness: behaviour: promtool check metrics passes (-a --lite, and -p with syscall groups), the
+#   HELP/TYPE lines, counters and gauges are there, no temporary file is left; tolerance: exact;
+#   observed: not recorded
 need_root
 source tests/integration/lib_attach.sh
 command -v promtool >/dev/null || skip "promtool missing (Debian package prometheus)"

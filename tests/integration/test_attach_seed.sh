@@ -4,6 +4,15 @@
 # in pause(). Both ways: the JSON says which seeding was used; every thread is known from the first
 # instant, so the wall view closes with unattributed under 1%; the D thread's whole window is
 # I/O wait in vfork (its state and syscall were read), the S threads' is other.
+#
+# witness: the target's threads' states read by the test from /proc/PID/task/*/stat before the
+#   attach (one in D in vfork, three in S): the D thread's window is I/O wait in vfork, the S
+#   threads' other wait; tolerance: >= 99% of the window; observed: not recorded
+# witness: behaviour: seeded_by and seed_note for the task iterator, /proc and raw_tp, the text's
+#   line, 4 members, no iowhy process or BPF fd left, the target alive; tolerance: exact;
+#   observed: not recorded
+# witness: none independent (iowhy against itself): buckets = wall (exact), unattributed <= 1%;
+#   observed: not recorded
 need_root
 source tests/integration/lib_attach.sh
 command -v jq >/dev/null || skip "jq missing"

@@ -5,6 +5,15 @@
 # a track with the io report's requests (same count, queue and device time) and a flow from the
 # target's syscall that queued its data; queue depth, dirty bytes and tasks-by-state counters are
 # there; --timeline-max cuts it and says so; the target runs on untouched afterwards.
+#
+# witness: none independent (iowhy against itself): the timeline file against iowhy's own JSON
+#   report of the same run: the phase slice = wall_ns (+-0.0015 us), per-state times = the work
+#   view's (0.1% + 100 ns), the loop device's requests, queue and device time = the io report's
+#   (exact); observed: not recorded
+# witness: behaviour: the file parses, slices tile each task's life (+-0.0015 us), no negative
+#   slice, lanes do not overlap, flows pair up, counters present, --timeline-max 40 cuts at 40
+#   and says so, the target alive and working after the detach; tolerance: exact;
+#   observed: not recorded
 need_root
 source tests/integration/lib_dev.sh
 source tests/integration/lib_attach.sh
