@@ -6,6 +6,22 @@
 # makes a million syscalls. Every event must reach the model in time order, counts must be exact,
 # the spin must show as user CPU, and the same must hold without batching (timer probe skipped).
 # iowhy itself (the consumer) runs on CPU 0.
+#
+# witness: calib's known count (1,000,000 getppid); tolerance: +10 for the shell's own calls;
+#   observed: not recorded
+# witness: the spinner's own getrusage user+sys (calib busy prints it); tolerance: 10% - 2 ms
+#   below, 10% + the steal since steal_mark above; observed: up to ~16% of its CPU shown as run
+#   queue in single mode (6 of 10 runs under 90%) before hidden switch-ins were found
+# witness: the spinner's schedstat sum_exec_runtime read just before and after its getrusage;
+#   tolerance: getrusage between them (- 2 us); observed: a 1.75 ms gap when one fopen'ed read
+#   came after it (a vCPU stall)
+# witness: the spinner's schedstat run_delay (printed by calib busy); tolerance: run queue <= 110%
+#   + 5 ms of it; observed: 30.6 ms against 5.1 ms, and 21.9 ms against 2.2 ms, before hidden
+#   switch-ins were found at the task's own events
+# witness: the spinner's known 300 ms of wall (calib busy 300); tolerance: user + run queue >=
+#   290 ms, kernel < 10% of it; observed: not recorded
+# witness: none independent: out_of_order = 0, lost = 0, >= 2,000,000 events (iowhy's counts),
+#   check_phase_invariants (lib.sh); observed: not recorded
 need_root
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 command -v taskset >/dev/null || skip "needs taskset (util-linux)"

@@ -5,6 +5,14 @@
 # The syscall's own kernel code shows up by name among the top kernel functions.
 # At 999 Hz (not the default 99): the check is of the estimate, whose error shrinks with its
 # samples; the comparison's other side, getrusage's tick split, has ~250 Hz's.
+#
+# witness: calib's known count (1,000,000 getppid); tolerance: exact; observed: not recorded
+# witness: NOT independent: getrusage's sys / (user + sys) as iowhy read it into its JSON
+#   (.cpu_check.rusage_sys_ns, rusage_user_ns), against the sampled kernel share; tolerance:
+#   0.08; observed: not recorded
+# witness: behaviour: >= 100 samples, getppid's kernel code among its top kernel functions;
+#   tolerance: exact; observed: not recorded
+# witness: none independent: check_phase_invariants (lib.sh); observed: not recorded
 need_root
 j=$TMPROOT/r.json
 $IOWHY run --no-io --freq 999 --json "$j" -- "$CALIB" getppid 1000000 >/dev/null || fail "iowhy run exited $?"

@@ -1,5 +1,11 @@
 # Two CPU-bound processes pinned to one CPU for 400 ms of CPU each: each waits on the run queue for
 # about half of its life (more when other work shares the CPU).
+#
+# witness: the two spinners' own schedstat run_delay (calib spin prints it); tolerance: 10% +
+#   5 ms either way; observed: not recorded
+# witness: the set-up (two spinners on one CPU: each waits while the other runs), against
+#   iowhy's run queue / life of both; tolerance: >= 0.425; observed: not recorded
+# witness: none independent: check_phase_invariants (lib.sh); observed: not recorded
 need_root
 command -v taskset >/dev/null || skip "taskset not installed"
 j=$TMPROOT/r.json

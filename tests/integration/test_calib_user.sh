@@ -1,5 +1,12 @@
 # A 300 ms user-space busy loop (300 ms of its own CPU clock) is user CPU. On a busy machine it
 # also waits for a CPU: the witnesses are of the same run (getrusage), not shares of the wall.
+#
+# witness: calib spin's construction (300 ms of its own thread CPU clock), against getrusage as
+#   iowhy read it (.cpu_check.rusage_cpu_ns); tolerance: >= 297 ms; observed: not recorded
+# witness: NOT independent: getrusage user as iowhy read it (.cpu_check.rusage_user_ns), against
+#   its user bucket; tolerance: >= 95% (a lower bound); observed: not recorded
+# witness: none independent (iowhy against itself): user + run queue >= 90% of wall_ns,
+#   check_phase_invariants (lib.sh); observed: not recorded
 need_root
 j=$TMPROOT/r.json
 $IOWHY run --no-io --json "$j" -- "$CALIB" spin 300 >"$TMPROOT/out.txt" || fail "iowhy run exited $?"

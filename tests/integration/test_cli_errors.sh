@@ -1,5 +1,9 @@
 # Command-line errors end in exit 2 with one line on stderr and nothing run: a repeated --mode, a
 # malformed --time, unknown, misplaced and malformed options, a --version with a value.
+#
+# witness: behaviour: exit 2, one line on stderr starting "iowhy", nothing on stdout, no iowhy-*
+#   file made, for each bad command line; the hint names the command's --help; tolerance: exact;
+#   observed: not recorded
 cd "$TMPROOT" || exit 1
 refused() {
 	local desc=$1; shift

@@ -1,6 +1,13 @@
 # make install with DESTDIR and PREFIX installs the binary, the man page iowhy(1) and the bash
 # completion; make uninstall removes them. The man page is clean under `man --warnings`, and the
 # completion offers exactly the options each command's --help lists.
+#
+# witness: behaviour: make install puts the binary, man page and completion under DESTDIR, the
+#   installed -V runs, man --warnings prints nothing, the man page has its sections and every
+#   option of every command's --help, make uninstall leaves no file; tolerance: exact;
+#   observed: not recorded
+# witness: each command's own --help option list, against the completion's offers;
+#   tolerance: exact; observed: not recorded
 command -v man >/dev/null || skip "man (man-db) is not installed"
 dest=$TMPROOT/dest
 make -s install DESTDIR="$dest" PREFIX=/usr >"$TMPROOT/make.out" 2>&1; rc=$?

@@ -2,6 +2,13 @@
 # --json - is refused for run (it would mix into the command's stdout). Report files are opened
 # safely: never through a symbolic link, never into a FIFO, device or /proc, refused before
 # anything runs.
+#
+# witness: behaviour: the command's stdout and stderr unchanged (cmp against the test's own
+#   printf), the report on stderr, in -o FILE or on gen's stdout, --json - JSON on stdout;
+#   tolerance: exact; observed: not recorded
+# witness: behaviour: refused outputs (run --json -, symlinks, a FIFO, a device, /proc, a hard
+#   link): exit 2, one line, the command not run, the targets untouched; tolerance: exact;
+#   observed: not recorded
 need_root
 cd "$TMPROOT" || exit 1
 

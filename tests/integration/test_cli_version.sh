@@ -1,5 +1,12 @@
 # -V / --version, at the top level and after any subcommand: iowhy's version, libbpf's, the kernel,
 # and whether BTF, tp_btf and task storage are available (probed by trying).
+#
+# witness: behaviour: -V/--version anywhere: exit 0, iowhy's and libbpf's versions, the kernel as
+#   uname -r gives it (read by the test), three feature lines, nothing on stderr; tolerance: exact;
+#   observed: not recorded
+# witness: behaviour: the features as the test sets them up (root with BTF: yes and probe_mode
+#   tp_btf; /sys/kernel/btf hidden: no; unprivileged: unknown, said so); tolerance: exact;
+#   observed: not recorded
 for args in "-V" "--version" "run -V" "run --version" "gen -V" "fsbench --version" "copy -V"; do
 	# shellcheck disable=SC2086 # the arguments are meant to split
 	$IOWHY $args >"$TMPROOT/out" 2>"$TMPROOT/err"; rc=$?

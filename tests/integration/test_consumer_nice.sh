@@ -6,6 +6,14 @@
 # IOWHY_TEST_CONSUMER_BEHIND=1 takes the consumer as behind at every turn: the second run of
 # --repeat 2 is started by a raised main thread. The witness: /proc/PID/stat's nice field of the
 # workload and of its parent, iowhy's main thread, read by the workload itself.
+#
+# witness: /proc/self/stat and /proc/$PPID/stat nice fields read by the workload itself, against
+#   the test's own nice and the levels it set (+0, +5, -15, run -u nobody); tolerance: exact;
+#   observed: 4 checks fail without the child's reset
+# witness: NOT independent: the ring's peak fill and events lost as iowhy counted them
+#   (.probes.event_ring_peak_bytes, .events.lost), and consumer_raised_ns / consumer_nice;
+#   tolerance: peak > an eighth of the ring or a loss, raised > 0; observed: one getppid loop
+#   peaked at 122,648 of 1,048,576 bytes where getppid costs 1.1 us
 need_root
 J=$TMPROOT/r.json
 # shellcheck disable=SC2016 # expanded by the workload's shell

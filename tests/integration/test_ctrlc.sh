@@ -1,5 +1,9 @@
 # Ctrl-C mid-run: the workload stops, a partial report is printed, probes are detached, the scratch
 # area is removed, exit 130.
+#
+# witness: behaviour: SIGINT once a writer works in the scratch area (the test's /proc scan):
+#   exit 130, text and JSON marked partial, the scratch area removed, no BPF program held
+#   (bpftool), no process left working in it; tolerance: exact; observed: not recorded
 need_root
 j=$TMPROOT/r.json
 $IOWHY gen --no-io --strategy loop --count 100000 --size 1k --dir "$TMPROOT" --json "$j" >"$TMPROOT/out" 2>&1 &

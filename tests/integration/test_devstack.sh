@@ -1,5 +1,11 @@
 # Device stack discovery on real stacks: btrfs raid0 over three loop devices over files on the
 # root disk, ext4 on one loop device, a bare device; refusals of what cannot be mapped.
+#
+# witness: the stack the test built itself (btrfs raid0 over its three loop devices, ext4 on its
+#   loop device, the lower disk from findmnt and sysfs); tolerance: exact (the printed line);
+#   observed: not recorded
+# witness: behaviour: what cannot be mapped (/dev/null, /dev/shm, /proc/self, a missing path):
+#   exit 2, one line on stderr, nothing on stdout; tolerance: exact; observed: not recorded
 need_root
 source tests/integration/lib_dev.sh
 source tests/integration/lib_btrfs.sh

@@ -5,6 +5,12 @@
 # here). A file on a loop device read through a mapping, no readahead: about one major fault per
 # page, most of them a D sleep with its read in flight (a read done before the task sleeps does
 # not sleep). Witness: getrusage's major faults (calib).
+#
+# witness: calib mapread's own major fault count (getrusage, printed at its end); tolerance: >=
+#   1000 faults, and D sleeps with its read in flight >= 50% of them (a lower bound, both layouts);
+#   observed: not recorded
+# witness: none independent (iowhy against itself): such sleeps <= sleeps with no file, >= 80% of
+#   the I/O wait on the test's loop device; observed: not recorded
 need_root
 source tests/integration/lib_dev.sh
 LOOP_DIO=1 make_loop_ext4 64

@@ -1,4 +1,9 @@
 # Error paths: exit codes and one-line messages.
+#
+# witness: behaviour: exit codes (1 for false, 127 and the message for a missing command, 143 for
+#   SIGTERM, 2 and one line for bad sizes, strategies, --json paths, commands and subcommands, 1
+#   and one line unprivileged), nothing run before a refusal; tolerance: exact;
+#   observed: not recorded
 $IOWHY run --no-io -- false >/dev/null 2>&1; rc=$?
 if [ "$(id -u)" = 0 ]; then
 	check "run -- false exits 1 (got $rc)" test "$rc" = 1

@@ -1,4 +1,12 @@
 # The raw_tp fallback (per-task state in a tid hash) gives the same exact counts as tp_btf.
+#
+# witness: calib's known count (20,000 getppid); tolerance: exact (raw_tp), +2 for the shell's own
+#   (late fallback); observed: not recorded
+# witness: dd's own size (4 MiB of O_DIRECT writes, bs=1M count=4); tolerance: >= 4 MiB in the
+#   tree's write requests (a lower bound); observed: not recorded
+# witness: behaviour: probe_mode raw_tp, no block_rq_* probe missing, exit 0; tolerance: exact;
+#   observed: not recorded
+# witness: none independent: check_phase_invariants (lib.sh); observed: not recorded
 need_root
 j=$TMPROOT/r.json
 IOWHY_PROBE_MODE=raw_tp $IOWHY run --no-io --json "$j" -- "$CALIB" getppid 20000 >/dev/null || fail "run exited $?"

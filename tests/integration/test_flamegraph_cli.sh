@@ -1,4 +1,10 @@
 # iowhy flamegraph: folded stacks to a well-formed SVG; malformed input refused in one line, exit 2.
+#
+# witness: the folded file the test wrote: one drawn frame per distinct stack prefix (counted by
+#   the test's awk), xmllint's verdict, names escaped, stdin's SVG the same; tolerance: exact;
+#   observed: not recorded
+# witness: behaviour: malformed lines, a missing and an empty file: exit 2, one line naming the
+#   line; tolerance: exact; observed: not recorded
 printf 'main;read;vfs_read 30\nmain;write 10\nmain;read;vfs_read 5\n<b>&"x";y 5\n' >"$TMPROOT/ok.folded"
 $IOWHY flamegraph "$TMPROOT/ok.folded" >"$TMPROOT/ok.svg" 2>"$TMPROOT/err"; rc=$?
 check "a good folded file gives exit 0 (got $rc)" test "$rc" = 0

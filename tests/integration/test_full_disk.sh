@@ -1,5 +1,9 @@
 # A full disk: gen refuses up front when the files cannot fit, and a workload that fills the
 # file system mid-run is reported with its own failure status; nothing of iowhy's is left behind.
+#
+# witness: behaviour: gen on a 512 KiB tmpfs: exit 2, one line about space, nothing written; dd
+#   filling it: dd's own status 1 and its message, the report and JSON status; tolerance: exact;
+#   observed: not recorded
 need_root
 MNT=$TMPROOT/small
 mkdir -p "$MNT"

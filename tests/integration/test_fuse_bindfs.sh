@@ -3,6 +3,18 @@
 # its CPU shown in its own block and not in the workload's; per request (bindfs answers each
 # request from the thread that read it), the daemon's CPU per opcode: WRITE's within the daemon's
 # CPU and its requests' latency, and not in the workload's CPU either.
+#
+# witness: dd's own byte count (its "bytes copied" line); tolerance: FUSE WRITE bytes within 1%;
+#   observed: not recorded
+# witness: the daemon's pid as the test started it, its mount; tolerance: exact; observed: not
+#   recorded
+# witness: NOT independent: task-clock as iowhy read it into its JSON (.cpu_check.task_clock_ns),
+#   against the traced tree CPU: the daemon's CPU (and its WRITE CPU) not in the tree's; tolerance:
+#   traced - task-clock < half the daemon's CPU; observed: traced CPU 4-40% below getrusage on
+#   FUSE workloads (task-clock agrees with the trace)
+# witness: none independent (iowhy against itself): >= 90% of WRITEs paired, the daemon's WRITE
+#   CPU <= its CPU and its busy time <= the WRITEs' latency, check_phase_invariants (lib.sh);
+#   observed: not recorded
 need_root
 command -v bindfs >/dev/null || skip "bindfs not installed (tests/install-deps.sh)"
 source tests/integration/lib_fuse.sh

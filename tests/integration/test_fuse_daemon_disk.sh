@@ -1,6 +1,12 @@
 # bindfs over ext4 on a loop device, dd with conv=fsync: the FUSE FSYNC makes bindfs fsync its
 # file on the loop device, and the daemon block shows that disk I/O wait by device (the loop
 # device), while dd's own wait is on the FUSE FSYNC request.
+#
+# witness: the set-up: dd conv=fsync through bindfs on the test's own loop device (the FUSE FSYNC
+#   makes bindfs fsync there); tolerance: > 0 (dd's FSYNC wait, the daemon's disk wait, on
+#   $LOOPNAME, per FSYNC request), the device named in the text; observed: not recorded
+# witness: none independent (iowhy against itself): the FSYNC's daemon disk wait <= the daemon's
+#   disk wait and <= the FSYNCs' latency; observed: not recorded
 need_root
 command -v bindfs >/dev/null || skip "bindfs not installed (tests/install-deps.sh)"
 source tests/integration/lib_dev.sh

@@ -3,6 +3,12 @@
 # no WRITE is charged per request; each is detected as handed off and its daemon time (the
 # worker's sleeps) is charged by overlap, and the report says which method charged how much.
 # The requests the reading thread answers itself (LOOKUP, CREATE, FLUSH ...) stay per request.
+#
+# witness: the set-up: dd's 32 records of 128 KiB, fuse_handoff's worker thread that sleeps 20 ms
+#   and replies to each WRITE; tolerance: 32 WRITE requests (exact), none per request, >= 32
+#   handed off, overlap >= 32 x 20 ms (a lower bound); observed: not recorded
+# witness: none independent (iowhy against itself): per request + handed off = answered, the
+#   JSON's and the text's method lines; tolerance: exact; observed: not recorded
 need_root
 source tests/integration/lib_fuse.sh
 fuse_handoff_build

@@ -2,6 +2,13 @@
 # task waiting on a request its daemon has read waits it out), so iowhy says so, naming the mount,
 # the opcode and the connection's abort file. Aborting the connection there ends dd with the
 # request's error, and iowhy's report is complete, the aborted WRITE counted; nothing stays mounted.
+#
+# witness: behaviour: dd stuck in request_wait_answer (its /proc wchan, read by the test); after
+#   SIGINT iowhy's line names the mount, WRITE, the abort file of the mount's connection (from
+#   the test's own stat of the mount) and the daemon's pid; tolerance: exact;
+#   observed: not recorded
+# witness: behaviour: after the test aborts the connection: iowhy ends, exit 130, a complete JSON,
+#   >= 1 WRITE error, nothing mounted (findmnt); tolerance: exact; observed: not recorded
 need_root
 source tests/integration/lib_fuse.sh
 SLOW=${OUT:-build}/fuse_slow

@@ -1,5 +1,10 @@
 # Killing the FUSE daemon mid-run: the workload's report is still complete, the aborted request
 # is counted as an error, and nothing stays mounted.
+#
+# witness: behaviour: the daemon killed by the test mid-run: iowhy ends with dd's failure status
+#   (not the timeout), a complete JSON, >= 1 WRITE error, the FUSE section, nothing mounted
+#   (findmnt); tolerance: exact; observed: not recorded
+# witness: none independent: check_phase_invariants (lib.sh); observed: not recorded
 need_root
 source tests/integration/lib_fuse.sh
 SLOW=${OUT:-build}/fuse_slow

@@ -2,6 +2,9 @@
 # the daemon partly from dd itself and partly as kernel-sent writeback (the flusher, or the
 # daemon's own reply context sending the next background request). All of it is charged to the
 # workload: workload + writeback WRITE bytes = dd's bytes (within 1%), next to nothing as other.
+#
+# witness: dd's own byte count (its "bytes copied" line); tolerance: workload + writeback FUSE
+#   WRITE bytes within 1%, other < 1% of it, writeback > 0; observed: not recorded
 need_root
 source tests/integration/lib_fuse.sh
 SLOW=${OUT:-build}/fuse_slow

@@ -1,4 +1,12 @@
 # gen direct: exactly N*SIZE bytes written by the tree; split: N files of SIZE, no big file.
+#
+# witness: the command line's N x SIZE (1000 x 1 KiB written by gen direct); tolerance: exact;
+#   observed: not recorded
+# witness: NOT independent: the files on disk as iowhy's gen counted them (.facts.files,
+#   files_wrong_size); tolerance: exact; observed: not recorded
+# witness: behaviour: the side-by-side table printed; tolerance: exact; observed: not recorded
+# witness: none independent: check_phase_invariants on both phases (lib.sh); observed: not
+#   recorded
 need_root
 j=$TMPROOT/r.json
 $IOWHY gen --no-io --strategy direct,split --count 1000 --size 1k --dir "$TMPROOT" --json "$j" >"$TMPROOT/out" \

@@ -1,4 +1,12 @@
 # gen loop: one writer process per file, each exec'd and exiting once.
+#
+# witness: the command line's count (300 writers, each exec'd and exiting once); tolerance: exact;
+#   observed: not recorded
+# witness: NOT independent: the files on disk as iowhy's gen counted them (.facts.files,
+#   files_wrong_size); tolerance: exact; observed: not recorded
+# witness: behaviour: the scratch area removed (the test's ls); tolerance: exact; observed: not
+#   recorded
+# witness: none independent: check_phase_invariants (lib.sh); observed: not recorded
 need_root
 j=$TMPROOT/r.json
 $IOWHY gen --no-io --strategy loop --count 300 --size 10k --dir "$TMPROOT" --json "$j" >"$TMPROOT/out" \

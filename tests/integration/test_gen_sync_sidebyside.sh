@@ -1,5 +1,10 @@
 # All three strategies with the flush phase: six phases, the report puts them side by side and
 # ends with an explanation computed from the numbers.
+#
+# witness: behaviour: six phases, three of kind flush, the explanation names loop and split;
+#   tolerance: exact; observed: not recorded
+# witness: none independent: check_phase_invariants on all six phases (lib.sh); observed: not
+#   recorded
 need_root
 j=$TMPROOT/r.json
 $IOWHY gen --no-io --strategy loop,split,direct --count 200 --size 10k --sync --dir "$TMPROOT" --json "$j" \

@@ -1,5 +1,16 @@
 # The HTML report and the flame graph SVG in a real browser (headless Chromium, network off):
 # no script errors, nothing fetched, the wall bars as wide as the JSON's shares, every frame drawn.
+#
+# witness: Chromium's layout (getBoundingClientRect of each bar segment), against the shares in
+#   iowhy's JSON of the same run (a rendering check, not of the figures); tolerance: 1% of the
+#   bar, the parts fill it within 1%, full-width bars within 0.5 px; observed: not recorded
+# witness: the --folded file of the same run and a folded file the test wrote (distinct frames
+#   counted by the test's awk), against the frames drawn and left out; tolerance: exact; after a
+#   zoom the frames' widths within 0.01 px; observed: not recorded
+# witness: behaviour: no http(s) reference, src= or external href, no script or console error,
+#   hostile names escaped, screenshots made; tolerance: exact; observed: not recorded
+# witness: none independent (iowhy against itself): the HTML histogram's request count = the
+#   JSON's, six phases and six bars; tolerance: exact; observed: not recorded
 source tests/integration/lib_dev.sh
 source tests/integration/lib_browser.sh
 need_chromium

@@ -5,6 +5,13 @@
 # (together <= 0.7 x N members' worth). Control: the same rig with each member in its own FUSE
 # file system (three threads): the members add up, and no shared verdict. Relations within a run
 # only: the members' worth is a ratio of the same run's rates.
+#
+# witness: the rig the test built: three loop members whose files sit on one FUSE thread that
+#   waits 5 ms per read (shared), against one FUSE file system each (control); tolerance: the
+#   run's members' worth <= 0.7 x N (shared) and > 0.7 x N (control), one shared verdict naming
+#   the store, none in the control; observed: not recorded
+# witness: the members' write counts in /sys/block/loopN/stat, read by the test before and after;
+#   tolerance: unchanged (exact); observed: not recorded
 need_root
 source tests/integration/lib_dev.sh
 source tests/integration/lib_btrfs.sh

@@ -5,6 +5,15 @@
 # while DISK's requests below it were outstanding: lower part <= upper part <= the I/O wait, the
 # lower part close to what DISK's requests for loopN took (the report's own `stack` rows) and no
 # more than DISK's busy time as traced. Ratios only, no absolute times.
+#
+# witness: none independent (iowhy against itself): the wait below loopN in DISK's requests <=
+#   the wait on loopN <= the I/O wait, <= DISK's stack rows' time and its traced busy time, >= 75%
+#   of the least of them; /sys/block/DISK io_ticks is read by the test but only printed;
+#   observed: 40.5 ms below over 20 ms of busy time before the busy cap; io_ticks 8 ms against
+#   27 ms traced, 40 against 38 (whole 4 ms jiffies)
+# witness: the stack the test built (ext4 on its loop device over the disk findmnt names);
+#   tolerance: the most waited device and the one below named exactly, the text's line;
+#   observed: not recorded
 need_root
 source tests/integration/lib_dev.sh
 LOOP_DIO=1 make_loop_ext4 128

@@ -1,6 +1,12 @@
 # docs/json.md names every member the JSON report writes: real reports (gen with a flush phase and
 # the I/O section, run --sync, a --no-io run) are walked key path by key path, and a member whose
 # path the document's list does not name fails the test.
+#
+# witness: docs/json.md's own lists of member paths (```paths and ```jsonl-paths), against every
+#   leaf path of real reports (gen --sync, run --sync, run --no-io, attach -a --slow, --lite, a
+#   --json-lines line) walked by the test's jq; tolerance: exact (no member unnamed, > 50 paths a
+#   report, > 20 a line, a planted member found, no time member outside _ns); observed: not
+#   recorded
 need_root
 doc=docs/json.md
 pats=$TMPROOT/documented

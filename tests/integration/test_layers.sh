@@ -1,6 +1,10 @@
 # The layers (docs/ARCHITECTURE.md): a file includes headers of its own layer or of a layer below
 # it, never above. collect and report are siblings: neither includes the other. Top to bottom:
 #   cli > workloads > engine > {collect, report} > summary > model > util
+#
+# witness: the source tree itself: each #include "..." of src/*/*.[ch] against the layer of the
+#   header it names (docs/ARCHITECTURE.md's order); tolerance: exact (> 100 includes checked,
+#   none going up); observed: not recorded
 rank() {
 	case $1 in
 	cli) echo 7 ;; workloads) echo 6 ;; engine) echo 5 ;; collect | report) echo 4 ;;

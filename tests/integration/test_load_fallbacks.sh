@@ -5,6 +5,15 @@
 # the work functions' addresses) are charged to the workload within 2% of loopN's own write bytes
 # (/sys/block/loopN/stat over the same run); the same I/O programs load, with different verifier
 # work; only the fallback reads /proc/kallsyms (strace; --no-sample: the sampler reads it too).
+#
+# witness: /sys/block/loopN/stat write sectors (field 7), read by the test around each run;
+#   tolerance: the bytes charged to the workload below loopN within 2%, both ways; observed: not
+#   recorded
+# witness: strace -f -e openat of the run (the test's own); tolerance: /proc/kallsyms read 0
+#   times by default, once with IOWHY_FALLBACKS=1 (exact); observed: not recorded
+# witness: none independent (iowhy against itself): the same I/O programs and missing probes both
+#   ways, io_rq_issue's verified instruction counts differ; tolerance: exact; observed: not
+#   recorded
 need_root
 command -v strace >/dev/null || skip "strace not installed"
 source tests/integration/lib_dev.sh

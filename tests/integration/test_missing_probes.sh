@@ -1,5 +1,11 @@
 # A missing optional tracepoint is skipped and listed; a missing required one stops iowhy with one
 # line. (IOWHY_SKIP_PROBES makes iowhy treat the named tracepoints as absent.)
+#
+# witness: behaviour: with sched_wakeup(_new) skipped the run exits 0 and lists them (JSON, text);
+#   without sched_switch exit 1 and one line naming it; tolerance: exact; observed: not recorded
+# witness: none independent: iowhy's own list of probes that failed to load or attach (run with
+#   every probe set, attach --slow): empty; check_phase_invariants (lib.sh); observed: not
+#   recorded
 need_root
 j=$TMPROOT/r.json
 IOWHY_SKIP_PROBES=sched:sched_wakeup,sched:sched_wakeup_new $IOWHY run --no-io --json "$j" -- "$CALIB" sleep 50 \

@@ -1,6 +1,10 @@
 # A kernel without BTF: iowhy says so in one line and exits 1, before loading anything. Simulated in a
 # private mount namespace where an empty tmpfs hides /sys/kernel/btf (nothing outside it changes, and
 # it ends with the command).
+#
+# witness: behaviour: /sys/kernel/btf hidden in a private mount namespace: exit 1, one line naming
+#   the missing BTF, nothing on stdout, BTF still there outside; tolerance: exact; observed: not
+#   recorded
 need_root
 command -v unshare >/dev/null || skip "needs unshare (util-linux)"
 [ -e /sys/kernel/btf/vmlinux ] || skip "this kernel has no BTF to hide"

@@ -1,6 +1,14 @@
 # The text report at its three levels: the default fits a screen (the side-by-side table with the
 # workload's headline figures, one line per disk, the explanation), -q is the table and the
 # explanation only, -v adds every phase in full. The JSON carries everything at every level.
+#
+# witness: behaviour: the default text fits 55 lines with the table, headline rows, device lines
+#   and explanation and no phase detail; another process's device (a loop device the test reads
+#   from beside gen) is named on the other-work line only; -q shorter, -v six full phases, the
+#   JSON >= 200 key paths at -q, fsbench's MiB/s, IOPS and p99 rows; tolerance: exact; observed:
+#   49 default lines on a quiet CI clone (-v ~410)
+# witness: none independent: check_phase_shares on the six phases (lib.sh); observed: not
+#   recorded
 need_root
 mkdir -p "$TMPROOT/w"
 gen() { $IOWHY gen "$@" --strategy loop,split,direct --count 100 --size 4k --sync --dir "$TMPROOT/w"; }

@@ -1,6 +1,13 @@
 # iowhy report JSON: a saved JSON report gives the same text report as the run (default, -q and
 # -v: every phase in full, with the syscalls' percentiles, the facts' labels, the CPU samples and
 # off-CPU stacks), and an HTML page whose wall bars and explanation are the run's own.
+#
+# witness: none independent (iowhy against itself): iowhy report of a saved JSON against the
+#   run's own text (default, -q, -v, over bindfs) and HTML (bars, explanation, device sections);
+#   tolerance: byte for byte (cmp); observed: not recorded
+# witness: behaviour: >= 4 syscall tables, the samples' section, the facts' labels, -q < 40
+#   lines, --html prints no text without --text, bad inputs exit 2 with one line, -q -v: the last
+#   wins; tolerance: exact; observed: not recorded
 need_root
 J=$TMPROOT/r.json
 "$IOWHY" gen --strategy loop,direct --size 4k --count 100 --sync --dir "$TMPROOT" --json "$J" \

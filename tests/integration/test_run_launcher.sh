@@ -2,6 +2,13 @@
 # path before the gate opens, so `run -- true` shows exactly one execve, and bash's syscall counts
 # equal strace -c -f's for the same command. And `run -u USER` (item 13) runs the workload as
 # USER (uid, gid, groups, HOME/USER/LOGNAME) while iowhy stays root and traces it.
+#
+# witness: strace -c -f of the same command (true, bash -c true), run by the test; tolerance:
+#   every syscall count equal (exit_group aside), exactly 1 execve for true; observed: not
+#   recorded
+# witness: id -u/-g/-G and getent passwd nobody, read by the test, against what the workload
+#   printed under run -u nobody; tolerance: exact; an unknown user: exit 2, one line; observed:
+#   not recorded
 need_root
 command -v strace >/dev/null || skip "no strace (tests/install-deps.sh installs it)"
 j=$TMPROOT/r.json

@@ -10,6 +10,16 @@
 # Blocks of 8 KiB, 10,000 pairs (~15 ms a dd): with 512-byte blocks the loop made ~5 million events
 # a second on a host whose consumer took ~250 ns an event, and a busy CI run lost events (the
 # numbers then off: 2.2 s of CPU counted 4.3); 8 KiB halves the rate at about the same kernel share.
+#
+# witness: NOT independent: getrusage's sys / (user + sys) as iowhy read it into its JSON
+#   (.cpu_check.rusage_sys_ns, rusage_user_ns; a tick-based split, valid only for dd's of several
+#   ticks), against the sampled kernel share; tolerance: 0.08; observed: 0.79-0.81 against
+#   0.80-0.85 in 5 runs beside two spinners; 0.67 against 0.76 once with ~5 ms dd's
+# witness: the command's count (100 dd processes); tolerance: exact; observed: 13 of 100 missing
+#   in a busy run that lost events (512-byte blocks)
+# witness: none independent: no event lost, >= 200 samples, page-fault samples and share > 0,
+#   dd's fault kinds <= the tree's fault samples, the text's lines (read_zero named, the fault
+#   sentence by its own rule), check_phase_invariants (lib.sh); observed: not recorded
 need_root
 j=$TMPROOT/r.json
 $IOWHY run -v --no-io --freq 999 --json "$j" -o "$TMPROOT/out" -- sh -c \

@@ -2,6 +2,14 @@
 # uninterruptible sleeps, in µs). Every line is "frames count" with no
 # space inside the frames, the counts add up to the samples the JSON reports as recorded, kernel
 # frames carry _[k], and with two phases (--sync) every line starts with its phase's name.
+#
+# witness: none independent (iowhy against itself): the --folded counts against the JSON's
+#   recorded samples (exact), FILE.offcpu's us against the JSON's offcpu ns (+- 1 us a line),
+#   no unnamed kernel frame (cpu_samples.frames); observed: not recorded
+# witness: behaviour: every line "frames count", each starting with a phase name, getppid's
+#   entry named __x64_sys_getppid both ways (the kernel's %pS and /proc/kallsyms), dd's direct
+#   writes in FILE.offcpu, --folded refused with --no-sample and for an unwritable file;
+#   tolerance: exact; observed: ~95 samples of 300,000 getppid held ~5 inside getppid, once none
 need_root
 [ "$(stat -f -c %T "$TMPROOT")" != tmpfs ] || skip "O_DIRECT needs a disk file system under $TMPROOT"
 j=$TMPROOT/r.json

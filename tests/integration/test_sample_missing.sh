@@ -1,6 +1,11 @@
 # The CPU sampler and the off-CPU probe are optional: when they cannot run (simulated with
 # IOWHY_SKIP_PROBES) the run goes on with the tracepoints alone, lists them as missing probes and
 # has no cpu_samples / offcpu in its JSON. With both present the JSON has both.
+#
+# witness: behaviour: cpu_samples and offcpu present by default; with perf:cpu-clock or
+#   offcpu:sched_switch skipped the run exits 0, lists it missing and leaves its JSON out;
+#   --no-sample: neither, nothing missing; tolerance: exact; observed: not recorded
+# witness: none independent: check_phase_invariants (lib.sh); observed: not recorded
 need_root
 j=$TMPROOT/r.json
 $IOWHY run --no-io --json "$j" -- "$CALIB" getppid 5000 >/dev/null 2>&1

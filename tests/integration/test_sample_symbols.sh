@@ -3,6 +3,12 @@
 # directory iowhy runs in, still shows its own functions (calib is built with a symbol table);
 # libc's functions resolve too.
 # (--freq 999: which functions show depends on a few hundred samples; the default 99 Hz gives ~50)
+#
+# witness: behaviour: the program the test copied outside $PATH (mycalib, with a symbol table) is
+#   named by its own functions (main or spin), by absolute and relative exec path, and libc's
+#   syscall() calls getppid; tolerance: exact; observed: not recorded
+# witness: none independent (iowhy against itself): >= 2 exec'd files found again, <= 20% of the
+#   user frames unresolved; observed: not recorded
 need_root
 mkdir -p "$TMPROOT/bin"
 cp "$CALIB" "$TMPROOT/bin/mycalib"

@@ -10,6 +10,15 @@
 # here: getrusage's split is by tick (250 Hz: ~800 ticks), so the two estimates' combined
 # standard error is ~2 points and 8 points is 4 of them. At 999 Hz, not the default 99: a check
 # of the estimate, whose error shrinks with its samples.
+#
+# witness: NOT independent: getrusage's sys share as iowhy read it into its JSON
+#   (.cpu_check.rusage_sys_ns / rusage_cpu_ns), against the samples' kernel-side share;
+#   tolerance: 8 points (~4 standard errors of the two estimates); observed: samples 0.48-0.53,
+#   getrusage 0.46-0.57 in 6 runs on a PVM guest
+# witness: none independent (iowhy against itself): page faults >= 85% of the kernel side, the
+#   fault path named, the user bucket's split = the bucket within 0.1%, the text's sub-rows =
+#   the user row within 1% (3-digit rounding), none with --no-sample, check_phase_invariants
+#   (lib.sh); observed: not recorded
 need_root
 j=$TMPROOT/r.json
 $IOWHY run --no-io -v --freq 999 --json "$j" -o "$TMPROOT/out.txt" -- "$CALIB" touch 1024 >/dev/null || fail "iowhy run exited $?"

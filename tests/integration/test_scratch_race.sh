@@ -2,6 +2,12 @@
 # to a root-owned canary directory (renameat2 RENAME_EXCHANGE) and plants links, while gen, copy
 # and delete run there (issue 10, item 1). Nothing outside the scratch area may ever be touched:
 # the canary keeps exactly its files, nothing is written into it, and nothing iowhy made stays.
+#
+# witness: the canary directory the test made (find's listing and md5sum before and after, its
+#   files' content) and the racer's own count of swaps; tolerance: exact (unchanged, > 0 swaps,
+#   every run succeeded, nothing of root's left in --dir); observed: not recorded
+# witness: behaviour: copy --to under another user's directory: exit 2, one line saying why,
+#   nothing created; tolerance: exact; observed: not recorded
 need_root
 command -v setpriv >/dev/null || skip "no setpriv"
 command -v cc >/dev/null || skip "no C compiler for tests/racer.c"

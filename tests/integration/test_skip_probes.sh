@@ -3,6 +3,16 @@
 # the report still completes; a skipped required probe stops iowhy with one line and exit 1; a name
 # no probe has is warned about.
 # The session's load/attach/detach times are in the JSON.
+#
+# witness: the BPF programs held by the iowhy that runs the command (its /proc fdinfo and
+#   bpftool, read from inside the workload); tolerance: exact (io_rq_issue and btf_tick loaded
+#   or not, no raw_ program in tp_btf mode, two fewer when skipped); observed: not recorded
+# witness: dd's 16 O_DIRECT writes of 1 MiB; tolerance: >= 16 tree requests with every probe,
+#   0 without block_rq_issue; observed: not recorded
+# witness: behaviour: skipped probes listed with reason "skipped" (JSON, io.missing, text), the
+#   report completes, a required one exits 1 with one line and no report, an unknown name is
+#   warned about; load/attach/detach times > 0; tolerance: exact; observed: not recorded
+# witness: none independent: check_phase_invariants (lib.sh); observed: not recorded
 need_root
 dd_cmd=(dd if=/dev/zero of="$TMPROOT/f" bs=1M count=16 oflag=direct status=none)
 tree_reqs='[.phases[0].io.requests[] | select(.class == "tree") | .requests] | add // 0'

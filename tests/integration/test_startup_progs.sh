@@ -2,6 +2,21 @@
 # the verifier's cost: --no-io loads no I/O or FUSE program, --no-sample no sampler program; the
 # FUSE daemon programs wait for a FUSE mount and are loaded at the first phase that has one. The
 # witness: the BPF programs the iowhy process holds during the run (its /proc fdinfo, bpftool).
+#
+# witness: the BPF programs the iowhy process holds during the run (its /proc fdinfo, bpftool,
+#   read from inside the workload), against probes.programs; tolerance: exact (the same names;
+#   with --no-io --no-sample no io_ program, sys_enter held); observed: not recorded
+# witness: strace -f -e open,openat of a run, by the test; tolerance: the kernel's BTF opened
+#   exactly once, the kernel config never; observed: 4 opens before the BTF was shared
+# witness: the shell's own clock ($EPOCHREALTIME before iowhy starts, the workload's first read);
+#   tolerance: 0 < start_ns <= that span (a bound); observed: not recorded
+# witness: none independent: the verifier's counts as iowhy lists them (verified_insns >= 2,
+#   <= 8,000 for every program, fuse_end <= 8,000), verify_ns known for half, load_cpu_ns > 0;
+#   observed: fuse_end 30,826 -> 4,375, off-CPU 31,560 -> 1,812, FUSE daemon programs up to
+#   57,546 -> 2,439-2,814 when bounded
+# witness: behaviour: the FUSE daemon programs not loaded without a FUSE mount, loaded once at the
+#   second run after the test's bindfs mount, its READs seen and its pid (the test's) named;
+#   tolerance: exact; observed: not recorded
 need_root
 J=$TMPROOT/r.json
 progs() { jqr "$1" "[.probes.programs[] | select(.set == \"$2\")] | length"; }

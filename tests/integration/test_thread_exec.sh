@@ -2,6 +2,12 @@
 # the leader the thread's. The tree must still add up: every task ends, none is unknown, the traced
 # CPU matches getrusage, and the syscalls of both programs are all counted. Both probe flavours
 # (task storage, and the raw_tp fallback whose per-task state is keyed by tid).
+#
+# witness: calib threadexec's known count (100,000 getppid by the thread, 100,000 by the program
+#   it execs); tolerance: exact, both probe modes; observed: not recorded
+# witness: none independent (iowhy against itself): no task left over, no unknown task, the
+#   exec'd program's exit seen, check_phase_invariants (lib.sh); observed: a task left over, 2
+#   unknown tasks and traced CPU 10x getrusage before the tid swap
 need_root
 for mode in tp_btf raw_tp; do
 	j=$TMPROOT/$mode.json

@@ -1,6 +1,20 @@
 # --timeline FILE: Chrome trace-event JSON of every tree task's states. It parses; every slice
 # begins at or before its end; per task the slices tile its life without overlap; the phases are
 # there; --timeline-max cuts it and the file (and stderr) say so. Then the device tracks (below).
+#
+# witness: none independent (iowhy against itself): the timeline against iowhy's JSON of the same
+#   run: user time = the work view's (0.1% + 100 ns), the loop device's requests, queue and device
+#   time = the io report's (exact); observed: not recorded
+# witness: the set-up: sh, five cat and a sleep (>= 7 tracks, >= 20 slices); dd's 64 O_DIRECT
+#   writes to the test's loop device (>= 64 requests, >= 64 flows from dd's write); tolerance:
+#   lower bounds; observed: not recorded
+# witness: behaviour: the file parses, slices tile each task's life (+-0.0015 us), none negative,
+#   parts inside their request, lanes do not overlap, flows pair up, counters never negative,
+#   --timeline-max 10 cuts at 10 and says so, bad --timeline-max and a symlink exit 2;
+#   tolerance: exact; observed: not recorded
+# witness: iowhy's BPF maps read by the test from its /proc fdinfo during a run; tolerance: exact
+#   (ring buffer 4 KiB and bio map 64 entries without --timeline, 4 MiB with); observed: not
+#   recorded
 need_root
 source tests/integration/lib_timeline.sh
 T=$TMPROOT/t.json

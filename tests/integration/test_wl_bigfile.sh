@@ -1,4 +1,12 @@
 # bigfile: 64M with bs 1k is exactly 65,536 write calls; fallocate allocates, truncate is sparse.
+#
+# witness: the command line's size / bs (64 MiB in 1 KiB writes: 65,536), one syncfs, one
+#   fallocate, one ftruncate; tolerance: exact; observed: not recorded
+# witness: NOT independent: bigfile's own facts (writes, file_size, allocated_bytes, real and
+#   write seconds, dd and real rates), not the test's stat of the file; tolerance: exact, >= 64
+#   MiB allocated, <= 4 KiB sparse, real >= write; observed: not recorded
+# witness: behaviour: the flush phase follows, the text shows dd's view, the scratch area is
+#   removed (the test's ls); tolerance: exact; observed: not recorded
 need_root
 $IOWHY bigfile --help >/dev/null 2>&1 || skip "iowhy bigfile is not wired into main.c"
 j=$TMPROOT/b.json

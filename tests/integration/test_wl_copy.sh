@@ -1,4 +1,13 @@
 # copy: byte-identical to the source (cmp) in every mode; delete: nothing of its own left, nothing else touched.
+#
+# witness: diff -r of the source the test made against each run's copy; tolerance: identical;
+#   observed: not recorded
+# witness: the command line's counts (41 files: one cp each with --jobs 1, >= 40 copy_file_range
+#   in process, 200 unlink in process); tolerance: exact; observed: not recorded
+# witness: the test's ls and cat of the delete directory (only its sentinel left, untouched);
+#   tolerance: exact; observed: not recorded
+# witness: NOT independent: copy's and delete's own facts (identical, files, left); tolerance:
+#   exact; observed: not recorded
 need_root
 $IOWHY copy --help >/dev/null 2>&1 || skip "iowhy copy is not wired into main.c"
 src=$TMPROOT/src dst=$TMPROOT/dst j=$TMPROOT/c.json

@@ -1,4 +1,7 @@
 # Bad combinations of the storage workloads: one line on stderr, exit 2.
+#
+# witness: behaviour: each bad combination of the storage workloads: exit 2, one line on stderr
+#   starting "iowhy "; tolerance: exact; observed: not recorded
 $IOWHY read --help >/dev/null 2>&1 || skip "the storage workloads are not wired into main.c"
 bad() {
 	local desc=$1; shift

@@ -1,4 +1,11 @@
 # rand: exactly K preads in the syscall table, K x bs bytes; fsbench prints its four columns.
+#
+# witness: the command line's counts (--ops 1000 preads of 4 KiB per phase, fsbench --ops 500
+#   preads and pwrites); tolerance: exact; observed: not recorded
+# witness: NOT independent: rand's own facts (bytes 4,096,000, ops 1000, p99 >= p50 > 0, fsbench
+#   rates > 0); tolerance: exact; observed: not recorded
+# witness: behaviour: the columns named after the sweep, fsbench's four columns, the scratch area
+#   removed (the test's ls); tolerance: exact; observed: not recorded
 need_root
 $IOWHY rand --help >/dev/null 2>&1 || skip "iowhy rand is not wired into main.c"
 j=$TMPROOT/r.json

@@ -1,4 +1,11 @@
 # read: the MD5 iowhy computes equals md5sum's; the user's file is left alone.
+#
+# witness: md5sum of the file the test wrote, against the MD5 iowhy read printed, and again after
+#   (the file unchanged); tolerance: exact; observed: not recorded
+# witness: the command line's sizes (20,000,000 bytes in 1 MiB reads, 8 MiB in 64 KiB reads);
+#   tolerance: >= 20 and >= 128 read calls (lower bounds); observed: not recorded
+# witness: NOT independent: read's own facts (md5_matches, crc32_matches, bytes); tolerance:
+#   exact; observed: not recorded
 need_root
 $IOWHY read --help >/dev/null 2>&1 || skip "iowhy read is not wired into main.c"
 f=$TMPROOT/data
