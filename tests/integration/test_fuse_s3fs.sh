@@ -9,16 +9,15 @@ command -v s3rver >/dev/null || skip "s3rver not installed: npm registry unreach
 source tests/integration/lib_fuse.sh
 J=$TMPROOT/r.json
 mkdir -p "$TMPROOT/s3" "$TMPROOT/mnt"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-s3rver --directory "$TMPROOT/s3" --address 127.0.0.1 --port "$PORT" --configure-bucket iowhy \
-	--silent >"$TMPROOT/s3rver.log" 2>&1 &
-SPID=$!
-on_exit "kill $SPID 2>/dev/null"
-for _ in $(seq 100); do
-	python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 1)" 2>/dev/null &&
-		break
-	sleep 0.1
-done
+# s3rver binds a free port itself (port 0); its port is the one ss shows its pid listening on
+s3rver_local_start "$TMPROOT/s3" iowhy "$TMPROOT/s3rver.log"; rc=$?
+[ -z "$S3RVER_PID" ] || on_exit "kill $S3RVER_PID 2>/dev/null; wait $S3RVER_PID 2>/dev/null"
+if [ "$rc" = 0 ]; then
+	pass "s3rver listens on 127.0.0.1:$S3RVER_PORT ($LISTEN_WHY)"
+else
+	fail "s3rver listens on 127.0.0.1: $LISTEN_WHY"; finish
+fi
+PORT=$S3RVER_PORT
 echo "S3RVER:S3RVER" >"$TMPROOT/passwd" # s3rver's fixed test credentials
 chmod 600 "$TMPROOT/passwd"
 s3fs iowhy "$TMPROOT/mnt" -f -o "url=http://127.0.0.1:$PORT,use_path_request_style" \

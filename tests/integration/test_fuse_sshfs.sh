@@ -1,5 +1,5 @@
-# sshfs over an sshd on 127.0.0.1 (a throwaway host key, user key and config in $TMPROOT, on a free
-# high port; started and stopped here): `iowhy copy --files 200 --size 64k --jobs 1,4` on it shows
+# sshfs over an sshd on 127.0.0.1 (a throwaway host key, user key and config in $TMPROOT, on a port
+# this sshd is seen listening on; started and stopped here): `iowhy copy --files 200 --size 64k --jobs 1,4` on it shows
 # network wait in the daemon's block, and the copy's bytes are charged end to end: the workload's
 # own count = its syscalls' bytes = FUSE WRITE (and READ) bytes <= the daemon's socket bytes.
 need_root
@@ -13,16 +13,15 @@ mkdir -p "$TMPROOT/remote" "$TMPROOT/mnt"
 ssh-keygen -q -t ed25519 -N '' -f "$K/host_key" && ssh-keygen -q -t ed25519 -N '' -f "$K/id" ||
 	{ fail "ssh keys made"; finish; }
 cp "$K/id.pub" "$K/authorized_keys"
-PORT=$(free_port)
-sshd_local_config "$K" "$PORT"
-/usr/sbin/sshd -f "$K/sshd_config" -D -e 2>"$K/sshd.log" &
-SSHD=$!
-on_exit "kill $SSHD 2>/dev/null"
-for i in $(seq 100); do # until sshd listens
-	python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 1)" 2>/dev/null &&
-		break
-	sleep 0.1
-done
+# sshd on a port it bound itself: kept once ss shows its pid listening there (lib_local_servers.sh)
+sshd_local_start "$K"; rc=$?
+[ -z "$SSHD_PID" ] || on_exit "kill $SSHD_PID 2>/dev/null; wait $SSHD_PID 2>/dev/null"
+if [ "$rc" = 0 ]; then
+	pass "sshd listens on 127.0.0.1:$SSHD_PORT ($LISTEN_WHY)"
+else
+	fail "sshd listens on 127.0.0.1: $LISTEN_WHY"; finish
+fi
+PORT=$SSHD_PORT
 # noforget: stable inode numbers (cp refuses a source whose inode changed while copying)
 sshfs -f -o "IdentityFile=$K/id,StrictHostKeyChecking=no,UserKnownHostsFile=/dev/null" \
 	-o "port=$PORT,BatchMode=yes,ConnectTimeout=10,noforget" \
