@@ -62,7 +62,7 @@ SHELLCHECK_FLAGS := -s bash -S warning -e SC2010
 all: iowhy
 
 iowhy: $(OUT)/iowhy
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(OUT)/iowhy: $(OUT)/obj/src/cli/main.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

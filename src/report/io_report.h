@@ -26,6 +26,7 @@ struct json_object *io_report_stacks_json(const struct session_summary *sum);
 /* The passive verdicts (`verdicts`, each with its inputs) and the members' numbers they were
  * computed from (`verdict_inputs`); NULL inputs when the run touched fewer than two devices. */
 struct json_object *io_report_verdicts_json(const struct session_summary *sum);
+struct json_object *io_report_verdicts_withdrawn_json(const struct session_summary *sum);
 struct json_object *io_report_verdict_inputs_json(const struct session_summary *sum);
 
 #endif

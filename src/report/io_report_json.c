@@ -378,6 +378,22 @@ struct json_object *io_report_verdicts_json(const struct session_summary *sum)
 	return a;
 }
 
+struct json_object *io_report_verdicts_withdrawn_json(const struct session_summary *sum)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; sum && i < sum->nwithdrawn && i < VD_MAX; i++) {
+		const struct vd_withdrawn *w = &sum->withdrawn[i];
+		struct json_object *o = json_object_new_object();
+
+		jput_str(o, "kind", vd_kind_name(w->kind));
+		jput_str(o, "subject", w->subject);
+		jput_str(o, "why", w->why);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 struct json_object *io_report_verdict_inputs_json(const struct session_summary *sum)
 {
 	const struct vd_input *in = sum ? &sum->vin : NULL;
@@ -407,6 +423,7 @@ struct json_object *io_report_verdict_inputs_json(const struct session_summary *
 		json_object_array_add(a, x);
 	}
 	jput(o, "members", a);
+	jput_bool(o, "peers", !in->independent);
 	jput_str(o, "shared_lower", in->shared_lower);
 	jput_bool(o, "writes", in->writes);
 	jput_str(o, "top_thread", in->top_thread);

@@ -410,6 +410,7 @@ static struct json_object *session_obj(const struct session_result *s)
 	jput(o, "disks", disks_arr(sum));
 	jput(o, "stacks", io_report_stacks_json(sum));
 	jput(o, "verdicts", io_report_verdicts_json(sum));
+	jput(o, "verdicts_withdrawn", io_report_verdicts_withdrawn_json(sum));
 	jput(o, "verdict_inputs", io_report_verdict_inputs_json(sum));
 	jput(o, "explanation", explanation_arr(sum ? &sum->expl : NULL));
 	jput(o, "explanation_sentences", sentences_arr(sum ? &sum->expl : NULL));

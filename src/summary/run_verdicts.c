@@ -23,9 +23,10 @@ static int bottom_of(const struct stack_line *st, int i)
 	return i;
 }
 
-/* The members: a stack's own devices when it has several, each with the device at the bottom of
- * what it sits on (the next level's only one when that is not known), else the top-level disks with the workload's
- * bytes. Sets in->shared_lower when a stack's next level is one device. */
+/* The members: a stack's own devices when it has several (peers), each with the device at the
+ * bottom of what it sits on (the next level's only one when that is not known), else the
+ * top-level disks with the workload's bytes (independent: not compared with each other). Sets
+ * in->shared_lower when a stack's next level is one device. */
 static void pick_members(const struct session_summary *sum, struct vd_input *in)
 {
 	for (int k = 0; k < sum->nstacks && in->nmembers < 2; k++) {
@@ -59,6 +60,7 @@ static void pick_members(const struct session_summary *sum, struct vd_input *in)
 	if (in->nmembers >= 2)
 		return;
 	in->nmembers = 0;
+	in->independent = 1;
 	for (int d = 0; d < sum->ndisks && in->nmembers < VD_MAX_MEMBERS; d++)
 		if (sum->disks[d].workload_bytes && !below_a_stack(sum, sum->disks[d].name))
 			snprintf(in->m[in->nmembers++].name, sizeof(in->m[0].name), "%s",
@@ -160,6 +162,7 @@ int run_verdict_input(const struct session_result *s, const struct session_summa
 		      struct vd_input *in)
 {
 	memset(in, 0, sizeof(*in));
+	in->passive = 1;
 	pick_members(sum, in);
 	if (in->nmembers < 2)
 		return in->nmembers;

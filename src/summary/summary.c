@@ -341,7 +341,8 @@ int summary_compute(struct session_result *s)
 	compute_disks(s, sum);
 	/* passive verdicts when the run touched several devices */
 	sum->nverdicts = run_verdict_input(s, sum, &sum->vin) >= 2 ?
-			 verdicts_compute(&sum->vin, sum->verdicts, VD_MAX) : 0;
+			 verdicts_compute_checked(&sum->vin, sum->verdicts, VD_MAX, sum->withdrawn,
+						  VD_MAX, &sum->nwithdrawn) : 0;
 	explain(s, sum->phases, &sum->expl);
 	s->summary = sum;
 	return 0;

@@ -87,6 +87,9 @@ struct session_summary {
 	struct vd_input vin;        /* the verdicts' inputs (run_verdicts.h): members, nmembers >= 2 */
 	struct verdict verdicts[VD_MAX]; /* what the numbers support; nverdicts 0: nothing stands out */
 	int nverdicts;
+	struct vd_withdrawn withdrawn[VD_MAX]; /* verdicts that contradicted their numbers or each
+						* other, taken back (verdicts_check) */
+	int nwithdrawn;
 	struct explanation expl;
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Verdict rules over per-member numbers (verdicts.h). */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -83,22 +84,27 @@ static double median_others(const struct vd_input *in, size_t offset, int skip)
 
 #define MEDIAN_OTHERS(in, field, skip) median_others(in, offsetof(struct vd_member, field), skip)
 
-/* Is member I slow next to the others: latency (or busy) VD_SLOW_RATIO times their median while
- * they are not saturated? Sets *ratio to the larger of the two ratios. */
-static int is_slow(const struct vd_input *in, int i, double *ratio)
+/* Is member I slow next to its peers: latency (or busy) VD_SLOW_RATIO times their median while
+ * they are not saturated? Sets *by_busy to whether busy % is the measure that shows it (latency
+ * when both do) and *ratio to that measure's ratio. */
+static int is_slow(const struct vd_input *in, int i, double *ratio, int *by_busy)
 {
 	const struct vd_member *m = &in->m[i];
 	double lat_o = MEDIAN_OTHERS(in, lat_us, i), busy_o = MEDIAN_OTHERS(in, busy_pct, i);
 	double rl = lat_o > 0 ? m->lat_us / lat_o : 0, rb = busy_o > 0 ? m->busy_pct / busy_o : 0;
+	int by_lat = rl >= VD_SLOW_RATIO, by_b = rb >= VD_SLOW_RATIO && m->busy_pct >= 20;
 
-	*ratio = rl > rb ? rl : rb;
-	if (in->nmembers < 2 || busy_o >= VD_IDLE_BUSY_PCT)
+	*by_busy = !by_lat && by_b;
+	*ratio = *by_busy ? rb : rl;
+	if (in->nmembers < 2 || in->independent || busy_o >= VD_IDLE_BUSY_PCT)
+		return 0;
+	if (in->passive && m->iowait_s <= 0)
 		return 0;
 	/* measured alone (hunt): several times slower in throughput too, not one slow sample */
 	if (m->alone_mib_s > 0 &&
 	    MEDIAN_OTHERS(in, alone_mib_s, i) < VD_SLOW_RATIO * m->alone_mib_s)
 		return 0;
-	return rl >= VD_SLOW_RATIO || (rb >= VD_SLOW_RATIO && m->busy_pct >= 20);
+	return by_lat || by_b;
 }
 
 /* The workload's I/O wait on member I (a run's report), as a sentence end and as inputs: "; the
@@ -147,7 +153,7 @@ static int rule_throttle_config(const struct vd_input *in, int i, struct vd_out 
 	struct verdict *v;
 	char note[160];
 	double ratio;
-	int slow = is_slow(in, i, &ratio);
+	int by_busy, slow = is_slow(in, i, &ratio, &by_busy);
 
 	dir_limits(in, m, &bps, &iops);
 	if (bps && (m->mib_s * MIB >= VD_AT_LIMIT * (double)bps || slow)) {
@@ -207,24 +213,36 @@ static int flat_ceiling(const struct vd_member *m, double *lo, double *hi, doubl
 static void rule_slow(const struct vd_input *in, int i, struct vd_out *o)
 {
 	const struct vd_member *m = &in->m[i];
-	double ratio, lo, hi, growth;
-	char flat[160] = "", busy[64] = "", note[160];
+	double ratio, lo, hi, growth, lat_o = MEDIAN_OTHERS(in, lat_us, i);
+	double busy_o = MEDIAN_OTHERS(in, busy_pct, i);
+	char flat[160] = "", other[80] = "", note[160];
 	struct verdict *v;
+	int by_busy;
 
-	if (!is_slow(in, i, &ratio))
+	if (!is_slow(in, i, &ratio, &by_busy))
 		return;
-	if (m->busy_pct > 0 || MEDIAN_OTHERS(in, busy_pct, i) > 0)
-		snprintf(busy, sizeof(busy), ", busy %.0f%% vs %.0f%%", m->busy_pct,
-			 MEDIAN_OTHERS(in, busy_pct, i));
 	if (flat_ceiling(m, &lo, &hi, &growth))
 		snprintf(flat, sizeof(flat), "; it stays at %.1f MiB/s from depth %.0f to %.0f "
 			 "while latency grows %.0fx (no throttle configured)",
 			 hi, m->depth[0], m->depth[m->ndepth - 1], growth);
-	v = add(o, VD_SLOW_MEMBER, m->name,
-		"%s is the slow member: device latency %.0f us vs %.0f us for the others "
-		"(%.1fx)%s, %.1f MiB/s vs %.1f MiB/s%s",
-		m->name, m->lat_us, MEDIAN_OTHERS(in, lat_us, i), ratio, busy, m->mib_s,
-		MEDIAN_OTHERS(in, mib_s, i), flat);
+	/* the measure that shows it first, with its ratio; the other measure as it is */
+	if (by_busy) {
+		snprintf(other, sizeof(other), ", device latency %.0f us vs %.0f us", m->lat_us,
+			 lat_o);
+		v = add(o, VD_SLOW_MEMBER, m->name,
+			"%s is the slow member: busy %.0f%% vs %.0f%% for the others (%.1fx)%s, "
+			"%.1f MiB/s vs %.1f MiB/s%s", m->name, m->busy_pct, busy_o, ratio, other,
+			m->mib_s, MEDIAN_OTHERS(in, mib_s, i), flat);
+	} else {
+		if (m->busy_pct > 0 || busy_o > 0)
+			snprintf(other, sizeof(other), ", busy %.0f%% vs %.0f%%", m->busy_pct,
+				 busy_o);
+		v = add(o, VD_SLOW_MEMBER, m->name,
+			"%s is the slow member: device latency %.0f us vs %.0f us for the others "
+			"(%.1fx)%s, %.1f MiB/s vs %.1f MiB/s%s", m->name, m->lat_us, lat_o, ratio,
+			other, m->mib_s, MEDIAN_OTHERS(in, mib_s, i), flat);
+	}
+	input(v, "by_busy", by_busy);
 	input(v, "lat_us", m->lat_us);
 	input(v, "others_lat_us", MEDIAN_OTHERS(in, lat_us, i));
 	input(v, "busy_pct", m->busy_pct);
@@ -265,6 +283,8 @@ static void rule_shared(const struct vd_input *in, const char *flagged, struct v
 	struct verdict *v;
 	int n = 0;
 
+	if (in->independent)
+		return;
 	for (int i = 0; i < in->nmembers; i++) {
 		const struct vd_member *m = &in->m[i];
 
@@ -337,7 +357,7 @@ static void rule_queue_depth(const struct vd_input *in, int i, struct vd_out *o)
 	struct verdict *v;
 
 	if (m->inflight <= 0 || m->inflight > VD_QD_INFLIGHT || m->busy_pct < 5 ||
-	    m->busy_pct > 80)
+	    m->busy_pct > 80 || (in->passive && m->iowait_s <= 0))
 		return;
 	if (m->ndepth >= 2 && m->depth_mib_s[0] > 0)
 		snprintf(gain, sizeof(gain), "; depth %.0f gave %.1fx the throughput of depth %.0f",
@@ -385,15 +405,23 @@ static void rule_waits(const struct vd_input *in, struct vd_out *o)
 
 int verdicts_compute(const struct vd_input *in, struct verdict *out, int max)
 {
+	int nw;
+
+	return verdicts_compute_checked(in, out, max, NULL, 0, &nw);
+}
+
+int verdicts_compute_checked(const struct vd_input *in, struct verdict *out, int max,
+			     struct vd_withdrawn *w, int wmax, int *nw)
+{
 	struct vd_out o = { .v = out, .n = 0, .max = max };
 	char flagged[VD_MAX_MEMBERS] = { 0 };
 	double ratio;
-	int before;
+	int before, by_busy;
 
 	for (int i = 0; i < in->nmembers; i++)
 		flagged[i] = (char)rule_throttle_config(in, i, &o);
 	for (int i = 0; i < in->nmembers; i++)
-		if (!flagged[i] && is_slow(in, i, &ratio)) {
+		if (!flagged[i] && is_slow(in, i, &ratio, &by_busy)) {
 			rule_slow(in, i, &o);
 			flagged[i] = 1;
 		}
@@ -417,5 +445,124 @@ int verdicts_compute(const struct vd_input *in, struct verdict *out, int max)
 	for (int i = 0; i < in->nmembers; i++)
 		rule_queue_depth(in, i, &o);
 	rule_waits(in, &o);
-	return o.n;
+	return verdicts_check(in, out, o.n, w, wmax, nw);
+}
+
+/* The member named NAME, or NULL. */
+static const struct vd_member *member(const struct vd_input *in, const char *name)
+{
+	for (int i = 0; i < in->nmembers; i++)
+		if (!strcmp(in->m[i].name, name))
+			return &in->m[i];
+	return NULL;
+}
+
+static double input_val(const struct verdict *v, const char *key, double dflt)
+{
+	for (int k = 0; k < v->ninputs; k++)
+		if (!strcmp(v->inputs[k].key, key))
+			return v->inputs[k].val;
+	return dflt;
+}
+
+/* The measure a slow-member verdict quotes first, of member m. */
+static double slow_measure(const struct verdict *v, const struct vd_member *m)
+{
+	return input_val(v, "by_busy", 0) ? m->busy_pct : m->lat_us;
+}
+
+/* Why verdict k of v[0..n) (keep[] marks those still standing) contradicts its inputs or a
+ * standing verdict, in why; 0 if it does not. */
+static int contradicts(const struct vd_input *in, const struct verdict *v, int n,
+		       const char *keep, int k, char *why, size_t wn)
+{
+	const struct verdict *x = &v[k];
+	const struct vd_member *m = member(in, x->subject);
+
+	if (x->kind == VD_QUEUE_DEPTH && in->passive && m && m->iowait_s <= 0) {
+		snprintf(why, wn, "the workload did not wait on %s", x->subject);
+		return 1;
+	}
+	if (x->kind != VD_SLOW_MEMBER)
+		return 0;
+	if (in->nmembers < 2 || in->independent || !m) {
+		snprintf(why, wn, "%s has no peers to be slower than", x->subject);
+		return 1;
+	}
+	if (in->passive && m->iowait_s <= 0) {
+		snprintf(why, wn, "the workload did not wait on %s", x->subject);
+		return 1;
+	}
+	{
+		int by_busy = input_val(x, "by_busy", 0) != 0;
+		double val = by_busy ? input_val(x, "busy_pct", -1) : input_val(x, "lat_us", -1);
+		double oth = by_busy ? input_val(x, "others_busy_pct", -1) :
+				       input_val(x, "others_lat_us", -1);
+		double r = input_val(x, "ratio", -1);
+
+		if (!(val > 0 && oth > 0 && r >= VD_SLOW_RATIO &&
+		      fabs(val / oth - r) <= 0.01 * r)) {
+			snprintf(why, wn, "its ratio %.2fx is not %.0f / %.0f", r, val, oth);
+			return 1;
+		}
+	}
+	for (int j = 0; j < n; j++) {
+		if (j == k || !keep[j])
+			continue;
+		if ((v[j].kind == VD_THROTTLED) && !strcmp(v[j].subject, x->subject)) {
+			snprintf(why, wn, "%s is throttled, not slow", x->subject);
+			return 1;
+		}
+		if (v[j].kind != VD_SLOW_MEMBER)
+			continue;
+		if (input_val(&v[j], "by_busy", 0) != input_val(x, "by_busy", 0) &&
+		    input_val(&v[j], "ratio", 0) >= input_val(x, "ratio", 0)) {
+			snprintf(why, wn, "%s is named slow by another measure", v[j].subject);
+			return 1;
+		}
+	}
+	/* every member not named slow is faster on the quoted measure */
+	for (int i = 0; i < in->nmembers; i++) {
+		const struct vd_member *o = &in->m[i];
+		int named = 0;
+
+		for (int j = 0; j < n; j++)
+			named |= keep[j] && v[j].kind == VD_SLOW_MEMBER &&
+				 !strcmp(v[j].subject, o->name);
+		if (!named && slow_measure(x, o) >= slow_measure(x, m)) {
+			snprintf(why, wn, "%s is not slower than %s (%.0f vs %.0f)", x->subject,
+				 o->name, slow_measure(x, m), slow_measure(x, o));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int verdicts_check(const struct vd_input *in, struct verdict *v, int n, struct vd_withdrawn *w,
+		   int wmax, int *nw)
+{
+	char keep[VD_MAX];
+	int out = 0;
+
+	*nw = 0;
+	if (n > VD_MAX)
+		n = VD_MAX;
+	memset(keep, 1, sizeof(keep));
+	for (int k = 0; k < n; k++) {
+		char why[160];
+
+		if (!contradicts(in, v, n, keep, k, why, sizeof(why)))
+			continue;
+		keep[k] = 0;
+		if (w && *nw < wmax) {
+			w[*nw].kind = v[k].kind;
+			snprintf(w[*nw].subject, sizeof(w[0].subject), "%s", v[k].subject);
+			snprintf(w[*nw].why, sizeof(w[0].why), "%s", why);
+		}
+		(*nw)++;
+	}
+	for (int k = 0; k < n; k++)
+		if (keep[k])
+			v[out++] = v[k];
+	return out;
 }

@@ -17,6 +17,13 @@
  *   writeback      balance_dirty_pages pauses a large share of the wall (less the time the work
  *                  waited for a CPU: a loaded host's run queue is not the work's)
  *   journal        waits on journal commits a large share of the wall (the same)
+ *
+ * Members are peers: devices of one stack that share the work's requests (hunt's set, a RAID's
+ * disks). Devices a run merely touched (independent != 0: the disk it loaded its binaries from
+ * beside the one it wrote) are not compared with each other: no slow-member or shared verdict
+ * among them. In a run's report (passive != 0) a verdict about one device needs the workload to
+ * have waited on it. verdicts_check() holds a set of verdicts to these rules and withdraws any
+ * verdict that contradicts its numbers or another verdict.
  */
 #ifndef IOWHY_VERDICTS_H
 #define IOWHY_VERDICTS_H
@@ -71,6 +78,8 @@ struct vd_input {
 	double top_thread_runq_pct; /* ... and of the wall it waited for a CPU (run queue), % */
 	double wall_s, dirty_pause_s, journal_wait_s;
 	double runq_s;         /* of the wall: the work waiting for a CPU (the host's contention) */
+	int independent;       /* the members are devices a run touched, not peers of one stack */
+	int passive;           /* a run's report (not hunt): iowait_s of each member is known */
 };
 
 enum vd_kind {
@@ -92,8 +101,29 @@ struct verdict {
 };
 
 /* All verdicts the numbers support, most specific first; returns how many (0: nothing stands
- * out). */
+ * out). The set passes verdicts_check(). */
 int verdicts_compute(const struct vd_input *in, struct verdict *out, int max);
+
+/* A verdict taken back by verdicts_check(), and why. */
+struct vd_withdrawn {
+	enum vd_kind kind;
+	char subject[64];
+	char why[160];
+};
+
+/* Hold v[0..n) to the rules against each other and against their inputs: a slow member needs
+ * two or more peers, its stated ratio is the ratio of the two numbers it quotes, every member
+ * named slow is slower on the quoted measure than every member not named, all named slow on one
+ * measure, no member both throttled and slow, and (passive) no device verdict where the workload
+ * did not wait. Contradicting verdicts are removed from v (the weaker of a pair) and described in
+ * w (up to wmax); returns the new count of v. *nw gets the number withdrawn. */
+int verdicts_check(const struct vd_input *in, struct verdict *v, int n, struct vd_withdrawn *w,
+		   int wmax, int *nw);
+
+/* verdicts_compute(), with what verdicts_check() withdrew in w[0..wmax) and *nw (a rule that
+ * contradicts its own numbers or another rule: none is expected). */
+int verdicts_compute_checked(const struct vd_input *in, struct verdict *out, int max,
+			     struct vd_withdrawn *w, int wmax, int *nw);
 
 /* "throttled", "slow-member", "shared", "cpu-bound", "queue-depth", "writeback", "journal" */
 const char *vd_kind_name(enum vd_kind k);

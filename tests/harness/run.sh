@@ -47,6 +47,8 @@ check "within" within 100 101 2
 jcheck "jq true" <(echo "{\"a\": 1}") ".a == 1"
 y=$(check "in a subshell" true)'
 plant within_negative_ref FAIL 'check "within" within -100 -100.5 1'
+plant verdict_contradiction FAIL 'echo "{\"schema_version\": 1, \"verdicts\": [{\"kind\": \"slow-member\", \"subject\": \"loop1\", \"inputs\": {\"ratio\": 60.4, \"lat_us\": 16, \"others_lat_us\": 442}}], \"verdict_inputs\": {\"peers\": false, \"members\": [{\"name\": \"loop1\", \"iowait_s\": 1}]}}" >"$TMPROOT/r.json"
+pass "a report with a verdict whose ratio is not that of its numbers"'
 plant part_skipped PASS 'pass "one"
 skip_part "no chromium"'
 

@@ -20,6 +20,7 @@ exec {_HOUT}>&1
 on_exit() { _exit_cmds+=("$1"); }
 _run_exit() {
 	local i
+	check_report_verdicts
 	for ((i=${#_exit_cmds[@]}-1; i>=0; i--)); do eval "${_exit_cmds[$i]}" >/dev/null 2>&1 || true; done
 	_exit_cmds=()
 	[ -z "${_own_harness_dir:-}" ] || rm -rf "$HARNESS_DIR"
@@ -28,7 +29,7 @@ trap '_run_exit' EXIT
 trap '_run_exit; exit 130' INT TERM
 
 pass() { echo "  ok   - $*" >&"$_HOUT"; echo . >>"$HARNESS_DIR/pass"; }
-fail() { echo "  FAIL - $*" >&"$_HOUT"; printf '%s\n' "$*" >>"$HARNESS_DIR/fail"; }
+fail() { echo "  FAIL - $*" >&"$_HOUT"; local m="$*"; printf '%s\n' "${m//$'\n'/ }" >>"$HARNESS_DIR/fail"; }
 # checks_failed / checks_passed: how many so far (subshells included)
 checks_failed() { wc -l <"$HARNESS_DIR/fail"; }
 checks_passed() { wc -l <"$HARNESS_DIR/pass"; }
@@ -52,6 +53,45 @@ source() {
 }
 # check DESC COND...: pass if the command succeeds
 check() { local d=$1; shift; if "$@"; then pass "$d"; else fail "$d"; fi; }
+# Every report a test leaves in $TMPROOT (a JSON object with `verdicts`) is held to the verdict
+# rules when the test ends, from the report's own numbers: nothing withdrawn; a slow member only
+# among peers (verdict_inputs.peers, two or more members), its ratio the ratio of the two numbers
+# it quotes (lat_us or busy_pct against the others'), one measure for all members named slow, the
+# workload waited on it; no member both throttled and slow; no queue-depth verdict about a device
+# the workload did not wait on. A violation is a failed check of the test that made the report.
+check_report_verdicts() {
+	local f bad
+	[ -n "${TMPROOT:-}" ] && [ -d "$TMPROOT" ] || return 0
+	while IFS= read -r -d '' f; do
+		jq -e 'type == "object" and has("schema_version") and (.verdicts | type) == "array"' \
+			"$f" >/dev/null 2>&1 || continue
+		bad=$(jq -r '
+			def inp(k): .inputs[k];
+			(.verdict_inputs // null) as $vi |
+			def member($n): [$vi.members[]? | select(.name == $n)][0];
+			[.verdicts[] | select(.kind == "slow-member")] as $slow |
+			[ ((.verdicts_withdrawn // [])[] | "withdrawn \(.kind) \(.subject): \(.why)"),
+			  ($slow[] | select(inp("ratio") != null) |
+			   (if inp("by_busy") == 1 then [inp("busy_pct"), inp("others_busy_pct")]
+			    else [inp("lat_us"), inp("others_lat_us")] end) as $q |
+			   select($q[1] <= 0 or ((($q[0] / $q[1]) - inp("ratio")) | fabs) > 0.01 * inp("ratio")) |
+			   "\(.subject): ratio \(inp("ratio")) is not \($q[0]) / \($q[1])"),
+			  ($slow[] | select($vi != null and (($vi.peers != true) or
+			   (($vi.members | length) < 2))) | "\(.subject) named slow among non-peers"),
+			  ($slow[] | select($vi != null and ((member(.subject).iowait_s // 0) <= 0)) |
+			   "\(.subject) named slow, but the workload did not wait on it"),
+			  (select(([$slow[] | inp("by_busy") // 0] | unique | length) > 1) |
+			   "members named slow by different measures"),
+			  (.verdicts[] | select(.kind == "throttled") | .subject as $t |
+			   $slow[] | select(.subject == $t) | "\($t) both throttled and slow"),
+			  (.verdicts[] | select(.kind == "queue-depth" and $vi != null and
+			   ((member(.subject).iowait_s // 0) <= 0)) |
+			   "queue-depth verdict on \(.subject), where the workload did not wait")
+			] | join("; ")' "$f" 2>&1)
+		[ -z "$bad" ] || fail "verdicts of ${f#"$TMPROOT"/}: $bad"
+	done < <(find "$TMPROOT" -maxdepth 3 -name '*.json' -size -20M -print0 2>/dev/null)
+}
+
 # timed CMD...: runs CMD and keeps its elapsed time by the test's own clock in TIMED_NS (ns);
 # check_phase_invariants then checks each phase's wall against it
 timed() {

@@ -517,6 +517,99 @@ static void test_run_member_bottoms(void **state)
 	run_fixture_free(f);
 }
 
+/* The report of a fio random-read run on one loop device that also loaded its binaries from vda:
+ * two disks the run touched, not peers. loop1 was fast (16 us) and busy (60%), vda slow (442 us)
+ * and nearly idle, the workload waited only on loop1. No member is "slow", and no verdict is
+ * about vda, where the workload did not wait. */
+static void test_independent_disks(void **state)
+{
+	struct vd_input in;
+	struct verdict v[VD_MAX];
+	int n;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.nmembers = 2;
+	in.independent = 1;
+	in.passive = 1;
+	snprintf(in.m[0].name, sizeof(in.m[0].name), "vda");
+	in.m[0].lat_us = 442;
+	in.m[0].busy_pct = 6;
+	in.m[0].inflight = 1;
+	snprintf(in.m[1].name, sizeof(in.m[1].name), "loop1");
+	in.m[1].lat_us = 16;
+	in.m[1].busy_pct = 60;
+	in.m[1].inflight = 1;
+	in.m[1].iowait_s = 2.5;
+	in.wall_s = 3;
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_null(find(v, n, VD_SLOW_MEMBER));
+	assert_null(find(v, n, VD_SHARED));
+	for (int i = 0; i < n; i++)
+		assert_string_not_equal(v[i].subject, "vda");
+	/* the same numbers as peers of one stack: loop1 is slow by busy %, and the sentence quotes
+	 * busy % with the ratio of the two busy figures it quotes */
+	in.independent = 0;
+	in.m[0].iowait_s = 0.1;
+	n = verdicts_compute(&in, v, VD_MAX);
+	{
+		const struct verdict *t = find(v, n, VD_SLOW_MEMBER);
+
+		assert_non_null(t);
+		assert_string_equal(t->subject, "loop1");
+		assert_non_null(strstr(t->text, "busy 60% vs 6% for the others (10.0x)"));
+		assert_true(input_of(t, "by_busy") == 1);
+		assert_true(input_of(t, "ratio") > 9.99 && input_of(t, "ratio") < 10.01);
+	}
+}
+
+/* verdicts_check takes back what contradicts its numbers or another verdict. */
+static void test_check_withdraws(void **state)
+{
+	struct vd_input in = three_alike();
+	struct verdict v[VD_MAX];
+	struct vd_withdrawn w[VD_MAX];
+	int n, nw;
+
+	(void)state;
+	in.m[2].lat_us = 900; /* loop2: 900 us against 150 and 160 */
+	n = verdicts_compute(&in, v, VD_MAX);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].kind, VD_SLOW_MEMBER);
+	assert_int_equal(verdicts_check(&in, v, n, w, VD_MAX, &nw), 1);
+	assert_int_equal(nw, 0);
+	/* a stated ratio that is not the quoted numbers' ratio (the 60.4x of 16 us vs 442 us) */
+	for (int k = 0; k < v[0].ninputs; k++)
+		if (!strcmp(v[0].inputs[k].key, "ratio"))
+			v[0].inputs[k].val = 60.4;
+	assert_int_equal(verdicts_check(&in, v, n, w, VD_MAX, &nw), 0);
+	assert_int_equal(nw, 1);
+	assert_non_null(strstr(w[0].why, "ratio 60.40x is not 900 / 155"));
+	/* two members named slow by different measures: the weaker is taken back */
+	n = verdicts_compute(&in, v, VD_MAX);
+	v[1] = v[0];
+	snprintf(v[1].subject, sizeof(v[1].subject), "loop0");
+	for (int k = 0; k < v[1].ninputs; k++) {
+		if (!strcmp(v[1].inputs[k].key, "by_busy"))
+			v[1].inputs[k].val = 1;
+		if (!strcmp(v[1].inputs[k].key, "ratio"))
+			v[1].inputs[k].val = 3.5;
+	}
+	assert_int_equal(verdicts_check(&in, v, 2, w, VD_MAX, &nw), 1);
+	assert_string_equal(v[0].subject, "loop2");
+	assert_int_equal(nw, 1);
+	assert_string_equal(w[0].subject, "loop0");
+	/* a slow member among independent disks, and one not slower than a member not named */
+	n = verdicts_compute(&in, v, VD_MAX);
+	in.independent = 1;
+	assert_int_equal(verdicts_check(&in, v, n, w, VD_MAX, &nw), 0);
+	assert_non_null(strstr(w[0].why, "no peers"));
+	in.independent = 0;
+	in.m[0].lat_us = 1000;
+	assert_int_equal(verdicts_check(&in, v, n, w, VD_MAX, &nw), 0);
+	assert_non_null(strstr(w[0].why, "not slower than loop0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +625,8 @@ int main(void)
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_run_verdicts),
 		cmocka_unit_test(test_run_member_bottoms),
+		cmocka_unit_test(test_independent_disks),
+		cmocka_unit_test(test_check_withdraws),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
