@@ -29,19 +29,43 @@
  *   calib touch MB         write one byte in every page of MB MiB of fresh anonymous memory (one
  *                          page fault each), then print this process's own fault count (getrusage)
  *                          and its schedstat (oncpu_ns N, run_delay_ns N)
+ *   calib witness OUT [DEV...] -- CMD [ARG...]
+ *                          the test's own witnesses of a traced run, put between iowhy and the
+ *                          workload: runs CMD as its child (a subreaper: it reaps every
+ *                          descendant), waits for all, exits with CMD's status and writes to OUT,
+ *                          "KEY VALUE" a line: cpu_ns (getrusage RUSAGE_SELF + RUSAGE_CHILDREN,
+ *                          user + sys: the total is exact, the split is by tick), children_cpu_ns
+ *                          and its split (children_user_ns, children_sys_ns), self_cpu_ns,
+ *                          self_start_cpu_ns (its own CPU when main began: its exec and what its
+ *                          process ran before, iowhy's gate), task_clock_ns (perf's task-clock of
+ *                          CMD's tree, inherited; -1 if it cannot be opened), elapsed_ns
+ *                          (CLOCK_MONOTONIC from before the fork to the last reaping), steal_ns
+ *                          (all CPUs' steal over that time, /proc/stat ticks), steal_total_ns
+ *                          (since boot, at the end), switches (context switches, voluntary or
+ *                          not, of it and the processes it reaped: getrusage), reaped,
+ *                          reaped_oncpu_ns and reaped_run_delay_ns (schedstat of each process it
+ *                          reaped, main threads only), self_run_delay_ns (its own run-queue wait,
+ *                          schedstat, from its fork on), status (CMD's wait status), and for each
+ *                          DEV the lines "dev_before DEV F1 ... F17" and "dev_after DEV ..."
+ *                          (/sys/block/DEV/stat just before the fork and just after the last
+ *                          reaping)
  */
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 static double cpu_ms(void)
 {
@@ -82,6 +106,202 @@ static int spin(long ms)
 			x += i;
 	print_run_delay();
 	return 0;
+}
+
+/* calib witness: the test's own witnesses of a command's run (see the top), read by this process,
+ * which shares no code with iowhy's collectors. */
+static long long ts_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long long tv_ns(struct timeval tv)
+{
+	return tv.tv_sec * 1000000000LL + tv.tv_usec * 1000LL;
+}
+
+/* The steal of all CPUs so far (/proc/stat's first line, whole USER_HZ ticks), or -1. */
+static long long steal_ns(void)
+{
+	unsigned long long v[8];
+	FILE *f = fopen("/proc/stat", "re");
+	int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+			   &v[4], &v[5], &v[6], &v[7]) : 0;
+
+	if (f)
+		fclose(f);
+	return n == 8 ? (long long)(v[7] * (1000000000.0 / sysconf(_SC_CLK_TCK))) : -1;
+}
+
+/* One line of /sys/block/DEV/stat, spaces squeezed, into buf (empty when unreadable). */
+static void dev_stat_line(const char *dev, char *buf, size_t len)
+{
+	char path[256], raw[512], *p, *q;
+	int fd, space = 1;
+	ssize_t n;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, raw, sizeof(raw) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	raw[n] = '\0';
+	for (p = raw, q = buf; *p && q < buf + len - 1; p++) {
+		if (*p == ' ' || *p == '\n') {
+			if (!space)
+				*q++ = ' ';
+			space = 1;
+		} else {
+			*q++ = *p;
+			space = 0;
+		}
+	}
+	while (q > buf && q[-1] == ' ')
+		q--;
+	*q = '\0';
+}
+
+enum { WITNESS_DEVS = 8 };
+
+/* calib witness OUT [DEV...] -- CMD [ARG...] (see the top). OUT and its own schedstat are opened
+ * before the fork, and what it reads after the last reaping goes out in one write just before
+ * _exit: its CPU after that read (the write, the exit) is the only part of it not in cpu_ns. */
+static int witness(int argc, char **argv)
+{
+	char before[WITNESS_DEVS][256], after[WITNESS_DEVS][256], text[4096], ss[128];
+	const char *out = argv[0], *devs[WITNESS_DEVS];
+	char **cmd = NULL;
+	long long self0 = ts_ns(CLOCK_PROCESS_CPUTIME_ID), t0, t1, steal0, steal1, tc = -1;
+	long long reaped_delay = 0, reaped_oncpu = 0;
+	unsigned long long self_delay = 0;
+	int ndev = 0, go[2], tfd, ofd, sfd, status = 0, reaped = 0, len;
+	struct perf_event_attr a;
+	struct rusage rs, rc;
+	ssize_t n;
+	pid_t child;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			cmd = argv + i + 1;
+			break;
+		}
+		if (ndev == WITNESS_DEVS) {
+			fprintf(stderr, "calib witness: at most %d devices\n", WITNESS_DEVS);
+			return 2;
+		}
+		devs[ndev++] = argv[i];
+	}
+	if (!cmd || !cmd[0]) {
+		fprintf(stderr, "usage: calib witness OUT [DEV...] -- CMD [ARG...]\n");
+		return 2;
+	}
+	ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	sfd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (ofd < 0 || pipe2(go, O_CLOEXEC)) {
+		perror(out);
+		return 2;
+	}
+	/* orphans come to this process: it reaps every descendant, and RUSAGE_CHILDREN has them all */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	for (int i = 0; i < ndev; i++)
+		dev_stat_line(devs[i], before[i], sizeof(before[i]));
+	steal0 = steal_ns();
+	t0 = ts_ns(CLOCK_MONOTONIC);
+	child = fork();
+	if (child < 0) {
+		perror("calib witness: fork");
+		return 2;
+	}
+	if (child == 0) {
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(cmd[0], cmd);
+		perror(cmd[0]);
+		_exit(127);
+	}
+	close(go[0]);
+	/* perf's task-clock of the child and every descendant (inherit: an exited task's count folds
+	 * into its parent's), opened before the child goes on to exec */
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof(a);
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.inherit = 1;
+	tfd = (int)syscall(SYS_perf_event_open, &a, child, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (write(go[1], "g", 1) != 1)
+		kill(child, SIGKILL);
+	close(go[1]);
+	for (;;) {
+		siginfo_t si;
+		unsigned long long run, delay;
+		char path[64];
+		int fd;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT))
+			break; /* ECHILD: every descendant reaped */
+		/* a zombie's schedstat (its main thread's): on-CPU and run-queue wait, exact */
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)si.si_pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		n = fd >= 0 ? read(fd, ss, sizeof(ss) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n > 0) {
+			ss[n] = '\0';
+			if (sscanf(ss, "%llu %llu", &run, &delay) == 2) {
+				reaped_oncpu += (long long)run;
+				reaped_delay += (long long)delay;
+			}
+		}
+		reaped++;
+		waitpid(si.si_pid, si.si_pid == child ? &status : NULL, 0);
+	}
+	t1 = ts_ns(CLOCK_MONOTONIC);
+	for (int i = 0; i < ndev; i++)
+		dev_stat_line(devs[i], after[i], sizeof(after[i]));
+	steal1 = steal_ns();
+	if (tfd < 0 || read(tfd, &tc, sizeof(tc)) != (ssize_t)sizeof(tc))
+		tc = -1;
+	getrusage(RUSAGE_CHILDREN, &rc);
+	getrusage(RUSAGE_SELF, &rs);
+	n = sfd >= 0 ? pread(sfd, ss, sizeof(ss) - 1, 0) : -1;
+	if (n > 0) {
+		ss[n] = '\0';
+		if (sscanf(ss, "%*u %llu", &self_delay) != 1)
+			self_delay = 0;
+	}
+	len = snprintf(text, sizeof(text),
+		       "cpu_ns %lld\nchildren_cpu_ns %lld\nchildren_user_ns %lld\nchildren_sys_ns %lld\n"
+		       "self_cpu_ns %lld\nself_start_cpu_ns %lld\n"
+		       "task_clock_ns %lld\nelapsed_ns %lld\nsteal_ns %lld\nsteal_total_ns %lld\n"
+		       "switches %ld\nreaped %d\nreaped_oncpu_ns %lld\nreaped_run_delay_ns %lld\n"
+		       "self_run_delay_ns %llu\nstatus %d\n",
+		       tv_ns(rs.ru_utime) + tv_ns(rs.ru_stime) + tv_ns(rc.ru_utime) + tv_ns(rc.ru_stime),
+		       tv_ns(rc.ru_utime) + tv_ns(rc.ru_stime), tv_ns(rc.ru_utime), tv_ns(rc.ru_stime),
+		       tv_ns(rs.ru_utime) + tv_ns(rs.ru_stime),
+		       self0, tc, t1 - t0, steal0 >= 0 && steal1 >= 0 ? steal1 - steal0 : -1, steal1,
+		       rc.ru_nvcsw + rc.ru_nivcsw + rs.ru_nvcsw + rs.ru_nivcsw, reaped, reaped_oncpu,
+		       reaped_delay, self_delay, status);
+	for (int i = 0; i < ndev && len < (int)sizeof(text); i++)
+		len += snprintf(text + len, sizeof(text) - (size_t)len, "dev_before %s %s\ndev_after %s %s\n",
+				devs[i], before[i], devs[i], after[i]);
+	if (len >= (int)sizeof(text) || write(ofd, text, (size_t)len) != len) {
+		perror(out);
+		_exit(2);
+	}
+	if (WIFSIGNALED(status))
+		_exit(128 + WTERMSIG(status));
+	_exit(WEXITSTATUS(status));
 }
 
 static int do_fsync(const char *path, long n)
@@ -353,6 +573,8 @@ static int sysmix(const char *path, long k, long n, long m)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 5 && !strcmp(argv[1], "witness"))
+		return witness(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return spin(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
@@ -383,5 +605,6 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "mapread"))
 		return mapread(argv[2]);
 	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | naps N MS | slices N MS | threadexec N | touch MB | mapread FILE | sysmix FILE K N M\n");
+	fprintf(stderr, "       calib witness OUT [DEV...] -- CMD [ARG...]\n");
 	return 2;
 }
