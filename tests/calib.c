@@ -26,6 +26,14 @@
  *                          write_excess_ns: the rounds' interquartile mean of the round's cost per
  *                          call beyond a getppid's (a burst of interrupts or a host stall in some
  *                          rounds does not move it; the clock reads' share taken out)
+ *   calib iomix RFILE WFILE N M  M rounds of: N/M O_DIRECT preads of 4 KiB at random blocks of
+ *                          RFILE, one write of 4 KiB appended to WFILE (created or truncated), one
+ *                          fsync of WFILE; around every call it reads its own witnesses and prints,
+ *                          per kind (pread64, write, fsync), KIND_n, and summed over its calls
+ *                          KIND_wall_ns (CLOCK_MONOTONIC), KIND_cpu_ns (thread CPU clock),
+ *                          KIND_runq_ns (schedstat run_delay), KIND_sleep_ns (wall - cpu - runq:
+ *                          the time asleep), KIND_blkio_ns and KIND_blkio_count (delay accounting
+ *                          over taskstats, as getdelays: needs kernel.task_delayacct=1 and root)
  *   calib touch MB         write one byte in every page of MB MiB of fresh anonymous memory (one
  *                          page fault each), then print this process's own fault count (getrusage)
  *                          and its schedstat (oncpu_ns N, run_delay_ns N)
@@ -65,6 +73,11 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/socket.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/taskstats.h>
+#include <stddef.h>
 #include <sys/wait.h>
 
 static double cpu_ms(void)
@@ -571,6 +584,234 @@ static int sysmix(const char *path, long k, long n, long m)
 	return writev(1, &iov, 1) == len ? 0 : 1;
 }
 
+/* calib iomix: taskstats (delay accounting) of this thread, asked over generic netlink as
+ * getdelays does: blkio_delay_total (ns) and blkio_count. */
+struct ts_sock {
+	int fd;
+	__u16 family;
+};
+
+struct nlmsg {
+	struct nlmsghdr n;
+	struct genlmsghdr g;
+	char buf[1024];
+};
+
+static int nl_send(int fd, __u16 type, __u8 cmd, __u16 attr, const void *data, __u16 len)
+{
+	struct nlmsg m;
+	struct nlattr *na;
+
+	memset(&m, 0, sizeof(m));
+	m.n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	m.n.nlmsg_type = type;
+	m.n.nlmsg_flags = NLM_F_REQUEST;
+	m.n.nlmsg_pid = 0;
+	m.g.cmd = cmd;
+	m.g.version = 1;
+	na = (struct nlattr *)((char *)&m + m.n.nlmsg_len);
+	na->nla_type = attr;
+	na->nla_len = (__u16)(NLA_HDRLEN + len);
+	memcpy((char *)na + NLA_HDRLEN, data, len);
+	m.n.nlmsg_len += NLA_ALIGN(na->nla_len);
+	return send(fd, &m, m.n.nlmsg_len, 0) == (ssize_t)m.n.nlmsg_len ? 0 : -1;
+}
+
+/* The first attribute of type `type` in [p, p + len), or NULL. */
+static struct nlattr *nl_find(char *p, int len, __u16 type)
+{
+	while (len >= NLA_HDRLEN) {
+		struct nlattr *na = (struct nlattr *)p;
+
+		if (na->nla_len < NLA_HDRLEN || na->nla_len > len)
+			return NULL;
+		if ((na->nla_type & NLA_TYPE_MASK) == type)
+			return na;
+		len -= NLA_ALIGN(na->nla_len);
+		p += NLA_ALIGN(na->nla_len);
+	}
+	return NULL;
+}
+
+/* A reply's attributes: their start and length, or -1 (an error reply, a short one). */
+static int nl_recv(int fd, struct nlmsg *m, char **attrs)
+{
+	ssize_t n = recv(fd, m, sizeof(*m), 0);
+
+	if (n < (ssize_t)NLMSG_LENGTH(GENL_HDRLEN) || !NLMSG_OK(&m->n, (size_t)n) ||
+	    m->n.nlmsg_type == NLMSG_ERROR)
+		return -1;
+	*attrs = (char *)m + NLMSG_LENGTH(GENL_HDRLEN);
+	return (int)(m->n.nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN));
+}
+
+static int ts_open(struct ts_sock *s)
+{
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK };
+	struct nlmsg m;
+	struct nlattr *na;
+	char *attrs;
+	int len;
+
+	s->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (s->fd < 0 || bind(s->fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    nl_send(s->fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
+		    TASKSTATS_GENL_NAME, sizeof(TASKSTATS_GENL_NAME)))
+		return -1;
+	len = nl_recv(s->fd, &m, &attrs);
+	na = len > 0 ? nl_find(attrs, len, CTRL_ATTR_FAMILY_ID) : NULL;
+	if (!na)
+		return -1;
+	s->family = *(__u16 *)((char *)na + NLA_HDRLEN);
+	return 0;
+}
+
+/* This thread's blkio delay (ns) and count, or -1. */
+static int ts_blkio(struct ts_sock *s, unsigned long long *delay, unsigned long long *count)
+{
+	__u32 tid = (__u32)syscall(SYS_gettid);
+	struct taskstats st;
+	struct nlmsg m;
+	struct nlattr *na;
+	char *attrs;
+	int len;
+
+	if (nl_send(s->fd, s->family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_PID, &tid, sizeof(tid)))
+		return -1;
+	len = nl_recv(s->fd, &m, &attrs);
+	na = len > 0 ? nl_find(attrs, len, TASKSTATS_TYPE_AGGR_PID) : NULL;
+	if (na)
+		na = nl_find((char *)na + NLA_HDRLEN, na->nla_len - NLA_HDRLEN, TASKSTATS_TYPE_STATS);
+	if (!na || na->nla_len - NLA_HDRLEN < (int)offsetof(struct taskstats, blkio_delay_total) + 8)
+		return -1;
+	memcpy(&st, (char *)na + NLA_HDRLEN,
+	       sizeof(st) < (size_t)(na->nla_len - NLA_HDRLEN) ? sizeof(st) : (size_t)(na->nla_len - NLA_HDRLEN));
+	*delay = st.blkio_delay_total;
+	*count = st.blkio_count;
+	return 0;
+}
+
+/* One reading of this thread's witnesses. */
+struct io_mark {
+	long long mono, cpu;
+	unsigned long long run_delay, blkio, blkio_n;
+};
+
+/* A kind of call's sums over its calls: wall, on-CPU, run-queue wait, blkio delay and count. */
+struct io_kind {
+	const char *name;
+	long n;
+	long long wall, cpu, runq, blkio, blkio_n;
+};
+
+
+static long long ts_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int schedstat_run_delay(int fd, unsigned long long *rd)
+{
+	char buf[128];
+	ssize_t r = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (r <= 0)
+		return -1;
+	buf[r] = '\0';
+	return sscanf(buf, "%*u %llu", rd) == 1 ? 0 : -1;
+}
+
+/* One reading of this thread's witnesses: the clocks between two equal readings of its run-queue
+ * wait (a preemption in between would put a wait in one window and not in the other: read again). */
+static int io_read_mark(int schedstat_fd, struct ts_sock *ts, struct io_mark *m)
+{
+	unsigned long long rd2;
+
+	if (ts_blkio(ts, &m->blkio, &m->blkio_n))
+		return -1;
+	for (int tries = 0; tries < 100; tries++) {
+		if (schedstat_run_delay(schedstat_fd, &m->run_delay))
+			return -1;
+		m->cpu = thread_cpu_ns();
+		m->mono = ts_mono_ns();
+		if (schedstat_run_delay(schedstat_fd, &rd2))
+			return -1;
+		if (rd2 == m->run_delay)
+			return 0;
+	}
+	return -1;
+}
+
+static void io_add(struct io_kind *k, const struct io_mark *a, const struct io_mark *b)
+{
+	k->n++;
+	k->wall += b->mono - a->mono;
+	k->cpu += b->cpu - a->cpu;
+	k->runq += (long long)(b->run_delay - a->run_delay);
+	k->blkio += (long long)(b->blkio - a->blkio);
+	k->blkio_n += (long long)(b->blkio_n - a->blkio_n);
+}
+
+/* calib iomix RFILE WFILE N M (see the top) */
+static int iomix(const char *rpath, const char *wpath, long n, long m)
+{
+	struct io_kind kinds[3] = { { .name = "pread64" }, { .name = "write" }, { .name = "fsync" } };
+	int rfd = open(rpath, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	int wfd = open(wpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int sfd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	unsigned long long seed = 88172645463325252ULL;
+	struct io_mark a, b;
+	struct ts_sock ts;
+	struct stat st;
+	long blocks;
+	void *buf;
+
+	if (rfd < 0 || wfd < 0 || sfd < 0 || fstat(rfd, &st) || st.st_size < 4096 ||
+	    posix_memalign(&buf, 4096, 4096)) {
+		perror("calib iomix");
+		return 1;
+	}
+	if (ts_open(&ts) || io_read_mark(sfd, &ts, &a)) {
+		fprintf(stderr, "calib iomix: no taskstats (delay accounting)\n");
+		return 1;
+	}
+	memset(buf, 'x', 4096);
+	blocks = st.st_size / 4096;
+	/* M rounds: N/M reads at random blocks of RFILE, then one write of 4 KiB and one fsync */
+	for (long r = 0; r < m; r++) {
+		for (long i = n * r / m; i < n * (r + 1) / m; i++) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			if (io_read_mark(sfd, &ts, &a) ||
+			    pread(rfd, buf, 4096, (off_t)(seed % (unsigned long long)blocks) * 4096) != 4096 ||
+			    io_read_mark(sfd, &ts, &b))
+				goto fail;
+			io_add(&kinds[0], &a, &b);
+		}
+		if (io_read_mark(sfd, &ts, &a) || write(wfd, buf, 4096) != 4096 ||
+		    io_read_mark(sfd, &ts, &b))
+			goto fail;
+		io_add(&kinds[1], &a, &b);
+		if (io_read_mark(sfd, &ts, &a) || fsync(wfd) || io_read_mark(sfd, &ts, &b))
+			goto fail;
+		io_add(&kinds[2], &a, &b);
+	}
+	for (int i = 0; i < 3; i++) {
+		const struct io_kind *k = &kinds[i];
+
+		printf("%s_n %ld\n%s_wall_ns %lld\n%s_cpu_ns %lld\n%s_runq_ns %lld\n", k->name, k->n,
+		       k->name, k->wall, k->name, k->cpu, k->name, k->runq);
+		printf("%s_sleep_ns %lld\n%s_blkio_ns %lld\n%s_blkio_count %lld\n", k->name,
+		       k->wall - k->cpu - k->runq, k->name, k->blkio, k->name, k->blkio_n);
+	}
+	return 0;
+fail:
+	perror("calib iomix");
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 5 && !strcmp(argv[1], "witness"))
@@ -602,9 +843,11 @@ int main(int argc, char **argv)
 		return do_fsync(argv[2], atol(argv[3]));
 	if (argc == 6 && !strcmp(argv[1], "sysmix"))
 		return sysmix(argv[2], atol(argv[3]), atol(argv[4]), atol(argv[5]));
+	if (argc == 6 && !strcmp(argv[1], "iomix"))
+		return iomix(argv[2], argv[3], atol(argv[4]), atol(argv[5]));
 	if (argc == 3 && !strcmp(argv[1], "mapread"))
 		return mapread(argv[2]);
-	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | naps N MS | slices N MS | threadexec N | touch MB | mapread FILE | sysmix FILE K N M\n");
+	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | naps N MS | slices N MS | threadexec N | touch MB | mapread FILE | sysmix FILE K N M | iomix RFILE WFILE N M\n");
 	fprintf(stderr, "       calib witness OUT [DEV...] -- CMD [ARG...]\n");
 	return 2;
 }
