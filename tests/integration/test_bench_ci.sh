@@ -36,9 +36,19 @@ awk 'NR <= 2' "$T/cpu" >"$T/short"
 check "cpu_window: samples that do not cover the window give nan" \
 	test "$(cpu_window "$T/short" "$T/iops.log")" = "nan nan nan nan nan"
 cpu_sampler_start "$T/live"
-sleep 0.45
+# until it has written 4 lines (20 s at most): a sleep of 0.45 s gave a loaded host's sampler
+# fewer than 3 chances to run
+for ((i = 0; i < 400; i++)); do
+	[ "$(wc -l <"$T/live")" -ge 4 ] && break
+	kill -0 "$CPU_SAMPLER" 2>/dev/null || break
+	sleep 0.05
+done
+t0=$(head -n 1 "$T/live" | cut -d' ' -f1) t3=$(sed -n 4p "$T/live" | cut -d' ' -f1)
 cpu_sampler_stop
-check "cpu_sampler: a line every 100 ms" test "$(wc -l <"$T/live")" -ge 3
+check "cpu_sampler: 4 lines within 20 s ($(wc -l <"$T/live"))" test "$(wc -l <"$T/live")" -ge 4
+# the sampler reads at most every 100 ms: its 4th line is no sooner than 300 ms after its first
+check "cpu_sampler: a line every 100 ms at most (first to 4th: ${t0:-none} to ${t3:-none} s)" \
+	fcmp "${t3:-0} - ${t0:-0} >= 0.3"
 check "cpu_sampler: stopped" test -z "$CPU_SAMPLER"
 check "cpu_sampler: the busy ticks never go back" \
 	awk 'NR > 1 && $2 < b { exit 1 } { b = $2 }' "$T/live"

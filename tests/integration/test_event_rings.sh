@@ -1,6 +1,6 @@
 # The core's event rings, one per CPU: two getppid loops, one pinned to each of two CPUs, write to
-# two rings while the consumer (iowhy itself) is stopped for 300 ms, so that each ring holds a
-# backlog of tens of thousands of records. The consumer then reads the rings in turns and releases
+# two rings while the consumer (iowhy itself) is stopped until each loop has run 300 ms, so that
+# each ring holds a backlog of tens of thousands of records. The consumer then reads the rings in turns and releases
 # early what no ring can still undercut (core_probes.c release_early): no event may arrive after a
 # later one was handed to the model (`events.late`), none may be lost, and the tree's CPU time,
 # built from those events, must agree with perf's task-clock and getrusage. The same with one ring
@@ -16,20 +16,48 @@ possible=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, r, "-"); n +=
 # Each ring must hold what its CPU writes in the stop: ~45 MB on a host whose null syscall costs
 # 0.09 µs (a shared ring of 64 MiB lost 933,503 events there), ~2 MB on one where it costs 1.1 µs.
 # So 256 MiB a ring, 512 MiB for the shared one: the room never decides the test.
+# on_cpu PID: the ns PID has run on a CPU (schedstat), or nothing when it is gone
+on_cpu() { awk '{ print $1 }' "/proc/$1/schedstat" 2>/dev/null; }
 run_case() { # NAME RINGS_EXPECTED RING_MB [ENV...]
-	local name=$1 want=$2 mb=$3 j=$TMPROOT/$1.json m=$TMPROOT/$1.started pid i peak late lost n
+	local name=$1 want=$2 mb=$3 j=$TMPROOT/$1.json m=$TMPROOT/$1.started pid i peak late lost n sh
+	local calibs c0 c1 t0 t1 a b ran=''
 	shift 3
 	rm -f "$m"
 	env "$@" IOWHY_RINGBUF_MB="$mb" "$IOWHY" run --no-io --no-sample --json "$j" -o "$TMPROOT/$name.txt" -- \
-		sh -c "touch '$m'; taskset -c 0 '$CALIB' getppid $N & taskset -c 1 '$CALIB' getppid $N & wait" \
+		sh -c "echo \$\$ >'$m.tmp'; mv '$m.tmp' '$m'; taskset -c 0 '$CALIB' getppid $N & taskset -c 1 '$CALIB' getppid $N & wait" \
 		2>"$TMPROOT/$name.err" &
 	pid=$!
-	on_exit "kill -CONT $pid; kill $pid"
-	for ((i = 0; i < 200; i++)); do [ -e "$m" ] && break; sleep 0.05; done
-	sleep 0.1
-	kill -STOP "$pid"
-	sleep 0.3
-	kill -CONT "$pid"
+	# The consumer stops once both getppid loops run (the workload's shell says its pid, then its
+	# two children exec calib), and stays stopped until each loop has had 300 ms on its CPU since:
+	# that is what makes the backlog (a 300 ms sleep gave a loaded host's loops much less of it).
+	# Each wait is bounded (20 s) and fails the case by name if what it waits for never happens.
+	calibs=''
+	for ((i = 0; i < 400; i++)); do
+		sh=$(cat "$m" 2>/dev/null)
+		[ -n "$sh" ] && calibs=$(pgrep -P "$sh" -x calib | tr '\n' ' ')
+		[ "$(wc -w <<<"$calibs")" = 2 ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.02
+	done
+	read -r c0 c1 <<<"$calibs"
+	if [ -z "$c1" ]; then
+		fail "$name: the workload's two getppid loops did not start in 20 s (shell ${sh:-none}, calib: ${calibs:-none})"
+	else
+		kill -STOP "$pid"
+		t0=$(on_cpu "$c0") t1=$(on_cpu "$c1")
+		for ((i = 0; i < 1000; i++)); do # 20 s
+			a=$(on_cpu "$c0") b=$(on_cpu "$c1")
+			# a loop that is gone has done all its calls: the ring has them
+			if { [ -z "$a" ] || [ $((a - t0)) -ge 300000000 ]; } &&
+				{ [ -z "$b" ] || [ $((b - t1)) -ge 300000000 ]; }; then
+				ran=1
+				break
+			fi
+			sleep 0.02
+		done
+		kill -CONT "$pid"
+		[ -n "$ran" ] || fail "$name: the getppid loops did not get 300 ms of CPU each in 20 s while iowhy was stopped ($((${a:-t0} - t0)) and $((${b:-t1} - t1)) ns)"
+	fi
 	wait "$pid"
 	rc=$?
 	check "$name: iowhy run exits 0 (got $rc: $(head -c 200 "$TMPROOT/$name.err"))" test "$rc" = 0

@@ -25,9 +25,24 @@ for sig in INT TERM KILL; do
 		setsid sleep 1000 & echo $! >>"$1"
 		echo $$ >>"$1"; wait' _ "$pids.$sig" >"$TMPROOT/out.$sig" 2>&1 &
 	iowhy=$!
-	for _ in $(seq 1 100); do [ "$(wc -l <"$pids.$sig")" -ge 3 ] && break; sleep 0.1; done
-	check "SIG$sig: the workload started its 3 processes" test "$(wc -l <"$pids.$sig")" = 3
-	sleep 0.5
+	# Kill once the tree is as described: dd runs (exec'd), the sleep runs in a session of its own
+	# (setsid done and sleep exec'd), bash waits; 20 s at most (a fixed half second was a guess)
+	ready=''
+	for _ in $(seq 1 400); do
+		if [ "$(wc -l <"$pids.$sig")" -ge 3 ]; then
+			{ read -r dd; read -r sl; } <"$pids.$sig"
+			# /proc/PID/stat: comm is field 2, the session id field 6 (no comm here has a space)
+			if [ "$(awk '{ print $2 }' "/proc/$dd/stat" 2>/dev/null)" = "(dd)" ] &&
+				[ "$(awk '{ print $2, $6 }' "/proc/$sl/stat" 2>/dev/null)" = "(sleep) $sl" ]; then
+				ready=1
+				break
+			fi
+		fi
+		kill -0 $iowhy 2>/dev/null || break
+		sleep 0.05
+	done
+	check "SIG$sig: the workload started its 3 processes (dd running, sleep in a session of its own)" \
+		test -n "$ready"
 	kill -"$sig" $iowhy
 	wait $iowhy; rc=$?
 	want=$((128 + $(kill -l "$sig")))
