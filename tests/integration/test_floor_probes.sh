@@ -11,7 +11,7 @@ command -v bpftool >/dev/null || skip "needs bpftool"
 floors() { jq '[.[] | select(.name == "iowhy_floor")] | length' "$1"; }
 runs() { jq '[.[] | select(.name == "iowhy_floor") | .run_cnt // 0] | add // 0' "$1"; }
 stats_prev=$(cat /proc/sys/kernel/bpf_stats_enabled)
-trap 'echo "$stats_prev" >/proc/sys/kernel/bpf_stats_enabled' EXIT
+on_exit "echo $stats_prev >/proc/sys/kernel/bpf_stats_enabled" # lib.sh's trap runs it, with the rest
 
 # How many probes a full session and a --no-io session attach.
 $IOWHY run --json "$TMPROOT/all.json" -o "$TMPROOT/r.txt" -- true || fail "iowhy run exited $?"
