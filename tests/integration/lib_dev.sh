@@ -11,12 +11,27 @@
 #   fio_loop_file SIZE_MB       make_loop_ext4 SIZE_MB with a 48 MiB file of zeros on it for fio's
 #                               random reads: exports F (its path); skips without fio
 #   dev_stat NAME FIELD         one field of /sys/block/NAME/stat (1-based, see block/stat.rst)
-#   io_witness JSON NAME        disk NAME's requests in a report's work phase, as iowhy and the
-#                               kernel count them: "COUNTED MISSED IOS", iowhy's completed requests
-#                               on it (every op and class), its missed completions (the disk's
-#                               own: io.lost.complete_missed has every disk's), and /sys/block's
-#                               I/Os over the phase (reads, writes, discards, flushes). With the
-#                               kernel skipping completion programs, COUNTED + MISSED = IOS.
+#   dev_read NAME               all of /sys/block/NAME/stat on one line: the test's own read, to
+#                               take before and after a traced run
+#   dev_diff BEFORE AFTER F,... the sum of fields F (1-based, comma-separated) from one dev_read
+#                               line to a later one. DEV_IOS: the I/O counts (1,5,12,16: reads,
+#                               writes, discards, flushes completed); 3 and 7: sectors read and
+#                               written (512 bytes); 10: io_ticks (ms the disk was busy)
+#   wit_dev WITNESS NAME F,...  the same over a `"$CALIB" witness WITNESS NAME -- CMD` run (its own
+#                               reads of /sys/block just before it forks CMD and after it reaped
+#                               the last of its tree: inside the traced phase)
+#   io_witness JSON NAME WITNESS BEFORE AFTER
+#                               disk NAME's requests in a report's work phase, as iowhy and the
+#                               kernel count them: "COUNTED MISSED IOS_IN IOS_OUT", iowhy's
+#                               completed requests on it (every op and class), its missed
+#                               completions (the disk's own: io.lost.complete_missed has every
+#                               disk's), and the test's own count of its I/Os (reads, writes,
+#                               discards, flushes) over the witness's run (inside the phase) and
+#                               from BEFORE to AFTER (dev_read lines taken around the iowhy run:
+#                               the phase inside). With the kernel skipping completion programs,
+#                               IOS_IN <= COUNTED + MISSED <= IOS_OUT.
+#   jiffy_ns                    the kernel's tick in ns (CONFIG_HZ; 100 Hz, the coarsest, when the
+#                               kernel's config is not to be read): io_ticks' unit
 #   drop_caches                 sync, then drop the page cache, dentries and inodes
 
 make_loop_ext4() {
@@ -67,12 +82,38 @@ fio_loop_file() {
 
 dev_stat() { awk -v f="$2" '{ print $f }' "/sys/block/$1/stat"; }
 
+dev_read() { tr -s ' ' <"/sys/block/$1/stat" | sed 's/^ //'; }
+
+DEV_IOS=1,5,12,16
+dev_diff() {
+	awk -v b="$1" -v a="$2" -v f="$3" 'BEGIN {
+		split(b, B, " "); split(a, A, " "); n = split(f, F, ",")
+		if (length(B) < 11 || length(A) < 11) exit 1
+		for (i = 1; i <= n; i++) s += A[F[i]] - B[F[i]]
+		print s }'
+}
+
+wit_dev() {
+	local b a
+	b=$(awk -v d="$2" '$1 == "dev_before" && $2 == d { $1 = $2 = ""; print; exit }' "$1" 2>/dev/null)
+	a=$(awk -v d="$2" '$1 == "dev_after" && $2 == d { $1 = $2 = ""; print; exit }' "$1" 2>/dev/null)
+	dev_diff "$b" "$a" "$3" || { fail "witness $1: no /sys/block reads of $2"; return 1; }
+}
+
 io_witness() {
-	jq -r --arg d "$2" '.phases[] | select(.kind == "work") | .io |
+	local c m i o
+	read -r c m < <(jq -r --arg d "$2" '.phases[] | select(.kind == "work") | .io |
 		[([.requests[] | select(.name == $d) | .requests] | add // 0),
-		 (.devices[] | select(.name == $d) |
-		  .missed_completions, (.stat | .read_ios + .write_ios + .discard_ios + .flush_ios))] |
-		@tsv' "$1"
+		 ([.devices[] | select(.name == $d) | .missed_completions] | add // 0)] | @tsv' "$1")
+	i=$(wit_dev "$3" "$2" "$DEV_IOS") && o=$(dev_diff "$4" "$5" "$DEV_IOS") || return 1
+	echo "$c $m $i $o"
+}
+
+jiffy_ns() {
+	local hz
+	hz=$( (zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null) |
+		sed -n 's/^CONFIG_HZ=//p')
+	echo $(( 1000000000 / ${hz:-100} ))
 }
 
 drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
