@@ -1,29 +1,55 @@
 # Buffered 64 MiB write then the flush phase: bytes dirtied by the tree within 1% of 64 MiB; the
 # block writes come from writeback, charged back to the workload's inode, in the flush phase.
+# Witnesses, the test's own reads of /sys/block/loopN/stat: over dd's run (calib witness between
+# iowhy and dd: inside the work phase) and around the iowhy run (both phases inside). The work
+# phase's writes on loopN hold at least what loopN wrote over dd; both phases' writes, the
+# workload's writeback among them, at most what it wrote around the run. Busy time against the
+# kernel's io_ticks: the work phase's against those over dd, the flush phase's against the rest
+# of the run's (io_ticks counts whole jiffies J: sd <= sqrt(J B) for B busy; tolerance 3 sd +
+# 2 J). Observed: see the lines printed.
 need_root
 source tests/integration/lib_dev.sh
 make_loop_ext4 256
-J=$TMPROOT/r.json
+J=$TMPROOT/r.json W=$TMPROOT/witness
 sync
-"$IOWHY" run --json "$J" --sync "$MNT" -- dd if=/dev/zero of="$MNT/f" bs=1M count=64 status=none \
-	>"$TMPROOT/out.txt" 2>&1
+o0=$(dev_read "$LOOPNAME")
+"$IOWHY" run --json "$J" --sync "$MNT" -- "$CALIB" witness "$W" "$LOOPNAME" -- \
+	dd if=/dev/zero of="$MNT/f" bs=1M count=64 status=none >"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
+o1=$(dev_read "$LOOPNAME")
 w='.phases[] | select(.kind == "work") | .io'
 f='.phases[] | select(.kind == "flush") | .io'
 dirtied=$(jqr "$J" "$w.page_cache.dirtied_bytes")
 echo "  dirtied $dirtied B"
 check "dirtied by the tree within 1% of 64 MiB" within "$dirtied" 67108864 1
-work_wbt=$(jqr "$J" "[$w.requests[] | select(.name == \"$LOOPNAME\" and .op == \"write\" and .class == \"writeback_tree\") | .bytes] | add // 0")
-flush_wbt=$(jqr "$J" "[$f.requests[] | select(.name == \"$LOOPNAME\" and .op == \"write\" and .class == \"writeback_tree\") | .bytes] | add // 0")
+sel="select(.name == \"$LOOPNAME\" and .op == \"write\")"
+work_wbt=$(jqr "$J" "[$w.requests[] | $sel | select(.class == \"writeback_tree\") | .bytes] | add // 0")
+flush_wbt=$(jqr "$J" "[$f.requests[] | $sel | select(.class == \"writeback_tree\") | .bytes] | add // 0")
 wbt=$((work_wbt + flush_wbt))
-tree_w=$(jqr "$J" "[$w.requests[] | select(.name == \"$LOOPNAME\" and .op == \"write\" and .class == \"tree\") | .bytes] | add // 0")
-echo "  writeback for the workload: $wbt B ($flush_wbt B in the flush phase); tree's own writes $tree_w B"
+work_all=$(jqr "$J" "[$w.requests[] | $sel | .bytes] | add // 0")
+flush_all=$(jqr "$J" "[$f.requests[] | $sel | .bytes] | add // 0")
+tree_w=$(jqr "$J" "[$w.requests[] | $sel | select(.class == \"tree\") | .bytes] | add // 0")
+in_w=$(( $(wit_dev "$W" "$LOOPNAME" 7) * 512 )) out_w=$(( $(dev_diff "$o0" "$o1" 7) * 512 ))
+echo "  writeback for the workload: $wbt B ($flush_wbt B in the flush phase); tree's own writes $tree_w B;" \
+	"all writes: work $work_all B, flush $flush_all B; the test's /sys/block: $in_w B over dd, $out_w B around iowhy"
 check "block writes of the workload's data come from writeback, charged to it (>= 99% of 64 MiB)" \
 	fcmp "$wbt >= 0.99 * 67108864"
+check "the work phase's writes hold what $LOOPNAME wrote over dd ($in_w B)" fcmp "$work_all >= $in_w"
+check "both phases' writes ($((work_all + flush_all)) B) at most what $LOOPNAME wrote around the run ($out_w B)" \
+	fcmp "$work_all + $flush_all <= $out_w"
 check "the workload phase itself wrote (almost) nothing to the device" fcmp "$tree_w < 1048576"
 busy_w=$(jqr "$J" "[$w.devices[] | select(.name == \"$LOOPNAME\") | .busy_ns] | add // 0")
 busy_f=$(jqr "$J" "[$f.devices[] | select(.name == \"$LOOPNAME\") | .busy_ns] | add // 0")
-echo "  $LOOPNAME busy: workload $busy_w ns, flush $busy_f ns"
-check "the flush phase holds the device time" fcmp "$busy_f > $busy_w"
+ticks_w=$(( $(wit_dev "$W" "$LOOPNAME" 10) * 1000000 ))
+ticks_f=$(( $(dev_diff "$o0" "$o1" 10) * 1000000 - ticks_w ))
+jf=$(jiffy_ns)
+tol() { awk -v b="$1" -v t="$2" -v j="$jf" 'BEGIN { m = b > t ? b : t; printf "%.0f", 3 * sqrt(j * m) + 2 * j }'; }
+tol_w=$(tol "$busy_w" "$ticks_w") tol_f=$(tol "$busy_f" "$ticks_f")
+echo "  $LOOPNAME busy: workload $busy_w ns (io_ticks over dd $ticks_w ns, tolerance $tol_w)," \
+	"flush $busy_f ns (io_ticks over the rest $ticks_f ns, tolerance $tol_f)"
+check "the work phase's busy time agrees with the kernel's io_ticks over dd" \
+	fcmp "abs($busy_w - $ticks_w) <= $tol_w"
+check "the flush phase's busy time agrees with the kernel's io_ticks over the rest of the run" \
+	fcmp "abs($busy_f - $ticks_f) <= $tol_f"
 check "written back for the workload reported" fcmp "$(jqr "$J" "$f.page_cache.written_back_workload_bytes") >= 0.99 * 67108864"
 check "journal commits seen in the flush phase" fcmp "$(jqr "$J" "[$f.journal[] | .commits] | add // 0") >= 1"
