@@ -3,33 +3,178 @@
 # bash with lib.sh sourced, a fresh $TMPROOT, and a time limit. Exit 0 = pass, 77 = skip.
 # A test passes only if it made at least one check and none failed (lib.sh records them). Last
 # line: "N passed, N failed, N skipped".
+#
+# One test at a time: this loop never starts a test before the one before it is over and torn
+# down.
+#
+# After each test, what it set up and left behind is named, counted as a failure of the run
+# ("teardown(TEST)"), and removed, so that the next test starts clean (only what this test made):
+#   - processes still running that it started: in its session (run.sh starts each test in a
+#     session of its own), in its cgroup (each test runs in a cgroup v2 of its own when there is
+#     one), or with its $TMPROOT in their environment, command line or working directory;
+#   - cgroups it made: those left inside its own cgroup (e.g. iowhy-PID), and those named
+#     NAME.PID for the test's shell PID, anywhere under /sys/fs/cgroup, made while it ran;
+#   - mounts under its $TMPROOT and loop devices over files there.
+# What goes away on its own within 5 s (a killed daemon exiting, iowhy's guard removing its
+# cgroup, a loop device's deferred detach) is not counted.
 cd "$(dirname "$0")/../.." || exit 1
 export OUT=${OUT:-build}
 export IOWHY=${IOWHY:-$PWD/iowhy} CALIB=${CALIB:-$PWD/$OUT/calib}
 LIMIT=${IOWHY_TEST_TIMEOUT:-300}
-pass=0 failn=0 skipn=0 partn=0 failed_names=() part_names=() roots=()
+pass=0 failn=0 skipn=0 partn=0 failed_names=() part_names=()
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/integration/test_*.sh)
+RUNDIR=$(mktemp -d /tmp/iowhy-run.XXXXXX) || exit 1
+# TMPROOT and HARNESS_DIR go to the test's environment only (see below), never to run.sh's own
+# helpers: a process with this test's TMPROOT in its environment is the test's
+TMPROOT='' HARNESS_DIR='' TESTCG=''
+export -n TMPROOT HARNESS_DIR
+on_signal() {
+	# the test runs in a session of its own: a Ctrl-C at the terminal reaches only run.sh
+	local sid
+	sid=$(cat "$RUNDIR/sid" 2>/dev/null)
+	[ -n "$sid" ] && kill -TERM -- "-$sid" 2>/dev/null
+	rm -rf "$RUNDIR"
+	exit 130
+}
+trap on_signal INT TERM
+trap 'rm -rf "$RUNDIR"' EXIT
+
+# ---- the test's own cgroup ----
+
+CG2=$(findmnt -rn -t cgroup2 -o TARGET 2>/dev/null | head -n 1)
+CGBASE=''
+if [ -n "$CG2" ] && [ "$(id -u)" = 0 ]; then
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	CGBASE=$CG2${own%/}
+	[ -w "$CGBASE" ] || CGBASE=''
+fi
+
+# ---- leftovers ----
+
+# test_procs: "PID WHY" of processes of the test still running (not zombies); the patterns come
+# from files, so that no scanning process names $TMPROOT itself
+test_procs() {
+	local p why st
+	{
+		ps -e -o pid=,sid= | awk -v s="$SID" '$2 == s { print $1, "in its session" }'
+		[ -n "$TESTCG" ] && [ -d "$TESTCG" ] &&
+			find "$TESTCG" -name cgroup.procs -exec cat {} + 2>/dev/null | sed 's/$/ in its cgroup/'
+		grep -lzxF -f "$RUNDIR/env.pat" /proc/[0-9]*/environ 2>/dev/null | awk -F/ '{ print $3, "with its TMPROOT" }'
+		grep -lzF -f "$RUNDIR/root.pat" /proc/[0-9]*/cmdline 2>/dev/null |
+			awk -F/ '{ print $3, "with its TMPROOT on the command line" }'
+		find /proc/[0-9]*/cwd -maxdepth 0 -printf '%l\t%p\n' 2>/dev/null |
+			awk -F'\t' 'NR == FNR { r = $0; next } $1 == r || index($1, r "/") == 1 {
+				split($2, a, "/"); print a[3], "working in its TMPROOT" }' "$RUNDIR/root.pat" -
+	} | awk '!seen[$1]++' | while read -r p why; do
+		[ "$p" = $$ ] && continue
+		st=$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) || continue
+		[ "$st" = Z ] && continue
+		echo "$p $why"
+	done
+}
+# test_cgroups: cgroups the test made that are still there, deepest first
+test_cgroups() {
+	{
+		[ -n "$TESTCG" ] && [ -d "$TESTCG" ] && find "$TESTCG" -mindepth 1 -type d
+		[ -n "$TPID" ] && find /sys/fs/cgroup -mindepth 1 -maxdepth 8 -type d -name "*.$TPID" \
+			-newermt "@$((T0 - 1))" 2>/dev/null
+	} | awk '{ print length($0), $0 }' | sort -rn | cut -d' ' -f2- | awk '!seen[$0]++'
+}
+test_mounts() { findmnt -rn -o TARGET 2>/dev/null | awk -v r="$TMPROOT" '$0 == r || index($0, r "/") == 1' | sort -r; }
+test_loops() { losetup -a 2>/dev/null | awk -v r="$TMPROOT" 'index($0, "(" r "/") { sub(/:.*/, ""); print }'; }
+describe() { # PID: its command line, short
+	local c
+	c=$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)
+	echo "${c:0:120}"
+}
+now_ns() { date +%s%N; }
+# teardown: remove what the test left, saying what in TEARDOWN (a line each); 1 when it left anything
+teardown() {
+	local end procs cgs mnts loops p why c m l
+	TEARDOWN=''
+	# what goes away by itself within 5 s is not a leftover: a killed daemon exiting, iowhy's
+	# guard removing its cgroup, a loop device's detach deferred while udev holds it
+	end=$(( $(now_ns) + 5000000000 ))
+	while :; do
+		procs=$(test_procs) cgs=$(test_cgroups) mnts=$(test_mounts) loops=$(test_loops)
+		[ -z "$procs$cgs$mnts$loops" ] && return 0
+		[ "$(now_ns)" -lt "$end" ] || break
+		sleep 0.2
+	done
+	while read -r p why; do
+		[ -n "$p" ] || continue
+		TEARDOWN+="process $p left running ($why): $(describe "$p")"$'\n'
+		kill -KILL "$p" 2>/dev/null
+	done <<<"$procs"
+	while read -r c; do
+		[ -n "$c" ] || continue
+		TEARDOWN+="cgroup $c left"$'\n'
+		[ -e "$c/cgroup.kill" ] && echo 1 2>/dev/null >"$c/cgroup.kill"
+		for p in $(cat "$c/cgroup.procs" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+	done <<<"$cgs"
+	# the killed must be gone before their mounts and cgroups can go (5 s at most)
+	end=$(( $(now_ns) + 5000000000 ))
+	while [ -n "$procs$cgs" ] && [ -n "$(test_procs)" ] && [ "$(now_ns)" -lt "$end" ]; do sleep 0.2; done
+	while read -r m; do
+		[ -n "$m" ] || continue
+		TEARDOWN+="mount $m left"$'\n'
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done <<<"$mnts"
+	while read -r l; do
+		[ -n "$l" ] || continue
+		TEARDOWN+="loop device $l left ($(losetup -n -O BACK-FILE "$l" 2>/dev/null))"$'\n'
+		losetup -d "$l" 2>/dev/null
+	done <<<"$loops"
+	while read -r c; do
+		[ -n "$c" ] || continue
+		end=$(( $(now_ns) + 5000000000 ))
+		until rmdir "$c" 2>/dev/null || [ ! -d "$c" ] || [ "$(now_ns)" -ge "$end" ]; do sleep 0.2; done
+	done <<<"$cgs"
+	procs=$(test_procs) cgs=$(test_cgroups) mnts=$(test_mounts) loops=$(test_loops)
+	[ -z "$procs$cgs$mnts$loops" ] ||
+		TEARDOWN+="could not remove all of it: $(echo $procs $cgs $mnts $loops)"$'\n'
+	return 1
+}
+
+n=0
 for t in "${tests[@]}"; do
 	# a bare name means tests/integration/NAME.sh; a test that is not there fails, never passes
 	case $t in */*) ;; *) t=tests/integration/${t%.sh}.sh ;; esac
 	name=$(basename "$t" .sh)
+	n=$((n + 1))
 	if [ ! -f "$t" ]; then
 		echo "== $name: FAIL (no such test: $t)"
 		failn=$((failn+1)); failed_names+=("$name")
 		continue
 	fi
+	echo "== $name"
 	TMPROOT=$(mktemp -d /tmp/iowhy-test.XXXXXX)
 	HARNESS_DIR=$(mktemp -d /tmp/iowhy-harness.XXXXXX)
-	export TMPROOT HARNESS_DIR
-	roots+=("$TMPROOT")
-	echo "== $name"
+	printf '%s\n' "TMPROOT=$TMPROOT" >"$RUNDIR/env.pat"
+	printf '%s\n' "$TMPROOT" >"$RUNDIR/root.pat"
+	rm -f "$RUNDIR/sid" "$RUNDIR/tpid"
+	TESTCG=''
+	if [ -n "$CGBASE" ] && mkdir "$CGBASE/iowhy-run-$$-$n" 2>/dev/null; then TESTCG=$CGBASE/iowhy-run-$$-$n; fi
+	T0=$(date +%s)
 	start=$(date +%s.%N)
-	timeout --signal=TERM --kill-after=10 "$LIMIT" \
-		bash -c 'source tests/integration/lib.sh || exit 1; source "$1"; finish' _ "$t"
+	# a session of its own (setsid), its cgroup, then the limit; TMPROOT and HARNESS_DIR are in the
+	# test's environment only (run.sh's own helpers must not carry them)
+	TMPROOT=$TMPROOT HARNESS_DIR=$HARNESS_DIR setsid -w bash -c '
+		echo $$ >"$1/sid"
+		[ -z "$2" ] || echo $$ 2>/dev/null >"$2/cgroup.procs" || true
+		shift 2
+		exec "$@"' _ "$RUNDIR" "$TESTCG" \
+		timeout --signal=TERM --kill-after=10 "$LIMIT" \
+		bash -c 'echo $$ >"$1"; shift; source tests/integration/lib.sh || exit 1; source "$1"; finish' _ "$RUNDIR/tpid" "$t"
 	rc=$?
 	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-	rm -rf "$TMPROOT"
+	SID=$(cat "$RUNDIR/sid" 2>/dev/null) TPID=$(cat "$RUNDIR/tpid" 2>/dev/null)
+	teardown; tdown=$?
+	[ -z "$TESTCG" ] || rmdir "$TESTCG" 2>/dev/null
+	# (a mount that could not be removed keeps the directory: rm would reach into it)
+	[ -n "$(test_mounts)" ] || rm -rf "$TMPROOT"
+	SID='' TPID='' TESTCG=''
 	# The verdict is the harness's, from the checks the test recorded, whatever it exited with:
 	# it passes only with at least one check made and none failed.
 	np=$(cat "$HARNESS_DIR/pass" 2>/dev/null | wc -l)
@@ -55,17 +200,12 @@ for t in "${tests[@]}"; do
 	else
 		pass=$((pass+1)); echo "== $name: PASS ($np checks$parts, ${secs} s)"
 	fi
+	# what it left fails the run as "teardown" (named), apart from the test's own verdict
+	if [ "$tdown" != 0 ]; then
+		printf '%s' "$TEARDOWN" | sed "s/^/   teardown: /"
+		failn=$((failn+1)); failed_names+=("teardown($name)")
+	fi
 done
-# Nothing a test set up may outlive it: loop devices and mounts under this run's temp dirs (not
-# those of another run going on at the same time).
-left=0
-if [ ${#roots[@]} -gt 0 ]; then
-	left=$( (losetup -a; findmnt -rn -o TARGET) 2>/dev/null | grep -cF "${roots[@]/#/-e}" )
-fi
-if [ "$left" != 0 ]; then
-	echo "== leftovers: $left loop devices or mounts under this run's /tmp/iowhy-test.* were not torn down"
-	failn=$((failn+1)); failed_names+=("teardown")
-fi
 [ ${#part_names[@]} -eq 0 ] || echo "parts skipped: $partn in ${part_names[*]}"
 [ ${#failed_names[@]} -eq 0 ] || echo "failed: ${failed_names[*]}"
 echo "integration: $pass passed, $failn failed, $skipn skipped"
