@@ -2,7 +2,9 @@
 /*
  * A tiny FUSE file system for the integration tests: one flat directory of files kept in memory
  * (sizes only; data is dropped), answering every WRITE after sleeping FUSE_SLOW_MS (default 20)
- * milliseconds. FUSE_SLOW_WBCACHE=1 asks for the kernel's writeback cache (writes then reach the
+ * milliseconds; with FUSE_SLOW_SPIN=1 it spins on a CPU for that much of its own thread CPU time
+ * instead (a daemon whose work is the wait: encryption, compression). FUSE_SLOW_WBCACHE=1 asks for
+ * the kernel's writeback cache (writes then reach the
  * daemon from writeback). Usage: fuse_slow MOUNTPOINT [fuse options, e.g. -f; connection options,
  * e.g. -o splice_read: libfuse reads the requests from /dev/fuse with splice]
  */
@@ -22,6 +24,7 @@ static struct file files[MAX_FILES];
 static int nfiles;
 static long sleep_ms = 20;
 static int wbcache;
+static int spin;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The file called path ("/name"), NULL if none; call with the lock held. */
@@ -132,7 +135,17 @@ static int slow_write(const char *path, const char *buf, size_t n, off_t off,
 
 	(void)buf;
 	(void)fi;
-	fuse_test_sleep_us(sleep_ms * 1000);
+	if (spin) {
+		struct timespec t0, t;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+		do
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) <
+		       sleep_ms * 1000000L);
+	} else {
+		fuse_test_sleep_us(sleep_ms * 1000);
+	}
 	pthread_mutex_lock(&lock);
 	f = find(path);
 	if (f && off + (off_t)n > f->size)
@@ -216,5 +229,6 @@ int main(int argc, char **argv)
 	if (ms)
 		sleep_ms = atol(ms);
 	wbcache = getenv("FUSE_SLOW_WBCACHE") && atoi(getenv("FUSE_SLOW_WBCACHE"));
+	spin = getenv("FUSE_SLOW_SPIN") && atoi(getenv("FUSE_SLOW_SPIN"));
 	return fuse_test_main(argc, argv, &ops);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "run_verdicts.h"
 #include "summary.h"
+#include "fuse_model.h"
 
 /* Is NAME a device below the top level of one of the session's stacks? */
 static int below_a_stack(const struct session_summary *sum, const char *name)
@@ -190,4 +191,80 @@ int run_verdict_input(const struct session_result *s, const struct session_summa
 	top_thread(s, in);
 	waits(s, in);
 	return in->nmembers;
+}
+
+/* One daemon's sums over the phases. */
+struct fuse_sums {
+	uint32_t tgid;
+	char comm[16];
+	uint64_t cpu_overlap_ns, runq_overlap_ns, wreplies;
+};
+
+int run_fuse_verdicts(const struct session_result *s, struct verdict *out, int n, int max)
+{
+	struct fuse_sums d[16];
+	uint64_t wait = 0, waits = 0;
+	int nd = 0;
+
+	memset(d, 0, sizeof(d));
+	for (int i = 0; i < s->nphases; i++) {
+		const struct fuse_phase *f = s->phases[i].fuse;
+
+		for (size_t k = 0; f && k < f->nrows; k++)
+			if (f->rows[k].who == FUSE_WHO_TREE) {
+				wait += f->rows[k].st.wait_ns;
+				waits += f->rows[k].st.waits;
+			}
+		for (size_t k = 0; f && k < f->ndaemons; k++) {
+			const struct fuse_daemon_row *r = &f->daemons[k];
+			int j = 0;
+
+			while (j < nd && d[j].tgid != r->tgid)
+				j++;
+			if (j == nd) {
+				if (nd == (int)(sizeof(d) / sizeof(d[0])))
+					continue;
+				d[nd].tgid = r->tgid;
+				snprintf(d[nd].comm, sizeof(d[0].comm), "%s", r->comm);
+				nd++;
+			}
+			d[j].cpu_overlap_ns += r->st.wall_overlap_ns[FUSE_D_CPU];
+			d[j].runq_overlap_ns += r->st.wall_overlap_ns[FUSE_D_RUNQ];
+			d[j].wreplies += r->st.wreplies;
+		}
+	}
+	for (int j = 0; j < nd && wait && n < max; j++) {
+		double share = (double)d[j].cpu_overlap_ns / (double)wait;
+		double runq = (double)d[j].runq_overlap_ns / (double)wait;
+		char rq[96] = "";
+		struct verdict *v;
+
+		/* on a CPU, or waiting for one (a loaded host): the daemon's work either way; but on
+		 * it for a good part of that */
+		if (share + runq < VD_FUSE_CPU_SHARE || share < VD_FUSE_CPU_SHARE / 2 ||
+		    !d[j].wreplies)
+			continue;
+		if (runq >= 0.01)
+			snprintf(rq, sizeof(rq), ", and %.0f%% more waiting for a CPU (%.2f s)",
+				 100 * runq, d[j].runq_overlap_ns / 1e9);
+		v = &out[n++];
+		memset(v, 0, sizeof(*v));
+		v->kind = VD_FUSE_CPU;
+		snprintf(v->subject, sizeof(v->subject), "%s", d[j].comm);
+		snprintf(v->text, sizeof(v->text),
+			 "%s's CPU: %.0f%% of the workload's FUSE wait%s: pid %u was on a CPU %.2f s "
+			 "of the %.2f s the workload waited on %llu requests (%llu answered by it): "
+			 "the daemon's own work is the wait", d[j].comm, 100 * share, rq,
+			 (unsigned)d[j].tgid, d[j].cpu_overlap_ns / 1e9, wait / 1e9,
+			 (unsigned long long)waits, (unsigned long long)d[j].wreplies);
+		v->inputs[0] = (struct vd_kv){ "pid", d[j].tgid };
+		v->inputs[1] = (struct vd_kv){ "cpu_overlap_ns", (double)d[j].cpu_overlap_ns };
+		v->inputs[2] = (struct vd_kv){ "fuse_wait_ns", (double)wait };
+		v->inputs[3] = (struct vd_kv){ "share", share };
+		v->inputs[4] = (struct vd_kv){ "replies", (double)d[j].wreplies };
+		v->inputs[5] = (struct vd_kv){ "runq_overlap_ns", (double)d[j].runq_overlap_ns };
+		v->inputs[6] = (struct vd_kv){ "runq_share", runq };
+		v->ninputs = 7;
+	}
+	return n;
 }

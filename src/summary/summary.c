@@ -343,6 +343,7 @@ int summary_compute(struct session_result *s)
 	sum->nverdicts = run_verdict_input(s, sum, &sum->vin) >= 2 ?
 			 verdicts_compute_checked(&sum->vin, sum->verdicts, VD_MAX, sum->withdrawn,
 						  VD_MAX, &sum->nwithdrawn) : 0;
+	sum->nverdicts = run_fuse_verdicts(s, sum->verdicts, sum->nverdicts, VD_MAX);
 	explain(s, sum->phases, &sum->expl);
 	s->summary = sum;
 	return 0;

@@ -14,7 +14,7 @@ static const char *const kind_names[] = {
 	[VD_THROTTLED] = "throttled",     [VD_SLOW_MEMBER] = "slow-member",
 	[VD_SHARED] = "shared",           [VD_CPU_BOUND] = "cpu-bound",
 	[VD_QUEUE_DEPTH] = "queue-depth", [VD_WRITEBACK] = "writeback",
-	[VD_JOURNAL] = "journal",
+	[VD_JOURNAL] = "journal",         [VD_FUSE_CPU] = "fuse-daemon-cpu",
 };
 
 const char *vd_kind_name(enum vd_kind k)

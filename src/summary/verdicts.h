@@ -17,6 +17,9 @@
  *   writeback      balance_dirty_pages pauses a large share of the wall (less the time the work
  *                  waited for a CPU: a loaded host's run queue is not the work's)
  *   journal        waits on journal commits a large share of the wall (the same)
+ *   fuse-daemon-cpu  a FUSE daemon on a CPU for most of the time the workload waited on its
+ *                  requests: the daemon's own work (encryption, compression) is the wait
+ *                  (run_fuse_verdicts in run_verdicts.h: from a run's FUSE numbers, no members)
  *
  * Members are peers: devices of one stack that share the work's requests (hunt's set, a RAID's
  * disks). Devices a run merely touched (independent != 0: the disk it loaded its binaries from
@@ -46,6 +49,8 @@
 #define VD_QD_INFLIGHT 1.2     /* queue-depth: at most this many requests in flight */
 #define VD_WAIT_SHARE 0.10     /* writeback/journal: waits at least this share of the wall, less
 				* its run-queue wait */
+#define VD_FUSE_CPU_SHARE 0.5  /* fuse-daemon-cpu: the daemon on a CPU at least this share of the
+				* workload's FUSE wait */
 
 struct vd_member {
 	char name[32];
@@ -84,7 +89,7 @@ struct vd_input {
 
 enum vd_kind {
 	VD_THROTTLED, VD_SLOW_MEMBER, VD_SHARED, VD_CPU_BOUND, VD_QUEUE_DEPTH, VD_WRITEBACK,
-	VD_JOURNAL,
+	VD_JOURNAL, VD_FUSE_CPU,
 };
 
 struct vd_kv {
@@ -125,7 +130,8 @@ int verdicts_check(const struct vd_input *in, struct verdict *v, int n, struct v
 int verdicts_compute_checked(const struct vd_input *in, struct verdict *out, int max,
 			     struct vd_withdrawn *w, int wmax, int *nw);
 
-/* "throttled", "slow-member", "shared", "cpu-bound", "queue-depth", "writeback", "journal" */
+/* "throttled", "slow-member", "shared", "cpu-bound", "queue-depth", "writeback", "journal",
+ * "fuse-daemon-cpu" */
 const char *vd_kind_name(enum vd_kind k);
 
 #endif
