@@ -5,7 +5,16 @@
 # line: "N passed, N failed, N skipped".
 #
 # One test at a time: this loop never starts a test before the one before it is over and torn
-# down.
+# down. Some tests change the whole machine and must not run beside any other test, of this run
+# or of another run.sh on the machine. A test that drops the page cache (writes
+# /proc/sys/vm/drop_caches, runs iowhy with --drop-caches, calls lib_dev.sh's drop_caches) says
+# so with the line
+#     # exclusive: drops the page cache
+# in its opening comment block (before its first command). run.sh fails a test that drops it
+# without saying so (it looks in the test, the files it sources and the scripts it runs), and
+# runs a marked one alone: every test holds a shared lock on /tmp/iowhy-tests.lock while it runs,
+# a marked one an exclusive lock (and a turnstile lock while it waits for it, so that the tests of
+# other runs queue behind it).
 #
 # After each test, what it set up and left behind is named, counted as a failure of the run
 # ("teardown(TEST)"), and removed, so that the next test starts clean (only what this test made):
@@ -21,6 +30,7 @@ cd "$(dirname "$0")/../.." || exit 1
 export OUT=${OUT:-build}
 export IOWHY=${IOWHY:-$PWD/iowhy} CALIB=${CALIB:-$PWD/$OUT/calib}
 LIMIT=${IOWHY_TEST_TIMEOUT:-300}
+MARKER='# exclusive: drops the page cache'
 pass=0 failn=0 skipn=0 partn=0 failed_names=() part_names=()
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/integration/test_*.sh)
@@ -39,6 +49,104 @@ on_signal() {
 }
 trap on_signal INT TERM
 trap 'rm -rf "$RUNDIR"' EXIT
+
+# ---- drop_caches: which tests drop the page cache ----
+
+# test_files TEST: the test, lib.sh and every file they source or run by a literal path (bench/...,
+# tests/...), transitively
+test_files() {
+	local -A seen=()
+	local queue=(tests/integration/lib.sh "$1") f r
+	while [ ${#queue[@]} -gt 0 ]; do
+		f=${queue[0]}
+		queue=("${queue[@]:1}")
+		[ -n "${seen[$f]:-}" ] && continue
+		seen[$f]=1
+		[ -r "$f" ] || continue
+		echo "$f"
+		for r in $(grep -v '^[[:space:]]*#' "$f" | grep -oE '(^|[[:space:];&|("'"'"'])(\.|source)[[:space:]]+["'"'"']?[A-Za-z0-9_./-]+\.sh|(bench|tests)/[A-Za-z0-9_./-]+\.sh' |
+			grep -oE '[A-Za-z0-9_./-]+\.sh$'); do
+			[ -z "${seen[$r]:-}" ] && queue+=("$r")
+		done
+	done
+}
+# drops_cache TEST: "FILE:LINE: TEXT" of where the test (or what it sources or runs) writes
+# drop_caches, or nothing. A line that writes it (> or tee into /proc/sys/vm/drop_caches, sysctl
+# vm.drop_caches=, iowhy's --drop-caches) makes the function it is in a writer, and a function that
+# calls a writer is one too; the test drops the cache when a writer is called, or a write is made,
+# outside any function of a library (in the test itself: anywhere).
+drops_cache() {
+	local files
+	mapfile -t files < <(test_files "$1")
+	awk -v test="$1" '
+	function call_of(line, name,   re) {
+		re = "(^|[[:space:];&|({])" name "([[:space:];&|)}]|$)"
+		return line ~ re
+	}
+	FNR == 1 { fn = "" }
+	/^[[:space:]]*#/ { next }
+	{
+		line = $0
+		w = (line ~ />[[:space:]]*\/proc\/sys\/vm\/drop_caches/ || line ~ /tee[^|;]*\/proc\/sys\/vm\/drop_caches/ ||
+		     line ~ /vm[.]drop_caches[[:space:]]*=/ || line ~ /--drop-caches/)
+		if (FILENAME != test && fn == "" && match(line, /^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(\)/)) {
+			fn = substr(line, 1, RLENGTH); sub(/[[:space:]]*\(\)$/, "", fn)
+			oneline = (line ~ /}[[:space:]]*$/)
+		}
+		n++; L[n] = line; F[n] = FILENAME; N[n] = FNR; IN[n] = (FILENAME == test) ? "" : fn
+		if (w) { W[n] = 1; if (IN[n] != "" && !(IN[n] in writer)) writer[IN[n]] = n }
+		if (fn != "" && (oneline || line ~ /^}/)) { fn = ""; oneline = 0 }
+	}
+	END {
+		do {
+			more = 0
+			for (i = 1; i <= n; i++) if (IN[i] != "" && !(IN[i] in writer))
+				for (f in writer) if (call_of(L[i], f)) { writer[IN[i]] = i; more = 1; break }
+		} while (more)
+		for (i = 1; i <= n; i++) {
+			if (IN[i] != "") continue
+			hit = W[i]
+			if (!hit) for (f in writer) if (call_of(L[i], f)) { hit = 1; break }
+			if (hit) { printf "%s:%d: %s\n", F[i], N[i], L[i]; exit }
+		}
+	}' "${files[@]}"
+}
+# has_marker TEST: the marker is in the test's opening comment block (the lines before its first
+# command)
+has_marker() { awk -v m="$MARKER" '$0 == m { f = 1; exit } !/^[[:space:]]*(#|$)/ { exit } END { exit !f }' "$1"; }
+
+# ---- the lock: exclusive tests alone on the machine ----
+
+LOCK=/tmp/iowhy-tests.lock TURN=/tmp/iowhy-tests.turnstile
+for f in "$LOCK" "$TURN"; do
+	[ -e "$f" ] || { (umask 0; : >>"$f") 2>/dev/null; }
+done
+# (without flock or the files, no lock: the fds are /dev/null's then, closed for the test all the same)
+LOCKING=0
+if command -v flock >/dev/null && [ -r "$LOCK" ] && [ -r "$TURN" ]; then
+	exec {lfd}<"$LOCK" {tfd}<"$TURN" && LOCKING=1
+else
+	exec {lfd}</dev/null {tfd}</dev/null
+fi
+# lock_test exclusive|shared: 0, or 1 after saying why
+lock_test() {
+	local wait=$((LIMIT + 60))
+	[ "$LOCKING" = 1 ] || return 0
+	if [ "$1" = exclusive ]; then
+		flock -x -w "$wait" "$tfd" && flock -x -w "$wait" "$lfd" && { flock -u "$tfd"; return 0; }
+		flock -u "$tfd"
+		echo "   (no moment without another run's test in $wait s: not run beside them)"
+		return 1
+	fi
+	if flock -x -w "$wait" "$tfd" && flock -s -w "$wait" "$lfd"; then
+		flock -u "$tfd"
+		return 0
+	fi
+	flock -u "$tfd"
+	echo "   (waited $wait s for another run's exclusive test: running anyway)"
+	return 0
+}
+unlock_test() { [ "$LOCKING" = 0 ] || flock -u "$lfd"; }
 
 # ---- the test's own cgroup ----
 
@@ -148,7 +256,23 @@ for t in "${tests[@]}"; do
 		failn=$((failn+1)); failed_names+=("$name")
 		continue
 	fi
+	mode=shared
+	where=$(drops_cache "$t")
+	if [ -n "$where" ]; then
+		if ! has_marker "$t"; then
+			echo "== $name: FAIL (it drops the page cache, which every test on the machine sees, without the line"
+			echo "   '$MARKER' in its opening comments: $where)"
+			failn=$((failn+1)); failed_names+=("$name")
+			continue
+		fi
+		mode=exclusive
+	fi
 	echo "== $name"
+	if ! lock_test "$mode"; then
+		echo "== $name: FAIL (an exclusive test could not get the machine to itself)"
+		failn=$((failn+1)); failed_names+=("$name")
+		continue
+	fi
 	TMPROOT=$(mktemp -d /tmp/iowhy-test.XXXXXX)
 	HARNESS_DIR=$(mktemp -d /tmp/iowhy-harness.XXXXXX)
 	printf '%s\n' "TMPROOT=$TMPROOT" >"$RUNDIR/env.pat"
@@ -159,18 +283,20 @@ for t in "${tests[@]}"; do
 	T0=$(date +%s)
 	start=$(date +%s.%N)
 	# a session of its own (setsid), its cgroup, then the limit; TMPROOT and HARNESS_DIR are in the
-	# test's environment only (run.sh's own helpers must not carry them)
+	# test's environment only (run.sh's own helpers must not carry them), the lock's fds are not
 	TMPROOT=$TMPROOT HARNESS_DIR=$HARNESS_DIR setsid -w bash -c '
 		echo $$ >"$1/sid"
 		[ -z "$2" ] || echo $$ 2>/dev/null >"$2/cgroup.procs" || true
 		shift 2
 		exec "$@"' _ "$RUNDIR" "$TESTCG" \
 		timeout --signal=TERM --kill-after=10 "$LIMIT" \
-		bash -c 'echo $$ >"$1"; shift; source tests/integration/lib.sh || exit 1; source "$1"; finish' _ "$RUNDIR/tpid" "$t"
+		bash -c 'echo $$ >"$1"; shift; source tests/integration/lib.sh || exit 1; source "$1"; finish' _ "$RUNDIR/tpid" "$t" \
+		{lfd}<&- {tfd}<&-
 	rc=$?
 	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	SID=$(cat "$RUNDIR/sid" 2>/dev/null) TPID=$(cat "$RUNDIR/tpid" 2>/dev/null)
 	teardown; tdown=$?
+	unlock_test
 	[ -z "$TESTCG" ] || rmdir "$TESTCG" 2>/dev/null
 	# (a mount that could not be removed keeps the directory: rm would reach into it)
 	[ -n "$(test_mounts)" ] || rm -rf "$TMPROOT"

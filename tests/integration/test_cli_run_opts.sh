@@ -1,5 +1,6 @@
 # Every option run's --help lists works: --repeat R gives R runs, --drop-caches drops the page cache
 # before each run, --sync DIR adds a flush phase; --dir does not apply to run (exit 2).
+# exclusive: drops the page cache
 need_root
 j=$TMPROOT/r.json
 $IOWHY run --no-io --repeat 2 --json "$j" -- true 2>/dev/null; rc=$?

@@ -6,6 +6,7 @@
 #   tolerance: >= 20 and >= 128 read calls (lower bounds); observed: not recorded
 # witness: NOT independent: read's own facts (md5_matches, crc32_matches, bytes); tolerance:
 #   exact; observed: not recorded
+# exclusive: drops the page cache
 need_root
 $IOWHY read --help >/dev/null 2>&1 || skip "iowhy read is not wired into main.c"
 f=$TMPROOT/data
