@@ -56,7 +56,30 @@ struct attach_run {
 	int sweep;                 /* seeding from /proc after the iterator: members skipped */
 	uint64_t last_seed_ns;     /* when the last task was made a member */
 	uint64_t utime0, stime0;   /* -p: utime and stime of the targets at the start (ticks) */
+	struct proc_io_row *end_io; /* the processes' bytes read as the window closed (end_nio) */
+	int end_nio, end_taken;
 };
+
+/*
+ * The processes' syscall bytes (allocated in *io, free()): the live counts while the window is
+ * open; once it closed, the ones read right then, before the kernel counts on for the next
+ * window (sys_until reset): the final interval and the report are the window's. Count, or -1.
+ */
+static int window_proc_io(struct attach_run *a, struct proc_io_row **io)
+{
+	*io = NULL;
+	if (a->t->lite)
+		return 0;
+	if (!a->end_taken)
+		return core_probes_proc_io(&a->s->core, io);
+	if (a->end_nio <= 0)
+		return a->end_nio;
+	*io = malloc((size_t)a->end_nio * sizeof(**io));
+	if (!*io)
+		return -1;
+	memcpy(*io, a->end_io, (size_t)a->end_nio * sizeof(**io));
+	return a->end_nio;
+}
 
 static size_t proc_slot(uint32_t tgid)
 {
@@ -154,7 +177,7 @@ static void top_cgroups(void *ctx, struct interval_sample *smp)
 {
 	struct attach_run *a = ctx;
 	struct proc_io_row *io = NULL;
-	int nio = a->t->lite ? 0 : core_probes_proc_io(&a->s->core, &io);
+	int nio = window_proc_io(a, &io);
 
 	cg_views_clear_bytes(a->cgs);
 	for (int k = 0; k < nio; k++) {
@@ -591,7 +614,7 @@ static int cmp_rows(const void *x, const void *y)
 static void finish_procs(struct attach_run *a, uint64_t end, struct phase_result *r)
 {
 	struct proc_io_row *io = NULL;
-	int nio = a->t->lite ? 0 : core_probes_proc_io(&a->s->core, &io);
+	int nio = window_proc_io(a, &io);
 	size_t n = 0;
 
 	r->procs = calloc(a->nprocs ? a->nprocs : 1, sizeof(*r->procs));
@@ -659,6 +682,7 @@ static void describe_target(const struct attach_run *a, char *buf, size_t n)
 /* Free what the run holds (pidfds, views). */
 static void run_free(struct attach_run *a)
 {
+	free(a->end_io);
 	for (int i = 0; i < a->t->npids; i++)
 		if (a->pidfds[i] >= 0)
 			close(a->pidfds[i]);
@@ -806,6 +830,8 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	/* the syscall table at the window's end: the targets go on calling, but calls ending after
 	 * `end` are not counted (sys_until), so a preempted iowhy reads the window's table */
 	core_probes_sys_stats(&s->core, pc->tag, r->sys);
+	a.end_nio = window_proc_io(&a, &a.end_io); /* the bytes too, before the reset */
+	a.end_taken = 1;
 	core_probes_reset_sys_stats(&s->core, pc->tag);
 	/* the window's events; living targets' later ones are not the window's */
 	if (r->end_note[0])

@@ -22,10 +22,10 @@
 #   (calls that ended before, and one in flight then, are not counted: docs/json.md seeded_ns).
 # observed: every family but the cgroup byte counters equal to the printed precision in all 13
 #   runs (8 quiet, 5 beside two CPU spinners; 38-68 sample lines each); promtool passes. The
-#   cgroup write bytes do not (KNOWN BUG, below): of the last 8 runs, the report's cgroup counted
-#   1-2 writes more than Prometheus in 6, Prometheus 1-2 more than the syscall table in 3, and
-#   once both more than the writer's own writes in the window (Prometheus 524, the report 525,
-#   the table 522, the writer 522).
+#   cgroup write bytes too, since attach reads the processes' bytes as the window closes (before,
+#   of 8 runs the report's cgroup counted 1-2 writes more than Prometheus in 6, Prometheus 1-2
+#   more than the syscall table in 3: the bytes went on counting after the window; 3 of 3 exact
+#   after the fix).
 need_root
 source tests/integration/lib_attach.sh
 source tests/integration/lib_dev.sh
@@ -123,12 +123,9 @@ keys=$(jqr "$TMPROOT/cmp.json" '[.rows[][0]] | unique | length')
 echo "  $nl sample lines, $keys of them held to $n JSON values"
 check "every sample line has a JSON counterpart ($keys of $nl; without: $(jqr "$TMPROOT/cmp.json" '.without | join(" ")'))" \
 	test "$(jqr "$TMPROOT/cmp.json" '.without | length')" = 0 -a "$keys" = "$nl"
-# KNOWN BUG (iowhy, not the test): iowhy_cgroup_write_bytes_total against the report fails in
-# most runs. attach reads the syscall table at the window's end, then core_probes_reset_sys_stats
-# sets sys_until back to "never", so the per-process byte counters (proc_io) go on counting the
-# target's calls; the final interval (--json-lines, --prometheus) reads them a little later, the
-# report's attach.processes[] and attach.cgroups[] later still (src/engine/attach.c: sys_until,
-# then core_probes_reset_sys_stats, then interval_end, then finish_procs). The checks stay.
+# The processes' byte counters (proc_io) count on after the window once sys_until is reset:
+# attach reads them with the syscall table, before the reset, and the final interval and the
+# report use that reading (src/engine/attach.c window_proc_io).
 for fam in iowhy_wall_seconds_total iowhy_kernel_seconds_total iowhy_interval_wall_ratio \
 	iowhy_device_iops iowhy_device_bytes_per_second iowhy_device_busy_ratio \
 	iowhy_device_queue_depth iowhy_device_p99_seconds iowhy_dirty_bytes iowhy_writeback_bytes \
@@ -164,13 +161,11 @@ jw=$(jqr "$J" '[.phases[0].attach.cgroups[] | select(.path == $p) | .write_bytes
 sw=$(jqr "$J" '[.phases[0].syscalls[] | select(.name == "write") | .bytes] | add // 0')
 echo "  the writer's writes in the window: $own, after its seeding $((lo + 1)) (the next ended $after ns after the window)"
 echo "  write bytes: Prometheus $pw, the report's cgroup $jw, the report's syscall table $sw ($BS each)"
-# KNOWN BUG (above): the cgroup's bytes hold writes that ended after the window; the syscall
-# table's are the window's (sys_until): Prometheus's counter is the table's, but for the bug
+# the cgroup's bytes and the syscall table's are the window's (sys_until): the same calls
 check "Prometheus's cgroup write bytes $pw = the report's syscall table's $sw (the same calls)" \
 	test "$pw" = "$sw"
 for x in "Prometheus's:$pw" "the report's cgroup:$jw" "the report's syscall table:$sw"; do
 	v=${x##*:}
-	# KNOWN BUG (above) for the first two
 	check "${x%:*} $v write bytes: the writer's $((lo))..$own writes in the window" \
 		fcmp "$v >= $lo * $BS && $v <= $own * $BS"
 done
