@@ -1,16 +1,19 @@
-# attach --slow 50: a writer throttled to 1 MiB/s (cgroup v1 blkio) doing buffered writes and
-# fsync; the fsync calls over 50 ms are listed, each with a breakdown that adds up to its duration
-# within 5%, slowest first, most of it I/O wait.
+# attach --slow 50: a writer throttled to 1 MiB/s (lib_throttle.sh: cgroup v2 io.max, or v1
+# blkio) doing buffered writes and fsync; the fsync calls over 50 ms are listed, each with a
+# breakdown that adds up to its duration within 5%, slowest first, most of it I/O wait.
 need_root
 source tests/integration/lib_dev.sh
 source tests/integration/lib_attach.sh
+source tests/integration/lib_throttle.sh
 command -v jq >/dev/null || skip "jq missing"
 build_attach_target
 make_loop_ext4 128
-throttle_write_bps "$LOOPDEV" 1048576
+throttle_bps "$LOOPDEV" write 1048576
 start_bg P "$TGT" fsync "$MNT/f" "$TMPROOT/calls" 131072
 echo "$P" > "$THROTTLE_CG/cgroup.procs" || skip "cannot move the writer into $THROTTLE_CG"
-sleep 0.3
+# attach once the writer's requests go through its cgroup's limit (counted there), not after a time
+throttle_wait_io "$LOOPDEV" ||
+	{ fail "the writer's I/O on $LOOPNAME was not counted in $THROTTLE_CG within 20 s"; finish; }
 J=$TMPROOT/s.json
 "$IOWHY" attach -p "$P" --slow 50 --duration 3 -j "$J" -o "$TMPROOT/s.txt" 2>"$TMPROOT/err"
 rc=$?

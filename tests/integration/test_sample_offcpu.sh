@@ -4,10 +4,11 @@
 # from switch-out to switch-in, so it also holds the run-queue wait after the wakeup).
 need_root
 source tests/integration/lib_dev.sh
+source tests/integration/lib_throttle.sh
 make_loop_ext4 128
-throttle_write_bps "$LOOPDEV" 4194304
+throttle_bps "$LOOPDEV" write 4194304
 J=$TMPROOT/r.json
-"$IOWHY" run -v --json "$J" -- sh -c "echo \$\$ > '$THROTTLE_CG/cgroup.procs' && exec '$CALIB' fsync '$MNT/f' 200" \
+throttle_run_cmd "$IOWHY" run -v --json "$J" -- sh -c "$THROTTLE_JOIN && exec '$CALIB' fsync '$MNT/f' 200" \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
 check "the file is 800 KiB" test "$(stat -c %s "$MNT/f")" = 819200
@@ -25,8 +26,8 @@ rq=$(comm_field "$J" 0 calib runq_ns)
 check "calib's sleeps ($off ns) cover its I/O wait ($iow ns) within 10%" fcmp "$off >= 0.9 * $iow"
 check "and hold at most its I/O wait + run-queue wait ($iow + $rq ns)" \
 	fcmp "$off <= 1.02 * ($iow + $rq) + 5000000"
-# all the tree's sleeps (sh's too: its write to cgroup.procs sleeps in synchronize_rcu before the
-# exec) against all its comms' I/O and run-queue waits
+# all the tree's sleeps (sh's too: under v1 its write to cgroup.procs sleeps in synchronize_rcu
+# before the exec) against all its comms' I/O and run-queue waits
 tw=$(jqr "$J" '[.phases[0].comms[] | .iowait_ns + .runq_ns] | add // 0')
 check "the tree's sleeps ($all ns) at most its comms' I/O + run-queue waits ($tw ns)" \
 	fcmp "$all <= 1.02 * $tw + 5000000"
