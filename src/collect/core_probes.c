@@ -363,8 +363,20 @@ static void skip_syscall_probes(struct core_probes *c)
 			c->probes.p[i].state = PROBE_SKIPPED;
 }
 
-/* Give each disk a slot for the I/O wait by device (the first IOWHY_DISK_SLOTS); partitions take
- * their disk's slot (a file's superblock names the partition). Map keys are kernel dev_t values. */
+/* A disk with no capacity (a loop device with nothing attached, an empty drive) can do no I/O. */
+static int disk_empty(const char *name)
+{
+	char buf[32];
+
+	return sysblock_read_attr(name, "size", buf, sizeof(buf)) > 0 &&
+	       strtoull(buf, NULL, 10) == 0;
+}
+
+/* Give each disk a slot for the I/O wait by device (IOWHY_DISK_SLOTS of them): disks that can do
+ * I/O first, in directory order, then empty ones while slots remain (a loop device attached later
+ * keeps its number), so a machine's unattached loop devices take no slot a disk needs. Partitions
+ * take their disk's slot (a file's superblock names the partition). Map keys are kernel dev_t
+ * values. */
 static void assign_disk_slots(struct core_probes *c)
 {
 	int fd = bpf_map__fd(c->skel->maps.disk_slots), n;
@@ -374,13 +386,16 @@ static void assign_disk_slots(struct core_probes *c)
 	if (!e)
 		return;
 	n = sysblock_list(e, MAX_BLOCK_DEVS);
-	for (int i = 0; i < n && slot < IOWHY_DISK_SLOTS; i++) {
-		__u32 key = kdev_of(e[i].dev);
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n && slot < IOWHY_DISK_SLOTS; i++) {
+			__u32 key = kdev_of(e[i].dev);
 
-		if (e[i].is_partition || bpf_map_update_elem(fd, &key, &slot, BPF_ANY))
-			continue;
-		snprintf(c->disk_names[slot++], sizeof(c->disk_names[0]), "%.31s", e[i].name);
-	}
+			if (e[i].is_partition || disk_empty(e[i].name) != !!pass ||
+			    bpf_map_update_elem(fd, &key, &slot, BPF_ANY))
+				continue;
+			snprintf(c->disk_names[slot++], sizeof(c->disk_names[0]), "%.31s",
+				 e[i].name);
+		}
 	for (int i = 0; i < n; i++) {
 		__u32 key = kdev_of(e[i].dev);
 
