@@ -3,10 +3,13 @@
 # Witnesses, the test's own reads of /sys/block/loopN/stat: over dd's run (calib witness between
 # iowhy and dd: inside the work phase) and around the iowhy run (both phases inside). The work
 # phase's writes on loopN hold at least what loopN wrote over dd; both phases' writes, the
-# workload's writeback among them, at most what it wrote around the run. Busy time against the
-# kernel's io_ticks: the work phase's against those over dd, the flush phase's against the rest
-# of the run's (io_ticks counts whole jiffies J: sd <= sqrt(J B) for B busy; tolerance 3 sd +
-# 2 J). Observed: see the lines printed.
+# workload's writeback among them, at most what it wrote around the run (observed: work 0 of 0
+# over dd; both phases 67,144,704-67,151,872 B of 67,147,776-67,151,872 around the run; no
+# tolerance). Busy time against the kernel's io_ticks (whole jiffies J, and counted from a
+# request's start, before its issue): the work phase's against those over dd, the flush phase's
+# against the rest of the run's (was: flush busy > work busy, iowhy against iowhy). Observed
+# (5 runs, 2 beside two spinners): work 0.07-0.13 ms against 0; flush -9.5 to 0 ms on 64-144
+# ms (up to 6.6%); tolerance 20% of io_ticks + 2 J (3x).
 need_root
 source tests/integration/lib_dev.sh
 make_loop_ext4 256
@@ -43,7 +46,7 @@ busy_f=$(jqr "$J" "[$f.devices[] | select(.name == \"$LOOPNAME\") | .busy_ns] | 
 ticks_w=$(( $(wit_dev "$W" "$LOOPNAME" 10) * 1000000 ))
 ticks_f=$(( $(dev_diff "$o0" "$o1" 10) * 1000000 - ticks_w ))
 jf=$(jiffy_ns)
-tol() { awk -v b="$1" -v t="$2" -v j="$jf" 'BEGIN { m = b > t ? b : t; printf "%.0f", 3 * sqrt(j * m) + 2 * j }'; }
+tol() { awk -v t="$2" -v j="$jf" 'BEGIN { printf "%.0f", 0.2 * t + 2 * j }'; }
 tol_w=$(tol "$busy_w" "$ticks_w") tol_f=$(tol "$busy_f" "$ticks_f")
 echo "  $LOOPNAME busy: workload $busy_w ns (io_ticks over dd $ticks_w ns, tolerance $tol_w)," \
 	"flush $busy_f ns (io_ticks over the rest $ticks_f ns, tolerance $tol_f)"

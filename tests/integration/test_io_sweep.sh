@@ -13,8 +13,14 @@
 # the report lists the probe as not used.
 # Busy against io_ticks: io_ticks adds, for each busy period of the disk, the jiffies its end
 # and start fall in, and a period shorter than a jiffy J adds J or nothing: with B busy in all,
-# the count is off by a sum of such errors, sd <= sqrt(J B). Observed: see the lines printed;
-# tolerance 3 sd + 2 J either way (the old check allowed 2 x io_ticks + 120 ms, no lower bound).
+# the count is off by a sum of such errors, sd <= sqrt(J B). Tolerance 3 sd + 2 J either way (the
+# old check allowed 2 x io_ticks + 120 ms, no lower bound). Observed without missed completions
+# (the same fio, IOWHY_TEST_MISS_COMPLETIONS unset, 3 runs): busy - io_ticks -6.4 to +1.5 ms on
+# 20-160 ms (at most 0.26 sd). With every fifth missed (this test, 5 runs, 2 beside two
+# spinners): -2.7 ms with 17 dispatches swept, +15.5 to +234 ms with 100-200 swept (busy 1.2-5.9
+# x io_ticks; 3 of 5 runs over the tolerance): a swept dispatch ends at the disk's last traced
+# event, so the idle gaps of its burst after its true completion count busy. An inaccuracy of
+# iowhy's, not of the witness: the check stands.
 need_root
 source tests/integration/lib_dev.sh
 fio_loop_file 128
