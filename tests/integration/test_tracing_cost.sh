@@ -8,9 +8,11 @@
 # untraced before and after the traced run (calib witness around each: calib getppid's own CPU,
 # getrusage, an exact total): (traced - mean untraced) / (2 events per call). The two untraced
 # runs' difference is the measurement's own noise (the host's speed drifts). The warning is
-# demanded where that cost puts the loop at 5% of its wall or more, and for fio where its events
-# at that cost do (else it may come only from the programs' measured time); the calibrated cost
-# iowhy states is held to the measured one. Observed and tolerances: at the checks.
+# demanded where that cost puts the loop at 5% of its wall or more (observed 21-38%), and for fio
+# where its events at that cost reach 6% (observed 5.4-9.8%; under 4%, with the programs under
+# 4.5%, it must not appear; in between either), where it was demanded on every host; the
+# calibrated cost iowhy states is held to the measured one (was: any cost in 0-100 us).
+# Observed and tolerances: at the checks.
 need_root
 command -v chrt >/dev/null || skip "needs chrt (util-linux)"
 command -v fio >/dev/null || skip "needs fio (tests/install-deps.sh installs it)"
@@ -51,9 +53,10 @@ if [ -n "$line" ]; then
 	check "the estimate is stated in the header, before the tables" \
 		test "$(grep -nE "$warn_re" "$TMPROOT/d.txt" | cut -d: -f1)" -lt 6
 	# iowhy's calibration (2,000 null syscalls before and after its probes attach, the fastest of
-	# 5 batches) against the test's measurement of the same thing on 2M calls. Observed: see the
-	# line printed; tolerance: 3x the worst observed relative error, and 3x the measurement's own
-	# noise (the untraced runs' difference)
+	# 5 batches) against the test's measurement of the same thing on 2M calls. Observed (5 runs,
+	# 2 beside two spinners, and 1 more): iowhy's 0.68-1.28 x the test's (136 vs 199, 364 vs 284 ns), the
+	# test's noise 39-153 ns; tolerance a factor of 2 either way (the worst ratio's distance
+	# from 1, in log, twice over), and 3 x the measurement's own noise
 	per=$(echo "$line" | sed -nE 's/.* at ~([0-9]+) ns each.*/\1/p')
 	echo "  iowhy's calibrated cost: ${per:-none} ns per event (the test's: $per_ev +- $noise_ev ns)"
 	if fcmp "$per_ev > 3 * $noise_ev"; then
@@ -63,8 +66,8 @@ if [ -n "$line" ]; then
 		skip_part "the test's own per-event cost $per_ev ns is within its noise $noise_ev ns"
 	fi
 	if is_num "${per:-none}"; then
-		check "the calibrated cost ~$per ns agrees with the test's $per_ev ns (within 50% and 3 x its noise $noise_ev ns)" \
-			fcmp "abs($per - $per_ev) <= 0.5 * $per_ev + 3 * $noise_ev"
+		check "the calibrated cost ~$per ns agrees with the test's $per_ev ns (a factor of 2, and 3 x its noise $noise_ev ns)" \
+			fcmp "$per >= $per_ev / 2 - 3 * $noise_ev && $per <= 2 * $per_ev + 3 * $noise_ev"
 	fi
 fi
 
