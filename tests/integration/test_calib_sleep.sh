@@ -5,7 +5,7 @@
 # - The sleep call lies inside the witness's run (<= its elapsed time), and the rest of that run
 #   is the processes' CPU and run-queue wait, which the witness counts (elapsed - call <= CPU +
 #   run-queue wait: both include the witness's own start before iowhy's gate, so it is an upper
-#   bound). Observed (5 runs, 2 beside two spinners): elapsed - call 9.8-58.8 ms, 19.6-34.2 ms
+#   bound). Observed (7 runs, 3 beside two spinners): elapsed - call 9.8-58.8 ms, 19.2-34.2 ms
 #   under CPU + run-queue wait; tolerance none (bounds; was: the call >= 0.5 of the wall).
 # - check_phase_invariants' CPU cross-check against the witness (its tolerances there).
 need_root

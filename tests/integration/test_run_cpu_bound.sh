@@ -10,9 +10,9 @@
 # io_ticks counts whole jiffies J: each busy period of the device adds the jiffies its end and
 # start fall in, so for B busy the count is off by sd <= sqrt(J B). Busy must lie between the two
 # io_ticks, 3 sd + 2 J outside at most (was: a factor of 2 and 4 ms x (3 sqrt(requests) + 2)
-# either way). Observed (5 runs, 2 beside two spinners): the members -3.1 to +9.0 ms on 12-132
-# ms (at most 0.84 sd); the disk below (shared with others' tests) within its two io_ticks or
-# above the outer by 9.4 ms, and once 277.5 ms busy against io_ticks of 60 ms over gzip and 72
+# either way). Observed (7 runs, 3 beside two spinners): the members -5.4 to +9.0 ms on 12-132
+# ms (at most 0.84 sd); the disk below (shared with others' tests) within 8 ms of its two
+# io_ticks or between them, and once 277.5 ms busy against io_ticks of 60 ms over gzip and 72
 # ms around the run, more than its requests' device time (108 ms), with 4 missed completions: a
 # missed completion keeps the disk busy in iowhy's records (an inaccuracy of iowhy's).
 need_root

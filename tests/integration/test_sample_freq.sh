@@ -5,8 +5,8 @@
 # own CPU), times 199 Hz, and its context switches (getrusage). The sampler's timer runs on each
 # CPU; a stint of the tree on a CPU gets the timer's expiries that fall in it, the whole periods
 # it spans and one more or not: each stint is off by less than one sample (a variance of at most
-# 1/4), so for S stints (switches + 1) the count is off by sd <= sqrt(S / 4). Observed (5 runs,
-# 2 beside two spinners; 35-299 switches): -5.7 to +4.4 samples of ~102 (at most 0.97 sd);
+# 1/4), so for S stints (switches + 1) the count is off by sd <= sqrt(S / 4). Observed (7 runs,
+# 3 beside two spinners; 35-299 switches): -5.7 to +5.3 samples of ~102 (at most 0.97 sd);
 # tolerance 3 sd + 2 samples (11-28), about 3x (was 25% of the tree's CPU as iowhy traced it).
 # check_phase_invariants' CPU cross-check against the same witness (its tolerances there).
 need_root

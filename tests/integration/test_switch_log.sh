@@ -10,11 +10,11 @@
 # against the witness (its tolerances there).
 # - calib's 2 ms of work are wall time: each was on a CPU or waiting for one (CPU + run-queue wait
 #   + steal >= 400 ms; getrusage user >= 380 ms failed beside others' tests: 314 ms, with 351 ms
-#   of run-queue wait). Observed 610-1335 ms (5 runs); no tolerance (a bound).
+#   of run-queue wait). Observed 558-1335 ms (7 runs); no tolerance (a bound).
 # - The split: getrusage splits its exact total by which mode each tick landed in, so its sys part
 #   is a count of ticks: n = CPU / tick ticks, a share p in sys (getrusage's own, (sys ticks + 1) /
 #   (n + 2)), sd = tick x sqrt(n p (1 - p)). Observed traced user - getrusage user: -2.0 to +21.1
-#   ms (0.35-1.95 sd; 3 runs at load 9-15 from others' tests, 2 beside two spinners); tolerance
+#   ms (0.25-1.95 sd; 4 runs at load 5-15 from others' tests, 3 beside two spinners); tolerance
 #   4 sd + a tick (27-47 ms in those runs; was 80 ms, with the steal since the test began above).
 need_root
 command -v jq >/dev/null || skip "jq missing"

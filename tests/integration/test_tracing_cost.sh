@@ -53,9 +53,9 @@ if [ -n "$line" ]; then
 	check "the estimate is stated in the header, before the tables" \
 		test "$(grep -nE "$warn_re" "$TMPROOT/d.txt" | cut -d: -f1)" -lt 6
 	# iowhy's calibration (2,000 null syscalls before and after its probes attach, the fastest of
-	# 5 batches) against the test's measurement of the same thing on 2M calls. Observed (6 runs,
-	# 2 beside two spinners): iowhy's 0.68-1.28 x the test's (136 vs 199, 364 vs 284 ns), the
-	# test's noise 27-153 ns; tolerance a factor of 2 either way (the worst ratio's distance from
+	# 5 batches) against the test's measurement of the same thing on 2M calls. Observed (8 runs,
+	# 3 beside two spinners): iowhy's 0.68-1.29 x the test's (136 vs 199, 327 vs 253 ns), the
+	# test's noise 23-153 ns; tolerance a factor of 2 either way (the worst ratio's distance from
 	# 1, in log, about twice over), and 3 x the measurement's own noise
 	per=$(echo "$line" | sed -nE 's/.* at ~([0-9]+) ns each.*/\1/p')
 	echo "  iowhy's calibrated cost: ${per:-none} ns per event (the test's: $per_ev +- $noise_ev ns)"
