@@ -698,6 +698,47 @@ static __always_inline __u32 dwait_disks(struct iowhy_task *c)
 	return m;
 }
 
+/*
+ * This CPU's slot holds a tree task that is no longer on it: it left without the tracepoint (on
+ * one host, every switch away from a few threads of the VM's own agent: their switch-ins are
+ * traced, their switch-outs never, and they stayed "on CPU" for the whole window). Found when the
+ * CPU goes idle (power:cpu_idle: it left then, `now`), or at the CPU's next traced switch, whose
+ * leaving task is another: then it left when its own account says, the CPU time it had at the
+ * switch-in (rt0) plus what it ran since, after its switch-in (`at`), and at most HIDDEN_MAX_NS
+ * back (the reorder window: the rest stays as its CPU time). Its batched transitions go out
+ * first; it is sent as asleep (its real state is not at hand) until its next traced switch-in or
+ * event. The slot no longer holds it.
+ */
+__noinline int hidden_switch_out(struct iowhy_cpu *s, int idle)
+{
+	__u64 now = bpf_ktime_get_ns(), out = now;
+	struct iowhy_counters *k;
+
+	if (!s) /* (a global function: verified once, not in each program's switch path) */
+		return 0;
+	k = cnt();
+	if (!idle) {
+		/* (a plain load first: inside the CO-RE read the slot's field would be relocated too) */
+		struct task_struct *t = (struct task_struct *)s->task;
+		__u64 rt = BPF_CORE_READ(t, se.sum_exec_runtime);
+
+		out = s->at + (rt > s->rt0 ? rt - s->rt0 : 0);
+		if (out > now)
+			out = now;
+		if (now - out > HIDDEN_MAX_NS)
+			out = now - HIDDEN_MAX_NS;
+	}
+	if (k)
+		k->hidden_outs++;
+	if (s->t.nr != IOWHY_NR_NONE && out > s->t.on_since)
+		s->t.sys_oncpu += out - s->t.on_since;
+	s->t.on_since = out;
+	flush_log(&s->t, s->tid, s->tgid);
+	emit(out, s->tid, s->tgid, &s->t, IOWHY_TS_SWAIT, 0, 0, 0);
+	s->tree = 0;
+	return 0;
+}
+
 static __always_inline void on_switch(const bool btf, bool preempt, struct task_struct *prev,
 				      struct task_struct *next, unsigned int prev_state)
 {
@@ -717,6 +758,8 @@ static __always_inline void on_switch(const bool btf, bool preempt, struct task_
 			k->test_hidden++;
 		return;
 	}
+	if (s && s->tree && s->tid && s->tid != ptid)
+		hidden_switch_out(s, 0);
 	c = ptid ? task_of(prev, ptid) : NULL;
 	if (c && s && s->tid == ptid && s->tree) {
 		/* write the running copy back: its batched transitions go out from here, before the
@@ -798,6 +841,9 @@ static __always_inline void on_switch(const bool btf, bool preempt, struct task_
 			__builtin_memcpy(&s->t, c, __builtin_offsetof(struct iowhy_task, log));
 		s->tree = c != NULL;
 		s->tid = ntid;
+		s->tgid = ntid ? TFIELD(btf, next, tgid) : 0;
+		s->task = (__u64)next;
+		s->rt0 = c ? BPF_CORE_READ(next, se.sum_exec_runtime) : 0;
 	}
 }
 
@@ -916,6 +962,19 @@ static __always_inline void on_tick(void)
 
 /* ---- tp_btf flavour ---- */
 
+/* power:cpu_idle, entering idle (state is PWR_EVENT_EXIT, -1, on the way out): a tree task still
+ * in this CPU's slot left it without the tracepoint. */
+static __always_inline void on_idle(__u32 state)
+{
+	struct iowhy_cpu *s;
+
+	if (state == (__u32)-1)
+		return;
+	s = cpu_slot();
+	if (s && s->tree && s->tid)
+		hidden_switch_out(s, 1);
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(btf_sys_enter, struct pt_regs *regs, long id)
 {
@@ -974,6 +1033,20 @@ int BPF_PROG(btf_tick)
 }
 
 /* ---- raw_tp flavour (fallback; task pointers are read, never trusted) ---- */
+
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(btf_cpu_idle, unsigned int state, unsigned int cpu_id)
+{
+	on_idle(state);
+	return 0;
+}
+
+SEC("raw_tp/cpu_idle")
+int BPF_PROG(raw_cpu_idle, unsigned int state, unsigned int cpu_id)
+{
+	on_idle(state);
+	return 0;
+}
 
 SEC("raw_tp/sys_enter")
 int BPF_PROG(raw_sys_enter, struct pt_regs *regs, long id)

@@ -163,6 +163,8 @@ struct iowhy_counters {
 	__u64 nr_folded;        /* syscall numbers >= IOWHY_NR_SLOTS */
 	__u64 hidden_switches;  /* switch-ins the kernel did not trace, found later (iowhy.bpf.c) */
 	__u64 hidden_at_event;  /* of these, found by an event of the task itself, not its switch-out */
+	__u64 hidden_outs;      /* switch-outs the kernel did not trace, found at this CPU's next
+				 * switch (iowhy.bpf.c hidden_switch_out) */
 	__u64 test_hidden;      /* switch-ins hidden on purpose (IOWHY_TEST_HIDE_SWITCHES) */
 	__u64 dwait_no_file;    /* sleeps in D with no file of their own: charged to the disks with
 				 * workload I/O in flight (iowhy.bpf.c dwait_disks) */

@@ -85,7 +85,9 @@ struct iowhy_cpu {
 	/* the switch now going on (iowhy.bpf.c on_switch): how many of t.log's transitions its
 	 * record carries (a word in the map, not a variable the verifier follows through it) */
 	__u32 tail;
-	__u32 pad;
+	__u32 tgid;              /* `tid`'s thread group */
+	__u64 task;              /* `tid`'s task_struct (an address, read only by probe reads) */
+	__u64 rt0;               /* its se.sum_exec_runtime at the switch-in */
 };
 
 struct {

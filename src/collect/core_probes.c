@@ -128,6 +128,8 @@ const struct probe_spec core_probe_specs[] = {
 	{ "sched:sched_process_exec", { "btf_sched_process_exec", "raw_sched_process_exec" }, 0 },
 	/* the timer probe: when attached, syscall transitions travel in batches */
 	{ TICK_PROBE, { "btf_tick", "raw_tick" }, 0 },
+	/* a CPU going idle: a tree task the kernel switched away from without the tracepoint */
+	{ "power:cpu_idle", { "btf_cpu_idle", "raw_cpu_idle" }, 0 },
 };
 const int core_probe_nspecs = sizeof(core_probe_specs) / sizeof(core_probe_specs[0]);
 
@@ -828,6 +830,7 @@ void core_probes_counters(struct core_probes *c, struct iowhy_counters *out)
 			out->nr_folded += percpu[c].nr_folded;
 			out->hidden_switches += percpu[c].hidden_switches;
 			out->hidden_at_event += percpu[c].hidden_at_event;
+			out->hidden_outs += percpu[c].hidden_outs;
 			out->test_hidden += percpu[c].test_hidden;
 			out->dwait_no_file += percpu[c].dwait_no_file;
 			out->dwait_inflight += percpu[c].dwait_inflight;

@@ -541,6 +541,7 @@ static void fill_header(struct session_result *res, const char *tool, const char
 	res->nr_folded = c.nr_folded;
 	res->hidden_switches = c.hidden_switches;
 	res->hidden_at_event = c.hidden_at_event;
+	res->hidden_outs = c.hidden_outs;
 	res->dwait_no_file = c.dwait_no_file;
 	res->dwait_inflight = c.dwait_inflight;
 	res->test_hidden = c.test_hidden;

@@ -144,6 +144,7 @@ struct session_result {
 	uint64_t events_lost, storage_failed, nr_folded, events_total;
 	uint64_t hidden_switches;  /* switch-ins the kernel did not trace (see iowhy.bpf.c) */
 	uint64_t hidden_at_event;  /* of these, found by an event of the task, not its switch-out */
+	uint64_t hidden_outs;      /* switch-outs the kernel did not trace, found at the CPU's next */
 	uint64_t dwait_no_file;    /* D sleeps with no file of their own (iowhy.h iowhy_counters) */
 	uint64_t dwait_inflight;   /* of these, with workload I/O in flight */
 	uint64_t test_hidden;      /* switch-ins hidden on purpose (IOWHY_TEST_HIDE_SWITCHES) */

@@ -29,6 +29,7 @@ static struct json_object *events_obj(const struct session_result *s)
 	jput_u64(o, "late", s->events_late);
 	jput_u64(o, "hidden_switches", s->hidden_switches);
 	jput_u64(o, "hidden_at_event", s->hidden_at_event);
+	jput_u64(o, "hidden_switch_outs", s->hidden_outs);
 	jput_u64(o, "dwait_no_file", s->dwait_no_file);
 	jput_u64(o, "dwait_inflight", s->dwait_inflight);
 	if (s->test_hidden)

@@ -90,6 +90,7 @@ static void load_header(struct json_object *r, struct session_result *s)
 	s->nr_folded = rl_u64(ev, "nr_folded");
 	s->hidden_switches = rl_u64(ev, "hidden_switches");
 	s->hidden_at_event = rl_u64(ev, "hidden_at_event");
+	s->hidden_outs = rl_u64(ev, "hidden_switch_outs");
 	s->dwait_no_file = rl_u64(ev, "dwait_no_file");
 	s->dwait_inflight = rl_u64(ev, "dwait_inflight");
 	s->test_hidden = rl_u64(ev, "test_hidden_switches");
