@@ -95,6 +95,7 @@ static struct json_object *devices_arr(const struct io_phase *p)
 		jput_dbl(o, "utilization", ratio(d->busy_ns, p->window_ns));
 		jput_u64(o, "issued", d->issued);
 		jput_u64(o, "missed_completions", d->missed);
+		jput_bool(o, "busy_exact", !d->missed);
 		if (d->thr_read_bps || d->thr_write_bps || d->thr_read_iops || d->thr_write_iops) {
 			struct json_object *t = json_object_new_object();
 

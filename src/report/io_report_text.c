@@ -259,7 +259,8 @@ void io_report_disks_text(FILE *out, const struct session_summary *sum)
 		if (dl->iowait_ns)
 			fprintf(out, "; I/O wait %s", fmt_ns(a, sizeof(a), dl->iowait_ns));
 		if (dl->missed) /* the kernel ran neither completion program: not in the figures */
-			fprintf(out, "; %s more whose completion iowhy did not see (not measured)",
+			fprintf(out, "; %s more whose completion iowhy did not see (not measured; "
+				"each counts busy until it was found: busy is at most that)",
 				fmt_count(a, sizeof(a), dl->missed));
 		fputc('\n', out);
 	}

@@ -378,6 +378,7 @@ static struct json_object *disks_arr(const struct session_summary *sum)
 		jput_u64(o, "busy_ns", d->busy_ns);
 		jput_u64(o, "requests", d->requests);
 		jput_u64(o, "missed_completions", d->missed);
+		jput_bool(o, "busy_exact", !d->missed);
 		jput_u64(o, "read_bytes", d->read_bytes);
 		jput_u64(o, "write_bytes", d->write_bytes);
 		jput_u64(o, "workload_bytes", d->workload_bytes);
