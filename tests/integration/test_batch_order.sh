@@ -10,8 +10,12 @@
 # witness: calib's known count (1,000,000 getppid); tolerance: +10 for the shell's own calls;
 #   observed: not recorded
 # witness: the spinner's own getrusage user+sys (calib busy prints it); tolerance: 10% - 2 ms
-#   below, 10% + the steal since steal_mark above; observed: up to ~16% of its CPU shown as run
-#   queue in single mode (6 of 10 runs under 90%) before hidden switch-ins were found
+#   - 8% of its own run_delay below, 10% + the steal since steal_mark above; observed: up to ~16%
+#   of its CPU shown as run queue in single mode (6 of 10 runs under 90%) before hidden switch-ins
+#   were found; on a machine loaded by other test runs (run_delay 150-260 ms) 0.84-0.95 of
+#   getrusage, the same with and without the hidden switch-outs' probe (interleaved runs): the
+#   scheduler charges a woken task part of its wait (the CPU cross-check of lib.sh: up to 2.6%
+#   of the run-queue wait in 30 runs)
 # witness: the spinner's schedstat sum_exec_runtime read just before and after its getrusage;
 #   tolerance: getrusage between them (- 2 us); observed: a 1.75 ms gap when one fopen'ed read
 #   came after it (a vCPU stall)
@@ -56,8 +60,9 @@ for mode in batched single; do
 	# dates such a switch-in when the task switches out, or at its next syscall if that comes
 	# first (events.hidden_switches; test_hidden_switches), so both modes must be within 10% of
 	# the witness.
-	check "$mode: the spinner's CPU $((u + k)) ns within 10% (+ 2 ms) of its own getrusage ${own:-?} ns (+ steal $st ns)" \
-		fcmp "${own:-0} > 0 && $u + $k >= 0.9 * ${own:-0} - 2e6 && $u + $k <= 1.1 * ${own:-0} + $st"
+	rd0=$(awk '/^run_delay_ns/ { print $2 }' "$TMPROOT/busy.out")
+	check "$mode: the spinner's CPU $((u + k)) ns within 10% (+ 2 ms, + 8% of its run_delay ${rd0:-?} ns below) of its own getrusage ${own:-?} ns (+ steal $st ns)" \
+		fcmp "${own:-0} > 0 && $u + $k >= 0.9 * ${own:-0} - 2e6 - 0.08 * ${rd0:-0} && $u + $k <= 1.1 * ${own:-0} + $st"
 	# getrusage's user+sys is the scheduler's sum_exec_runtime (exact; only the split is by tick):
 	# the spinner read that sum just before its getrusage (maybe up to a tick stale) and just after
 	# (brought up to date by the getrusage), so getrusage lies between them, whatever the host did
