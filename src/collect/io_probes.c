@@ -1053,6 +1053,8 @@ int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 		return -1;
 	}
 	p->window_ns = now_ns() - t->begin_ns;
+	if (r && r->wall.end_ns > r->wall.start_ns)
+		p->rate_ns = r->wall.end_ns - r->wall.start_ns;
 	read_rows(t, tag, p);
 	/* --timeline: the phase's last requests, once their rows are read: a request's record is
 	 * sent right after its row is counted, so every counted one is in the ring by now */

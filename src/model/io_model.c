@@ -802,3 +802,8 @@ uint64_t io_lat_pct(const uint32_t *h, double pct, uint64_t max)
 {
 	return max ? hist_percentile(h, IO_LAT_SLOTS, pct, max) : 0;
 }
+
+double io_phase_rate_secs(const struct io_phase *p)
+{
+	return (p->rate_ns ? p->rate_ns : p->window_ns) / 1e9;
+}

@@ -85,6 +85,8 @@ struct io_stackline {
 
 struct io_phase {
 	uint64_t window_ns;        /* phase window (begin -> end) */
+	uint64_t rate_ns;          /* the phase's wall (the workload's release to its end), the time
+				    * the rates are over; 0: unknown (window_ns then) */
 	struct io_row *rows;
 	size_t nrows, caprows;
 	struct io_devinfo *devs;
@@ -106,6 +108,10 @@ struct io_phase {
 };
 
 struct io_phase *io_phase_new(void);
+/* The seconds IOPS and MiB/s are over: the phase's wall (rate_ns), else its window. The window
+ * begins before the workload is released and ends after the phase's drain: over it, fio's rates
+ * came out 0.1-3.5% low. */
+double io_phase_rate_secs(const struct io_phase *p);
 /* Free a struct io_phase (phase_result.io); NULL is fine. */
 void io_result_free(struct io_phase *io);
 /* Add st to row (dev, op, cls), creating it. Returns 0 or -1 (out of memory). */

@@ -34,7 +34,7 @@ static void request_table(FILE *out, const struct io_phase *p)
 					     "IOPS", "MiB/s", "seq %", "queue p50 / p99 / max",
 					     "device p50 / p99 / max" };
 	size_t *idx = io_phase_sorted_rows(p);
-	double secs = p->window_ns / 1e9;
+	double secs = io_phase_rate_secs(p);
 	char a[32];
 
 	if (!idx)

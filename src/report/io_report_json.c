@@ -49,7 +49,7 @@ static struct json_object *requests_arr(const struct io_phase *p)
 {
 	struct json_object *a = json_object_new_array();
 	size_t *idx = io_phase_sorted_rows(p);
-	double secs = p->window_ns / 1e9;
+	double secs = io_phase_rate_secs(p);
 
 	for (size_t i = 0; idx && i < p->nrows; i++) {
 		const struct io_row *r = &p->rows[idx[i]];
@@ -317,6 +317,7 @@ void io_report_json(struct json_object *phase_obj, const struct phase_result *pr
 		return;
 	o = json_object_new_object();
 	jput_u64(o, "window_ns", p->window_ns);
+	jput_u64(o, "rate_window_ns", p->rate_ns);
 	jput(o, "requests", requests_arr(p));
 	jput(o, "devices", devices_arr(p));
 	jput(o, "stacks", stacks_arr(p));

@@ -17,7 +17,7 @@ static double ratio(double a, double b)
 static void text_rows(FILE *out, const struct io_phase *p)
 {
 	size_t *idx = io_phase_sorted_rows(p);
-	double secs = p->window_ns / 1e9;
+	double secs = io_phase_rate_secs(p);
 	char b[5][32];
 
 	if (!idx)

@@ -244,6 +244,7 @@ struct io_phase *report_load_io(struct json_object *io, const struct missing_pro
 	if (!p)
 		return NULL;
 	p->window_ns = rl_u64(io, "window_ns");
+	p->rate_ns = rl_u64(io, "rate_window_ns");
 	load_devices(rl_member(io, "devices"), p);
 	if (load_requests(rl_member(io, "requests"), p) || load_stacks(rl_member(io, "stacks"), p) ||
 	    load_fs_jbd(rl_member(io, "fsync"), rl_member(io, "journal"), p)) {
