@@ -103,6 +103,7 @@ _sshd_on() { # PORT DIR
 sshd_local_start() {
 	SSHD_PID='' SSHD_PORT=''
 	local_listen "$1/sshd.log" _sshd_on "$1" || return 1
+	# shellcheck disable=SC2034 # read by the tests that source this file
 	SSHD_PID=$LISTEN_PID SSHD_PORT=$LISTEN_PORT
 }
 
@@ -121,6 +122,7 @@ s3rver_local_start() {
 		kill -0 "$S3RVER_PID" 2>/dev/null || break
 		sleep 0.1
 	done
+	# shellcheck disable=SC2034 # read by the tests that source this file
 	LISTEN_WHY="s3rver (pid $S3RVER_PID) did not listen on 127.0.0.1 in 20 s: $(tail -n 2 "$3" | tr '\n' ' ')"
 	return 1
 }

@@ -84,8 +84,10 @@ throttle_bps() {
 		THROTTLE_JOIN=:
 	else
 		echo "$majmin $bps" >"$THROTTLE_CG/$THROTTLE_FILE" || skip "cannot write '$majmin $bps' to $THROTTLE_CG/$THROTTLE_FILE"
+		# shellcheck disable=SC2089 # a command string for the workload's sh -c
 		THROTTLE_JOIN="echo \$\$ > '$THROTTLE_CG/cgroup.procs'"
 	fi
+	# shellcheck disable=SC2090 # (above)
 	export THROTTLE_API THROTTLE_CG THROTTLE_ROOT THROTTLE_FILE THROTTLE_JOIN
 }
 

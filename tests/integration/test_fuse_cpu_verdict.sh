@@ -38,11 +38,11 @@ for mode in spin sleep; do
 		continue
 	fi
 	check "spin: one fuse-daemon-cpu verdict" test "$(jqr "$J" "$v | length")" = 1
-	check "spin: it names the daemon's pid $DPID" test "$(jqr "$J" "$v[0].inputs.pid")" = "$DPID"
+	check "spin: it names the daemon's pid $DPID" test "$(jqr "$J" "${v}[0].inputs.pid")" = "$DPID"
 	check "spin: the text report says it" grep -q "verdict (fuse-daemon-cpu): fuse_slow's CPU: " \
 		"$TMPROOT/$mode.txt"
-	ov=$(jqr "$J" "$v[0].inputs.cpu_overlap_ns") share=$(jqr "$J" "$v[0].inputs.share")
-	rq=$(jqr "$J" "$v[0].inputs.runq_share")
+	ov=$(jqr "$J" "${v}[0].inputs.cpu_overlap_ns") share=$(jqr "$J" "${v}[0].inputs.share")
+	rq=$(jqr "$J" "${v}[0].inputs.runq_share")
 	echo "  daemon CPU while dd waited $ov ns; its own schedstat delta $((c1 - c0)) ns;" \
 		"share $share, waiting for a CPU $rq"
 	check "spin: overlap $ov ns <= the daemon's own CPU $((c1 - c0)) ns + 2 ms" \

@@ -31,7 +31,7 @@ source tests/integration/lib_dev.sh
 fio_loop_file 128
 ph='.phases[] | select(.kind == "work") | .io'
 for mode in exact sweep control; do
-	J=$TMPROOT/$mode.json W=$TMPROOT/$mode.witness skip= miss=5
+	J=$TMPROOT/$mode.json W=$TMPROOT/$mode.witness skip='' miss=5
 	[ $mode = control ] && skip=prog_run:io_sweep
 	[ $mode = exact ] && miss=
 	o0=$(dev_read "$LOOPNAME")
