@@ -705,13 +705,14 @@ static __always_inline __u32 dwait_disks(struct iowhy_task *c)
  * CPU goes idle (power:cpu_idle: it left then, `now`), or at the CPU's next traced switch, whose
  * leaving task is another: then it left when its own account says, the CPU time it had at the
  * switch-in (rt0) plus what it ran since, after its switch-in (`at`), and at most HIDDEN_MAX_NS
- * back (the reorder window: the rest stays as its CPU time). Its batched transitions go out
+ * back (the reorder window: how much longer ago goes in the event's arg, with IOWHY_EVF_HIDDEN,
+ * and the model takes it off the task's CPU). Its batched transitions go out
  * first; it is sent as asleep (its real state is not at hand) until its next traced switch-in or
  * event. The slot no longer holds it.
  */
 __noinline int hidden_switch_out(struct iowhy_cpu *s, int idle)
 {
-	__u64 now = bpf_ktime_get_ns(), out = now;
+	__u64 now = bpf_ktime_get_ns(), out = now, back = 0;
 	struct iowhy_counters *k;
 
 	if (!s) /* (a global function: verified once, not in each program's switch path) */
@@ -725,8 +726,10 @@ __noinline int hidden_switch_out(struct iowhy_cpu *s, int idle)
 		out = s->at + (rt > s->rt0 ? rt - s->rt0 : 0);
 		if (out > now)
 			out = now;
-		if (now - out > HIDDEN_MAX_NS)
+		if (now - out > HIDDEN_MAX_NS) {
+			back = now - HIDDEN_MAX_NS - out;
 			out = now - HIDDEN_MAX_NS;
+		}
 	}
 	if (k)
 		k->hidden_outs++;
@@ -734,7 +737,8 @@ __noinline int hidden_switch_out(struct iowhy_cpu *s, int idle)
 		s->t.sys_oncpu += out - s->t.on_since;
 	s->t.on_since = out;
 	flush_log(&s->t, s->tid, s->tgid);
-	emit(out, s->tid, s->tgid, &s->t, IOWHY_TS_SWAIT, 0, 0, 0);
+	emit(out, s->tid, s->tgid, &s->t, IOWHY_TS_SWAIT, back ? IOWHY_EVF_HIDDEN : 0,
+	     back > 0xffffffffull ? 0xffffffffu : (__u32)back, 0);
 	s->tree = 0;
 	return 0;
 }

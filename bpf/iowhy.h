@@ -43,7 +43,8 @@ enum iowhy_event_type {
 #define IOWHY_EVF_PREEMPT 0x1  /* STATE RUNQ: involuntary switch-out */
 #define IOWHY_EVF_IOWAIT 0x2   /* STATE DWAIT: task had in_iowait set */
 #define IOWHY_EVF_THREAD 0x4   /* FORK: child shares the parent's thread group */
-#define IOWHY_EVF_HIDDEN 0x8   /* STATE USER/KERNEL: a switch-in the kernel did not trace, dated */
+#define IOWHY_EVF_HIDDEN 0x8   /* STATE USER/KERNEL: a switch-in the kernel did not trace, dated;
+				* STATE SWAIT: a switch-out it did not trace, `arg` ns before `ts` */
 #define IOWHY_EVF_TAIL 0x10    /* BATCH: a struct iowhy_batch_head, and after it in the same record
 				* the switch-out (STATE) or the switch (SWITCH) that sent it */
 

@@ -491,6 +491,25 @@ static void hidden_stint(struct model *m, struct model_task *t, const struct iow
 }
 
 /*
+ * A switch-out the kernel did not trace, found later and dated at most so far back (STATE SWAIT
+ * with IOWHY_EVF_HIDDEN): its arg holds how much longer ago the task left the CPU. Work view: the
+ * task's slices are cut there, its CPU ends then. The wall view keeps what it charged (its CPU
+ * buckets are not per task).
+ */
+static void hidden_stop(struct model *m, struct model_task *t, const struct iowhy_event *e,
+			uint64_t now)
+{
+	uint64_t from = max_u64(t->since, m->wall.start_ns), split;
+
+	if (!(e->flags & IOWHY_EVF_HIDDEN) || !e->arg || !on_cpu(t->state) || on_cpu(e->state) ||
+	    e->state == IOWHY_TS_DEAD || now <= from)
+		return;
+	split = e->arg < now - from ? now - e->arg : from;
+	task_flush(m, t, split);
+	set_state(m, t, e->state, e->nr);
+}
+
+/*
  * A wakeup is sent only for a sleeping task, so in real time it comes before the task's next
  * switch-in. One dated after that switch-in (its task on CPU here since an earlier timestamp) means
  * the two CPUs' clocks disagreed by at least the difference: times that span CPUs (waits, device
@@ -527,6 +546,7 @@ static void on_state(struct model *m, const struct iowhy_event *e, uint64_t now)
 	}
 	clock_check(m, t, e);
 	hidden_stint(m, t, e, now);
+	hidden_stop(m, t, e, now);
 	task_flush(m, t, now);
 	if (on_cpu(e->state) && !on_cpu(t->state))
 		t->oncpu_at = e->ts;

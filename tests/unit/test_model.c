@@ -780,6 +780,26 @@ static void test_hidden_stint(void **st)
 }
 
 /*
+ * A switch-out the kernel did not trace, found later: the event at 100 says "asleep since 40"
+ * (SWAIT, arg 60). "spin" on CPU from the start, end 200. Work: USER 40, SWAIT 160 (the slices
+ * cut at 40). The wall view keeps its CPU bucket (not per task): USER 100, OTHER 100.
+ */
+static void test_hidden_stop(void **st)
+{
+	struct model m;
+
+	(void)st;
+	model_init(&m, 0);
+	model_add_task(&m, 1, 1, "spin", US, NONE);
+	hidden_ev(&m, 100, 1, SW, NONE, 60);
+	model_finish(&m, 200);
+
+	assert_work(comm_row(&m, "spin"), 40, 0, 0, 0, 160);
+	assert_buckets(&m, 100, 0, 0, 0, 100, 0);
+	model_free(&m);
+}
+
+/*
  * The same inside read, with a model_advance at 70 (a live interval was cut there: what it
  * reported stays): only the run-queue wall time after 70 moves, 30 ns, to kernel CPU in read; the
  * work view is still exact. Wall: RUNQ 70, KERNEL 30 + 20, OTHER 80.
@@ -1236,6 +1256,7 @@ int main(void)
 		cmocka_unit_test(test_runq_preemption),
 		cmocka_unit_test(test_runq_split_by_nr),
 		cmocka_unit_test(test_hidden_stint),
+		cmocka_unit_test(test_hidden_stop),
 		cmocka_unit_test(test_hidden_stint_after_cut),
 		cmocka_unit_test(test_hidden_stint_clipped),
 		cmocka_unit_test(test_hidden_stint_from_dwait),
