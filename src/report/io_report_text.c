@@ -232,9 +232,10 @@ void io_report_disks_text(FILE *out, const struct session_summary *sum)
 	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], others[160] = "";
 	int nothers = 0;
 
-	if (!sum || !sum->ndisks)
+	if (!sum || (!sum->ndisks && !sum->nverdicts))
 		return;
-	fprintf(out, "\n== devices (traced phases) ==\n");
+	/* (a verdict needs no disk: a FUSE daemon's CPU) */
+	fprintf(out, sum->ndisks ? "\n== devices (traced phases) ==\n" : "\n== verdicts ==\n");
 	for (int i = 0; i < sum->ndisks; i++) {
 		const struct disk_line *dl = &sum->disks[i];
 		size_t used = strlen(others);
