@@ -11,7 +11,7 @@
 # witness: the shell's own clock ($EPOCHREALTIME before iowhy starts, the workload's first read);
 #   tolerance: 0 < start_ns <= that span (a bound); observed: not recorded
 # witness: none independent: the verifier's counts as iowhy lists them (verified_insns >= 2,
-#   <= 8,000 for every program, fuse_end <= 8,000), verify_ns known for half, load_cpu_ns > 0;
+#   <= 8,000 for every program but the core's sched_switch, 8,500; fuse_end <= 8,000), verify_ns known for half, load_cpu_ns > 0;
 #   observed: fuse_end 30,826 -> 4,375, off-CPU 31,560 -> 1,812, FUSE daemon programs up to
 #   57,546 -> 2,439-2,814 when bounded
 # witness: behaviour: the FUSE daemon programs not loaded without a FUSE mount, loaded once at the
@@ -47,8 +47,11 @@ fe=$(jqr "$J" '[.probes.programs[] | select(.program == "fuse_end") | .verified_
 check "fuse_end is verified in at most 8,000 instructions ($fe)" fcmp "$fe > 0 && $fe <= 8000"
 # The same for every program of every set: the off-CPU program once reached 31,560 (a branch per
 # frame in its stack hash loop) and ~0.45 s of verifier time per start under load.
-big=$(jqr "$J" '[.probes.programs[] | select(.verified_insns > 8000) | "\(.program) \(.verified_insns)"] | join(", ")')
-check "no program is verified in more than 8,000 instructions (${big:-none})" test -z "$big"
+# The core's sched_switch program is allowed 8,500: it calls the global function that ends a
+# switch-out the kernel did not trace (hidden_switch_out, ~800 instructions, counted in it); it
+# verified in 8,079 on 6.18 (7,342 before that function).
+big=$(jqr "$J" '[.probes.programs[] | select(.verified_insns > (if (.program | test("_sched_switch$")) and .set != "FUSE" then 8500 else 8000 end)) | "\(.program) \(.verified_insns)"] | join(", ")')
+check "no program is verified in more than 8,000 instructions, sched_switch 8,500 (${big:-none})" test -z "$big"
 if command -v bpftool >/dev/null; then
 	jqr "$J" '.probes.programs[].program' | sort >"$TMPROOT/listed.all"
 	check "the programs held during the run are the listed ones ($(wc -l <"$TMPROOT/held.all") held, $n listed)" \
