@@ -10,8 +10,6 @@
 #                               whose file FUSE_IMG (NFILES files: FUSE_IMGS, SIZE_MB each) waits
 #                               US microseconds before every read (one FUSE thread: reads of all
 #                               its files are served one at a time).
-#   throttle_read_bps DEV BPS   cgroup v1 blkio child cgroup with throttle.read_bps_device for DEV;
-#                               exports THROTTLE_CG. Teardown registered.
 #   write_counts                "loopA=N loopB=N ...": writes completed (stat field 5) of BT_LOOPS
 
 make_btrfs_loops() {
@@ -50,18 +48,6 @@ make_btrfs_loops() {
 		BT_LOWER=$(basename "$(dirname "$(readlink -f "/sys/class/block/$BT_LOWER")")")
 	sync
 	export BT_LOOPS BT_MNT BT_LOWER
-}
-
-throttle_read_bps() {
-	local dev=$1 bps=$2 root=/sys/fs/cgroup/blkio majmin
-	[ -e "$root/blkio.throttle.read_bps_device" ] || skip "no cgroup v1 blkio throttling"
-	majmin=$(cat "/sys/block/$(basename "$dev")/dev") || skip "no such device $dev"
-	THROTTLE_CG=$root/iowhy-test.$$
-	mkdir "$THROTTLE_CG" || skip "cannot create $THROTTLE_CG"
-	on_exit "rmdir '$THROTTLE_CG'"
-	on_exit "for p in \$(cat '$THROTTLE_CG/cgroup.procs'); do echo \$p > '$root/cgroup.procs'; done"
-	echo "$majmin $bps" > "$THROTTLE_CG/blkio.throttle.read_bps_device" || skip "cannot set throttle"
-	export THROTTLE_CG
 }
 
 write_counts() {

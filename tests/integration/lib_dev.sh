@@ -5,9 +5,6 @@
 #                               (loopN), LOOPMAJMIN (MAJ:MIN), MNT. Teardown registered with on_exit.
 #                               LOOP_DIO=1: the file is written full first and the loop device
 #                               does direct I/O on it (its requests reach the disk below at once).
-#   throttle_write_bps DEV BPS  cgroup v1 blkio child cgroup with throttle.write_bps_device for DEV;
-#                               exports THROTTLE_CG (its directory). Move a pid in with
-#                               `echo PID > $THROTTLE_CG/cgroup.procs`. Teardown registered.
 #   fio_loop_file SIZE_MB       make_loop_ext4 SIZE_MB with a 48 MiB file of zeros on it for fio's
 #                               random reads: exports F (its path); skips without fio
 #   dev_stat NAME FIELD         one field of /sys/block/NAME/stat (1-based, see block/stat.rst)
@@ -57,19 +54,6 @@ make_loop_ext4() {
 	mount -t ext4 "$LOOPDEV" "$MNT" || skip "cannot mount $LOOPDEV"
 	on_exit "umount '$MNT' || umount -l '$MNT'"
 	export LOOPDEV LOOPNAME LOOPMAJMIN MNT
-}
-
-throttle_write_bps() {
-	local dev=$1 bps=$2 root=/sys/fs/cgroup/blkio majmin
-	[ -e "$root/blkio.throttle.write_bps_device" ] || skip "no cgroup v1 blkio throttling"
-	majmin=$(cat "/sys/block/$(basename "$dev")/dev") || skip "no such device $dev"
-	THROTTLE_CG=$root/iowhy-test.$$
-	mkdir "$THROTTLE_CG" || skip "cannot create $THROTTLE_CG"
-	on_exit "rmdir '$THROTTLE_CG'"
-	# Processes still inside must leave before rmdir: move them back to the root group.
-	on_exit "for p in \$(cat '$THROTTLE_CG/cgroup.procs'); do echo \$p > '$root/cgroup.procs'; done"
-	echo "$majmin $bps" > "$THROTTLE_CG/blkio.throttle.write_bps_device" || skip "cannot set throttle"
-	export THROTTLE_CG
 }
 
 fio_loop_file() {
