@@ -25,7 +25,7 @@
 # too late (+195 ms with 19 swept). iowhy cannot know when such a request ended, so it says its
 # busy time is not exact then (busy_exact false; the device line: "busy is at most that"): the
 # test holds it to the kernel's io_ticks both ways without missed completions (mode exact), and
-# as a bound that holds (at least io_ticks less the tolerance) with them.
+# with them checks that iowhy says so and stays within the wall.
 need_root
 source tests/integration/lib_dev.sh
 fio_loop_file 128
@@ -68,8 +68,10 @@ for mode in exact sweep control; do
 		check "sweep: counted + missed between /sys/block's over fio and around the run" \
 			fcmp "$reqs + $missed >= $ios && $reqs + $missed <= $ios_out"
 		check "sweep: busy is said not exact" test "$exact" = false
-		check "sweep: busy at least the kernel's io_ticks less 3 sd + 2 jiffies, at most the wall" \
-			fcmp "$busy >= $ticks - $tol && $busy <= $wall"
+		# (no lower bound from io_ticks here: beside two spinners one run had io_ticks 2,208 ms
+		# against 96 ms in the exact run before it, iowhy 109 ms: the kernel adds the time since
+		# its last stamp whenever a request starts with another in flight)
+		check "sweep: busy $busy ns at most the wall $wall ns" fcmp "$busy > 0 && $busy <= $wall"
 		check "sweep: the sweep is not listed as missing" test "$listed" = 0
 	else
 		# the check the sweep passes fails without it (the idle gaps count busy: a quarter to
