@@ -197,34 +197,22 @@ steal_mark
 
 # Invariants every traced phase must meet: the wall-view buckets sum to the wall exactly (and the
 # wall is within the time the test measured around the run, when it ran it with `timed`), the
-# unattributed residual stays under 2%, and the tree's CPU lies between two witnesses of the run
-# (docs/ACCURACY.md):
-# - at least perf's task-clock (timestamps at perf's own switch hooks, as traced times are), less
-#   3%: task-clock counts the same stints but ends a task's count at its exit hook, before the
-#   exit frees its memory (calib touch 1024: 112 ms less), so it is a lower bound, and the
-#   scheduler's dating (below) does not move it;
-# - getrusage, the scheduler's account, within 10%, plus above it the steal time of all CPUs since
-#   steal_mark (and a tick per CPU of /proc/stat rounding), which timestamps count and it does not,
-#   and either way the tree's run-queue time: the scheduler dates a switch at its clock's last
-#   update, so a woken task is charged part of its wait (fio beside two spinners: traced 0.85-1.11
-#   of getrusage).
-# A test whose stints are dated by the scheduler's account (hidden switch-ins) passes the steal
-# since its steal_mark as SLACK: that account leaves out the time the host took the CPU, and the
-# stints come out that much shorter than task-clock's.
-# Those two witnesses are iowhy's own reads (cpu_check). A test that runs its workload under
-# `"$CALIB" witness FILE -- CMD...` passes FILE as WITNESS: the CPU is then checked against the
-# test's own witnesses instead (check_cpu_witness, below), and iowhy's cpu_check against them too.
+# unattributed residual stays under 2%, no core probe failed, no device busier than the window, and
+# the phase's shares (check_phase_shares). The tree's CPU is checked only against the test's own
+# witness of the run: a test that runs its workload under `"$CALIB" witness FILE -- CMD...` passes
+# FILE as WITNESS (check_cpu_witness, below: perf task-clock and getrusage as the witness read
+# them, docs/ACCURACY.md). Without one the CPU is not checked here: the task-clock and getrusage
+# iowhy read itself (cpu_check) are its report's cross-check, not a witness.
+# SLACK is for a test whose stints the scheduler's account dates (hidden switch-ins): the steal
+# since its steal_mark, which that account leaves out.
 # check_phase_invariants JSON PHASE_INDEX [SLACK_NS] [WITNESS]
 check_phase_invariants() {
-	local j=$1 i=$2 slack=${3:-0} wf=${4:-} wall sum resid tree ru tc runq name
+	local j=$1 i=$2 slack=${3:-0} wf=${4:-} wall sum resid tc name
 	name=$(jqr "$j" ".phases[$i].name")
 	wall=$(jqr "$j" ".phases[$i].wall_ns")
 	sum=$(jqr "$j" ".phases[$i].wall | .user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns")
 	resid=$(jqr "$j" ".phases[$i].wall.unattributed_ns")
-	tree=$(jqr "$j" ".phases[$i].cpu_check.tree_cpu_ns")
-	ru=$(jqr "$j" ".phases[$i].cpu_check.rusage_cpu_ns")
 	tc=$(jqr "$j" ".phases[$i].cpu_check.task_clock_ns // -1")
-	runq=$(jqr "$j" "[.phases[$i].comms[]?.runq_ns] | add // 0")
 	# every interval of the wall goes to exactly one bucket (model.c): the sum is the wall to the ns
 	check "$name: buckets + unattributed = the wall ($sum vs $wall ns)" fcmp "$sum == $wall && $wall > 0"
 	# and the wall is no longer than the test's own clock said the run took (timed)
@@ -243,20 +231,9 @@ check_phase_invariants() {
 	if [ "$(jqr "$j" .tool)" != attach ]; then
 		check "$name: perf task-clock measured" fcmp "$tc >= 0"
 	fi
-	if [ -n "$wf" ]; then
-		check_cpu_witness "$j" "$i" "$wf" "$slack"
-	else
-		if fcmp "$tc > 20000000"; then
-			check "$name: tree CPU $tree ns at least task-clock $tc ns less 3% (and $slack ns)" \
-				fcmp "$tree >= 0.97 * $tc - 1000000 - $slack"
-		fi
-		# Tiny phases: getrusage has tick-free but µs-rounded fields; compare only when there is CPU to compare.
-		if fcmp "$ru > 20000000"; then
-			local steal=$(( $(steal_ns) - _steal0 + $(nproc) * 1000000000 / $(getconf CLK_TCK) ))
-			check "$name: tree CPU $tree ns within 10% of getrusage $ru ns (+ run-queue $runq ns, + steal <= $steal ns above)" \
-				fcmp "$tree >= 0.9 * $ru - $runq && $tree <= 1.1 * $ru + $steal + $runq"
-		fi
-	fi
+	# the tree's CPU only against the test's own witness of the run (iowhy's own cpu_check figures
+	# stay in its report; a test does not lean on them)
+	[ -z "$wf" ] || check_cpu_witness "$j" "$i" "$wf" "$slack"
 	# Device busy time is a union of intervals inside the phase window: never more than the window.
 	local over
 	over=$(jqr "$j" "[.phases[$i].io // {} | .window_ns as \$w | (.devices // [])[] | select(.busy_ns > \$w) | .name] | join(\",\")")
