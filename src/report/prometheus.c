@@ -16,6 +16,14 @@
 
 static const char *const bucket_keys[WB_COUNT] = { "user", "kernel", "runq", "iowait", "other" };
 
+/* A bucket's label value: under --lite the user bucket holds all on-CPU time (no syscall probes
+ * draw the user/kernel line), so it is "on_cpu", never "user". Else "user" and "kernel" are the
+ * tracepoint view's CPU outside and inside syscalls (the HELP text says so). */
+static const char *bucket_key(const struct interval_sample *s, int k)
+{
+	return s->lite && k == WB_USER ? "on_cpu" : bucket_keys[k];
+}
+
 /* A label value with \, " and newline escaped (Prometheus text format). */
 static void label(FILE *f, const char *v)
 {
@@ -60,7 +68,7 @@ static void write_cgroups(FILE *f, const struct interval_sample *s)
 		for (int k = 0; k < WB_COUNT; k++) {
 			fprintf(f, "iowhy_cgroup_wall_seconds_total{cgroup=\"");
 			label(f, s->cg_total[i].path);
-			fprintf(f, "\",bucket=\"%s\"} %.9f\n", bucket_keys[k],
+			fprintf(f, "\",bucket=\"%s\"} %.9f\n", bucket_key(s, k),
 				s->cg_total[i].total_bucket_ns[k] / 1e9);
 		}
 	}
@@ -75,11 +83,12 @@ static void write_cgroups(FILE *f, const struct interval_sample *s)
 static void write_metrics(FILE *f, const struct interval_sample *s)
 {
 	head(f, "iowhy_wall_seconds_total", "counter",
-	     "Wall time of the target since iowhy started, by the state it was in (buckets add up).");
+	     "Wall time of the target since iowhy started, by the state it was in (buckets add up; "
+	     "user and kernel: CPU outside and inside the syscall tracepoints, on_cpu under --lite).");
 	for (int k = 0; k < WB_COUNT; k++) {
 		fprintf(f, "iowhy_wall_seconds_total{target=\"");
 		label(f, s->target);
-		fprintf(f, "\",bucket=\"%s\"} %.9f\n", bucket_keys[k], s->total_bucket_ns[k] / 1e9);
+		fprintf(f, "\",bucket=\"%s\"} %.9f\n", bucket_key(s, k), s->total_bucket_ns[k] / 1e9);
 	}
 	if (!s->lite) {
 		head(f, "iowhy_kernel_seconds_total", "counter",
@@ -98,7 +107,7 @@ static void write_metrics(FILE *f, const struct interval_sample *s)
 
 		fprintf(f, "iowhy_interval_wall_ratio{target=\"");
 		label(f, s->target);
-		fprintf(f, "\",bucket=\"%s\"} %.6f\n", bucket_keys[k],
+		fprintf(f, "\",bucket=\"%s\"} %.6f\n", bucket_key(s, k),
 			len ? (double)s->bucket_ns[k] / (double)len : 0.0);
 	}
 	head(f, "iowhy_device_iops", "gauge", "Requests per second completed in the last interval.");

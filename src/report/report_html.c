@@ -8,6 +8,7 @@
 #include "columns.h"
 #include "summary.h"
 #include "wall_parts.h"
+#include "cpu_split.h"
 #include "syscalls.h"
 #include "hist.h"
 #include "units.h"
@@ -230,7 +231,10 @@ struct seg_def {
 
 #define NSEGS (5 + SG_COUNT)   /* user, the kernel groups, run-queue, I/O, other, unattributed */
 
-static int seg_defs(struct seg_def *d)
+/* lite (attach --lite): the user bucket holds all on-CPU time. Else the user and kernel buckets
+ * are the tracepoint view's: CPU outside and inside the syscalls (the headline split is above the
+ * phase's table: phase_cpu_split). */
+static int seg_defs(struct seg_def *d, int lite)
 {
 	static const char *const group_colour[SG_COUNT] = {
 		"#ff9800", "#f4511e", "#ffb74d", "#bf360c", "#e53935", "#ffcc80",
@@ -238,7 +242,8 @@ static int seg_defs(struct seg_def *d)
 	static char keys[SG_COUNT][48], labels[SG_COUNT][48];
 	int n = 0;
 
-	d[n++] = (struct seg_def){ "user CPU", "user_ns", "#43a047", pv_bucket, WB_USER };
+	d[n++] = (struct seg_def){ lite ? "on CPU" : "CPU outside syscalls", "user_ns", "#43a047",
+				   pv_bucket, WB_USER };
 	for (int g = 0; g < SG_COUNT; g++) {
 		snprintf(keys[g], sizeof(keys[g]), "kernel_groups.%s", sys_group_key(g));
 		snprintf(labels[g], sizeof(labels[g]), "kernel: %s", sys_group_name(g));
@@ -404,7 +409,7 @@ static void wall_section(FILE *out, const struct session_result *s)
 {
 	struct bar bars[2 * SESSION_MAX_PHASES];
 	struct seg_def d[NSEGS];
-	int nd = seg_defs(d), nb = collect_bars(s, bars, 2 * SESSION_MAX_PHASES);
+	int nd = seg_defs(d, s->lite), nb = collect_bars(s, bars, 2 * SESSION_MAX_PHASES);
 	double maxwall = 0, height;
 
 	for (int i = 0; i < nb; i++)
@@ -540,15 +545,39 @@ static int phase_wall_parts(FILE *out, const struct phase_result *p, int bucket,
 	return few;
 }
 
+/* The headline user/kernel split (cpu_split.h) in a line above the phase's wall view. */
+static void phase_cpu_split(FILE *out, const struct phase_result *p)
+{
+	struct cpu_split cs;
+	char a[32], b[32], c[32], d[32], e[32];
+
+	cpu_split_of(p, &cs);
+	if (cpu_split_shown(&cs))
+		fprintf(out, "<p><b>user CPU %s</b> (%s of the wall), <b>kernel CPU %s</b> (%s)%s%s: "
+			     "user code and all kernel work%s.</p>\n",
+			ns_str(a, sizeof(a), cs.user_ns), pct_str(b, sizeof(b), cs.user_ns, cs.wall_ns),
+			ns_str(c, sizeof(c), cs.kernel_ns),
+			pct_str(d, sizeof(d), cs.kernel_ns, cs.wall_ns),
+			cs.state == CPU_SPLIT_SAMPLED ? ", each &plusmn;" : "",
+			cs.state == CPU_SPLIT_SAMPLED ? ns_str(e, sizeof(e), cs.err_ns) : "",
+			cs.state == CPU_SPLIT_SAMPLED ? ", estimated from CPU samples" : "");
+	else
+		fprintf(out, "<p>User/kernel not split: %llu CPU samples, about %.0f needed for "
+			     "&plusmn;%.0f points of the wall (use --freq). The CPU outside syscalls "
+			     "holds user code and kernel work.</p>\n",
+			(unsigned long long)cs.samples, cs.needed_samples, 100 * CPU_SPLIT_MAX_ERR);
+}
+
 static void phase_wall(FILE *out, const struct phase_result *p)
 {
 	static const char *const head[] = { "", "time", "% wall", "" };
 	struct seg_def d[NSEGS];
-	int nd = seg_defs(d), few = 0;
+	int nd = seg_defs(d, p->lite), few = 0;
 	double wall = (double)wall_ns(&p->wall);
 	char a[32];
 
 	fputs("<h3>Wall view</h3>", out);
+	phase_cpu_split(out, p);
 	thead(out, head, 4, 0);
 	fprintf(out, "<tr><td>wall</td><td>%s</td><td>100%%</td><td></td></tr>\n",
 		ns_str(a, sizeof(a), wall));
@@ -566,7 +595,7 @@ static void phase_wall(FILE *out, const struct phase_result *p)
 	}
 	fputs("</tbody></table>\n", out);
 	if (wall_user_split_known(p))
-		fprintf(out, "<p>User CPU's parts: estimates from CPU samples%s.</p>\n",
+		fprintf(out, "<p>The parts of the CPU outside syscalls: estimates from CPU samples%s.</p>\n",
 			few ? "; * few samples (under 20), &plusmn; one standard error" : "");
 }
 

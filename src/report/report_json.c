@@ -13,6 +13,7 @@
 #include "json_put.h"
 #include "summary.h"
 #include "wall_parts.h"
+#include "cpu_split.h"
 #include "syscalls.h"
 #include "hist.h"
 
@@ -280,6 +281,30 @@ static struct json_object *wall_fuse_arr(const struct phase_result *p)
 	return a;
 }
 
+/* The headline user/kernel split of the phase's CPU (cpu_split.h). */
+static struct json_object *cpu_split_obj(const struct phase_result *p)
+{
+	struct json_object *o = json_object_new_object();
+	struct cpu_split cs;
+
+	cpu_split_of(p, &cs);
+	jput_str(o, "state", cpu_split_state_name(cs.state));
+	jput_u64(o, "samples", cs.samples);
+	jput_u64(o, "outside_syscalls_ns", (uint64_t)(cs.outside_ns + 0.5));
+	jput_u64(o, "kernel_in_syscalls_ns", (uint64_t)(cs.traced_kernel_ns + 0.5));
+	if (cpu_split_shown(&cs)) {
+		jput_u64(o, "user_ns", (uint64_t)(cs.user_ns + 0.5));
+		jput_u64(o, "kernel_ns", (uint64_t)(cs.kernel_ns + 0.5));
+		jput_u64(o, "err_ns", (uint64_t)(cs.err_ns + 0.5));
+	} else {
+		jput(o, "user_ns", NULL);
+		jput(o, "kernel_ns", NULL);
+		jput(o, "err_ns", NULL);
+		jput_u64(o, "samples_needed", (uint64_t)(cs.needed_samples + 0.5));
+	}
+	return o;
+}
+
 static struct json_object *phase_obj(const struct phase_result *p, const char (*disk_names)[32],
 				     const struct phase_summary *ps)
 {
@@ -292,6 +317,7 @@ static struct json_object *phase_obj(const struct phase_result *p, const char (*
 	jput_bool(o, "partial", p->partial);
 	jput_u64(o, "wall_ns", wall_ns(&p->wall));
 	jput(o, "wall", wall_obj(&p->wall));
+	jput(o, "cpu_split", cpu_split_obj(p));
 	jput(o, "iowait_by_syscall", iowait_obj(&p->wall));
 	jput(o, "iowait_by_device", iowait_disk_arr(p, disk_names));
 	jput(o, "wall_fuse_waits", wall_fuse_arr(p));

@@ -11,6 +11,7 @@
 #include "columns.h"
 #include "summary.h"
 #include "wall_parts.h"
+#include "cpu_split.h"
 #include "cpu_samples.h"
 #include "syscalls.h"
 #include "hist.h"
@@ -25,8 +26,7 @@
 #define CPU_CHECK_MIN_NS 10e6  /* below 10 ms of CPU the cross-check gives ns, not % */
 #define RESIDUAL_WARN 0.02      /* unattributed share of wall that earns a "!" */
 #define SHOWN_SHARE 0.01       /* compact table: a kernel group row needs 1% of some wall */
-#define SPLIT_SHOWN_SHARE 0.25 /* compact table: user CPU gets its parts at 25% of some wall */
-#define PART_SHOWN_SHARE 0.05  /* ... and of those, the parts of 5% of such a column's wall */
+#define PART_SHOWN_SHARE 0.05  /* compact table: a sampled kernel part needs 5% of some wall */
 #define EXPLAIN_WIDTH 100      /* wrap explanation lines here */
 
 /* ---- Aligned tables: column 0 left-aligned, the others right-aligned, 2 spaces apart. ---- */
@@ -155,10 +155,22 @@ static void add_row(struct wall_row *rows, int *n, const char *label, phase_valu
 
 #define WALL_ROWS (WB_COUNT + SG_COUNT + 2)
 
-/* wall, user CPU, kernel CPU, each group (indented), run-queue, I/O wait, other wait, unattributed.
- * lite (attach --lite: no syscall probes): one "on CPU" row, measured, with its parts estimated by
- * CPU samples under it (zero without samples: then the row is not split). */
-static int wall_rows(struct wall_row *rows, int lite)
+/* Marks the headline CPU rows in a row list (side_cpu_rows prints them). */
+static double pv_cpu_split(const struct phase_result *p, int unused)
+{
+	(void)p;
+	(void)unused;
+	return 0;
+}
+
+/* wall, the CPU rows, run-queue, I/O wait, other wait, unattributed. The CPU rows:
+ * - split (the side-by-side view): one marker row for side_cpu_rows, user and kernel CPU by the
+ *   true split (cpu_split.h);
+ * - else (one phase's wall view, -v): the tracepoint view, named for what it is: CPU outside the
+ *   syscall tracepoints (its parts by samples under it), CPU inside them, each group (indented);
+ * - lite (attach --lite: no syscall probes): one "on CPU" row, measured, with its parts estimated
+ *   by CPU samples under it (zero without samples: then the row is not split). */
+static int wall_rows(struct wall_row *rows, int lite, int split)
 {
 	char label[40];
 	int n = 0;
@@ -172,17 +184,15 @@ static int wall_rows(struct wall_row *rows, int lite)
 		add_row(rows, &n, "    ~ page faults", pv_lite, PVL_FAULTS);
 		add_row(rows, &n, "    ~ interrupts", pv_lite, PVL_IRQ);
 		add_row(rows, &n, "    ~ other kernel", pv_lite, PVL_KOTHER);
-		add_row(rows, &n, "run-queue wait", pv_bucket, WB_RUNQ);
-		add_row(rows, &n, "I/O wait", pv_bucket, WB_IOWAIT);
-		add_row(rows, &n, "other wait", pv_bucket, WB_OTHER);
-		add_row(rows, &n, "unattributed", pv_unattributed, 0);
-		return n;
-	}
-	add_row(rows, &n, "user CPU", pv_bucket, WB_USER);
-	add_row(rows, &n, "kernel CPU", pv_bucket, WB_KERNEL);
-	for (int g = 0; g < SG_COUNT; g++) {
-		snprintf(label, sizeof(label), "  %s", sys_group_name((enum sys_group)g));
-		add_row(rows, &n, label, pv_group, g);
+	} else if (split) {
+		add_row(rows, &n, "CPU", pv_cpu_split, 0);
+	} else {
+		add_row(rows, &n, "CPU outside syscalls", pv_bucket, WB_USER);
+		add_row(rows, &n, "CPU in syscalls", pv_bucket, WB_KERNEL);
+		for (int g = 0; g < SG_COUNT; g++) {
+			snprintf(label, sizeof(label), "  %s", sys_group_name((enum sys_group)g));
+			add_row(rows, &n, label, pv_group, g);
+		}
 	}
 	add_row(rows, &n, "run-queue wait", pv_bucket, WB_RUNQ);
 	add_row(rows, &n, "I/O wait", pv_bucket, WB_IOWAIT);
@@ -193,10 +203,12 @@ static int wall_rows(struct wall_row *rows, int lite)
 
 /* ---- Sub-rows of the wall view: the user bucket's parts, the FUSE waits ---- */
 
-#define NOTE_SPLIT 1   /* user parts shown */
+#define NOTE_SPLIT 1   /* the headline split shown, some of it sampled */
 #define NOTE_FEW 2     /* a part with few samples shown with its error */
 #define NOTE_LITE 4    /* --lite: on-CPU parts estimated from samples shown */
 #define NOTE_SOME 8    /* compact: only the larger parts shown */
+#define NOTE_NOSPLIT 16 /* a column's CPU not split into user and kernel: too few samples */
+#define NOTE_OUTSIDE 32 /* one phase's wall view: CPU outside syscalls' parts shown */
 
 /* The time and %-wall cells (col, col + 1) of one part of the user bucket: "-" when there is no
  * split; "6.98 ms ±2.43 ms*" when its samples are few. Returns NOTE_* flags. */
@@ -215,41 +227,120 @@ static int user_part_cells(struct table *t, int col, const struct user_part *u, 
 		tbl_set(t, col, "%s", ns_str(a, sizeof(a), u->ns));
 	}
 	tbl_set(t, col + 1, "%s", pct_str(b, sizeof(b), u->ns, wall));
-	return NOTE_SPLIT | (user_part_few(u) ? NOTE_FEW : 0);
+	return NOTE_OUTSIDE | (user_part_few(u) ? NOTE_FEW : 0);
 }
 
-/* The user bucket's parts by CPU samples under its row, one cell pair per column; a part with no
- * sample in any column is left out (the shown parts still add up to the row). Compact: only when
- * user CPU is a quarter of some column's wall, where what it holds decides the answer (the short
- * report stays a screen; -v shows them always). */
-static int side_user_parts(struct table *t, const struct session_result *s,
-			   const struct column *cols, int n, int flush, int compact)
+/* "582 ms ±67.0 ms" (an estimate) or "141 ms" (exact). */
+static char *est_str(char *buf, size_t n, double ns, double err, int estimate)
 {
-	int notes = 0, big = !compact, col_big[SIDE_COLS_PER_TABLE];
-	double wall[SIDE_COLS_PER_TABLE];
+	char a[32], b[32];
+
+	if (estimate && err > 0)
+		snprintf(buf, n, "%s ±%s", ns_str(a, sizeof(a), ns), ns_str(b, sizeof(b), err));
+	else
+		snprintf(buf, n, "%s", ns_str(a, sizeof(a), ns));
+	return buf;
+}
+
+/* One row of the CPU block: a label and, per column, a time cell and its share of the wall. */
+static void cpu_row(struct table *t, const char *label, const struct cpu_split *cs, const int *m,
+		    int n, const double *ns, const double *err, int estimate)
+{
+	char a[64], b[32];
+
+	tbl_row(t);
+	tbl_set(t, 0, "%s", label);
+	for (int c = 0; c < n; c++) {
+		tbl_set(t, 1 + 2 * c, "%s", m[c] ? est_str(a, sizeof(a), ns[c], err[c],
+							      estimate && cs[c].state == CPU_SPLIT_SAMPLED) : "-");
+		tbl_set(t, 2 + 2 * c, "%s", m[c] ? pct_str(b, sizeof(b), ns[c], cs[c].wall_ns) : "");
+	}
+}
+
+/*
+ * The headline CPU rows of the side-by-side view. When every column has a reliable split
+ * (cpu_split.h): user CPU (user code) and kernel CPU (all kernel work), each with its standard
+ * error where it is an estimate; under kernel CPU the part inside syscalls (traced) with its groups,
+ * and the parts outside syscalls by samples ("~"). When a column has none, the tracepoint view,
+ * named for what it is (CPU outside syscalls, not split, with the samples each column had; kernel
+ * CPU in syscalls), never the tracepoint boundary as the user/kernel line. Compact: groups of 1% and
+ * sampled parts of 5% of some column's wall. Returns NOTE_* flags.
+ */
+static int side_cpu_rows(struct table *t, const struct session_result *s, const struct column *cols,
+			 int n, int flush, int compact)
+{
+	struct cpu_split cs[SIDE_COLS_PER_TABLE];
+	double v[SIDE_COLS_PER_TABLE], e[SIDE_COLS_PER_TABLE];
+	const int *idx[SIDE_COLS_PER_TABLE];
+	int m[SIDE_COLS_PER_TABLE], all = 1, notes = 0;
+	char label[48], a[32], b[32];
 
 	for (int c = 0; c < n; c++) {
-		const int *idx = flush ? cols[c].flush : cols[c].work;
-		int m = flush ? cols[c].nflush : cols[c].nwork;
-
-		wall[c] = phases_mean(s, idx, m, pv_wall, 0);
-		col_big[c] = !compact || (wall[c] > 0 && phases_mean(s, idx, m, pv_bucket, WB_USER) >=
-					  SPLIT_SHOWN_SHARE * wall[c]);
-		big |= col_big[c];
+		idx[c] = flush ? cols[c].flush : cols[c].work;
+		m[c] = flush ? cols[c].nflush : cols[c].nwork;
+		cpu_split_cols(s, idx[c], m[c], &cs[c]);
+		if (m[c] && !cpu_split_shown(&cs[c]))
+			all = 0;
 	}
-	if (!big)
-		return 0;
+	if (!all) {
+		for (int c = 0; c < n; c++)
+			v[c] = cs[c].outside_ns, e[c] = 0;
+		cpu_row(t, "CPU outside syscalls", cs, m, n, v, e, 0);
+		tbl_row(t);
+		tbl_set(t, 0, "  (user/kernel not split)");
+		for (int c = 0; c < n; c++) {
+			if (!m[c] || cpu_split_shown(&cs[c]))
+				tbl_set(t, 1 + 2 * c, "%s", !m[c] ? "-" : "split");
+			else
+				tbl_set(t, 1 + 2 * c, "%s samples, ~%s needed",
+					fmt_count(a, sizeof(a), cs[c].samples),
+					fmt_count(b, sizeof(b), (uint64_t)(cs[c].needed_samples + 0.5)));
+			tbl_set(t, 2 + 2 * c, "-");
+		}
+		for (int c = 0; c < n; c++)
+			v[c] = cs[c].traced_kernel_ns;
+		cpu_row(t, "kernel CPU in syscalls", cs, m, n, v, e, 0);
+		notes |= NOTE_NOSPLIT;
+	} else {
+		for (int c = 0; c < n; c++)
+			v[c] = cs[c].user_ns, e[c] = cs[c].err_ns;
+		cpu_row(t, "user CPU", cs, m, n, v, e, 1);
+		for (int c = 0; c < n; c++)
+			v[c] = cs[c].kernel_ns;
+		cpu_row(t, "kernel CPU", cs, m, n, v, e, 1);
+		for (int c = 0; c < n; c++) {
+			v[c] = cs[c].traced_kernel_ns, e[c] = 0;
+			if (cs[c].state == CPU_SPLIT_SAMPLED)
+				notes |= NOTE_SPLIT;
+		}
+		cpu_row(t, "  in syscalls", cs, m, n, v, e, 0);
+	}
+	for (int g = 0; g < SG_COUNT; g++) {
+		int shown = !compact;
+
+		for (int c = 0; c < n; c++) {
+			v[c] = phases_mean(s, idx[c], m[c], pv_group, g), e[c] = 0;
+			shown |= m[c] && v[c] >= SHOWN_SHARE * cs[c].wall_ns;
+		}
+		if (!shown)
+			continue;
+		snprintf(label, sizeof(label), all ? "    %s" : "  %s", sys_group_name((enum sys_group)g));
+		cpu_row(t, label, cs, m, n, v, e, 0);
+	}
+	if (!all)
+		return notes;
+	/* the kernel's parts outside syscalls, by samples */
 	for (int k = 0; k < CC_OUTSIDE; k++) {
 		struct user_part u[SIDE_COLS_PER_TABLE];
 		int any = 0, large = !compact;
 
+		if (k == CC_USER)
+			continue;
 		for (int c = 0; c < n; c++) {
-			wall_user_part(s, flush ? cols[c].flush : cols[c].work,
-				       flush ? cols[c].nflush : cols[c].nwork, k, &u[c]);
-			if (!col_big[c])
-				u[c].known = 0; /* compact: a column whose user CPU is small shows "-" */
-			any |= u[c].known && (u[c].samples || k == CC_USER);
-			large |= u[c].known && u[c].ns >= PART_SHOWN_SHARE * wall[c];
+			wall_user_part(s, idx[c], m[c], k, &u[c]);
+			any |= u[c].known && u[c].samples;
+			large |= u[c].known && u[c].ns >= PART_SHOWN_SHARE * cs[c].wall_ns;
+			v[c] = u[c].known ? u[c].ns : 0, e[c] = u[c].known ? u[c].err_ns : 0;
 		}
 		if (!any)
 			continue;
@@ -257,10 +348,8 @@ static int side_user_parts(struct table *t, const struct session_result *s,
 			notes |= NOTE_SOME;
 			continue;
 		}
-		tbl_row(t);
-		tbl_set(t, 0, "  %s", cpu_class_label(k));
-		for (int c = 0; c < n; c++)
-			notes |= user_part_cells(t, 1 + 2 * c, &u[c], wall[c]);
+		snprintf(label, sizeof(label), "  ~ %s", cpu_class_label(k));
+		cpu_row(t, label, cs, m, n, v, e, 1);
 	}
 	return notes;
 }
@@ -306,9 +395,18 @@ static void side_fuse_parts(struct table *t, const struct session_result *s,
 static void print_part_notes(FILE *out, int notes)
 {
 	if (notes & NOTE_SPLIT)
-		fprintf(out, "  (user CPU's parts: estimates from CPU samples%s%s)\n",
-			notes & NOTE_FEW ? "; * few samples (under 20), \u00b1 one standard error" : "",
-			notes & NOTE_SOME ? "; parts under 5% of the wall: -v" : "");
+		fprintf(out, "  (user CPU is user code, kernel CPU all kernel work: estimates from CPU "
+			     "samples, \u00b1 one standard error;\n   in syscalls: traced; ~ kernel parts "
+			     "outside syscalls by samples%s)\n",
+			notes & NOTE_SOME ? ", those under 5% of the wall: -v" : "");
+	if (notes & NOTE_NOSPLIT)
+		fprintf(out, "  (user/kernel not split: too few CPU samples for \u00b1%.0f points of the "
+			     "wall; use --freq, or -v for the estimate;\n   CPU outside syscalls holds "
+			     "user code and kernel work: entry/exit, page faults, interrupts)\n",
+			100 * CPU_SPLIT_MAX_ERR);
+	if (notes & NOTE_OUTSIDE)
+		fprintf(out, "  (CPU outside syscalls' parts: estimates from CPU samples%s)\n",
+			notes & NOTE_FEW ? "; * few samples (under 20), \u00b1 one standard error" : "");
 	if (notes & NOTE_LITE)
 		fprintf(out, "  (~ parts of on CPU: estimates from CPU samples; their \u00b1 in \"on CPU, "
 			     "split by CPU samples\")\n");
@@ -471,12 +569,16 @@ static int side_block(struct table *t, const struct session_result *s, const str
 		      int n, int flush, int compact)
 {
 	struct wall_row rows[WALL_ROWS];
-	int nrows = wall_rows(rows, s->lite), notes = 0;
+	int nrows = wall_rows(rows, s->lite, 1), notes = 0;
 	char a[32], b[32];
 
 	for (int r = 0; r < nrows; r++) {
 		if ((compact || rows[r].get == pv_lite) && !row_shown(s, cols, n, flush, &rows[r]))
 			continue;
+		if (rows[r].get == pv_cpu_split) {
+			notes |= side_cpu_rows(t, s, cols, n, flush, compact);
+			continue;
+		}
 		if (rows[r].get == pv_lite)
 			notes |= NOTE_LITE;
 		tbl_row(t);
@@ -492,8 +594,6 @@ static int side_block(struct table *t, const struct session_result *s, const str
 		}
 		if (rows[r].get != pv_bucket)
 			continue;
-		if (rows[r].arg == WB_USER && !s->lite)
-			notes |= side_user_parts(t, s, cols, n, flush, compact);
 		if (rows[r].arg == WB_IOWAIT || rows[r].arg == WB_OTHER)
 			side_fuse_parts(t, s, cols, n, flush, rows[r].arg, compact);
 	}
@@ -698,16 +798,40 @@ static int phase_sub_rows(struct table *t, const struct phase_result *p, int buc
 	return notes;
 }
 
+/* The phase's headline user/kernel split (cpu_split.h), one line above its tracepoint view. */
+static void print_cpu_split_line(FILE *out, const struct phase_result *p)
+{
+	struct cpu_split cs;
+	char a[64], b[32], c[64], d[32];
+
+	cpu_split_of(p, &cs);
+	if (cpu_split_shown(&cs))
+		fprintf(out, "  user CPU %s (%s), kernel CPU %s (%s)%s\n",
+			est_str(a, sizeof(a), cs.user_ns, cs.err_ns, cs.state == CPU_SPLIT_SAMPLED),
+			pct_str(b, sizeof(b), cs.user_ns, cs.wall_ns),
+			est_str(c, sizeof(c), cs.kernel_ns, cs.err_ns, cs.state == CPU_SPLIT_SAMPLED),
+			pct_str(d, sizeof(d), cs.kernel_ns, cs.wall_ns),
+			cs.state == CPU_SPLIT_SAMPLED ? ": user code and all kernel work, by CPU samples"
+						     : "");
+	else
+		fprintf(out, "  user/kernel not split: %s CPU samples, ~%s needed for \u00b1%.0f points "
+			     "of the wall (--freq)\n", fmt_count(a, sizeof(a), cs.samples),
+			fmt_count(b, sizeof(b), (uint64_t)(cs.needed_samples + 0.5)),
+			100 * CPU_SPLIT_MAX_ERR);
+}
+
 static void print_wall_view(FILE *out, const struct phase_result *p)
 {
 	struct wall_row rows[WALL_ROWS];
-	int nrows = wall_rows(rows, p->lite);
+	int nrows = wall_rows(rows, p->lite, 0);
 	double wall = (double)wall_ns(&p->wall);
 	struct table *t = tbl_new(3);
 	int notes = 0;
 	char a[32], b[32];
 
 	fprintf(out, "wall view\n");
+	if (!p->lite) /* --lite: the on-CPU row's "~" parts below are the split */
+		print_cpu_split_line(out, p);
 	if (!t)
 		return;
 	tbl_row(t);

@@ -89,7 +89,7 @@ static const char *kind_of(struct json_object *o)
 static void run_phase_items(struct cmp_result *r, struct json_object *pa, struct json_object *pb)
 {
 	static const char *const buckets[][2] = {
-		{ "user_ns", "user CPU" }, { "kernel_ns", "kernel CPU" },
+		{ "user_ns", "CPU outside syscalls" }, { "kernel_ns", "kernel CPU in syscalls" },
 		{ "runq_ns", "run-queue wait" }, { "iowait_ns", "I/O wait" },
 		{ "other_ns", "other waits" },
 	};
@@ -103,6 +103,14 @@ static void run_phase_items(struct cmp_result *r, struct json_object *pa, struct
 	for (size_t i = 0; i < sizeof(buckets) / sizeof(buckets[0]); i++)
 		item(r, num(wa, buckets[i][0]) / 1e9, num(wb, buckets[i][0]) / 1e9, 1, 0, "%s: %s",
 		     ph, buckets[i][1]);
+	/* the headline user/kernel split, where both runs have one (cpu_split: user_ns not null) */
+	if (json_object_is_type(get(get(pa, "cpu_split"), "user_ns"), json_type_int) &&
+	    json_object_is_type(get(get(pb, "cpu_split"), "user_ns"), json_type_int)) {
+		item(r, num(get(pa, "cpu_split"), "user_ns") / 1e9,
+		     num(get(pb, "cpu_split"), "user_ns") / 1e9, 1, 0, "%s: user CPU (sampled)", ph);
+		item(r, num(get(pa, "cpu_split"), "kernel_ns") / 1e9,
+		     num(get(pb, "cpu_split"), "kernel_ns") / 1e9, 1, 0, "%s: kernel CPU (sampled)", ph);
+	}
 	/* devices and syscalls: the union of names, each side 0 where absent */
 	for (int side = 0; side < 2; side++) {
 		struct json_object *x = side ? ib : ia, *y = side ? ia : ib;

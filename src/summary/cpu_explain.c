@@ -115,13 +115,13 @@ size_t cpu_explain(const struct phase_result *p, char *buf, size_t n)
 	measured = cs->tree_user_ns + cs->tree_kernel_ns ?
 		   (double)cs->tree_kernel_ns / (cs->tree_user_ns + cs->tree_kernel_ns) : 0;
 	fmt_ns(t, sizeof(t), cs->tree_user_ns);
-	say(&o, "%s: CPU samples put %.0f%% \u00b1 %.0f of the %s the syscall tracepoints count as "
-	    "user CPU in the kernel (", p->name, 100 * kernel_out,
+	say(&o, "%s: CPU samples put %.0f%% \u00b1 %.0f of the tree's %s of CPU outside the syscall "
+	    "tracepoints in the kernel (", p->name, 100 * kernel_out,
 	    fmax(1, 100 * cs->tree_user[CC_USER].share_err), t);
 	for (int c = CC_FAULT; c < CC_OUTSIDE; c++)
 		say_class(&o, cs, c, &sep);
-	say(&o, "): the kernel's share of the tree's CPU is %.0f%%, not %.0f%% (an estimate from "
-	    "%llu samples).\n", 100 * cs->kernel_share, 100 * measured,
+	say(&o, "): the kernel's share of the tree's CPU is %.0f%%, where the tracepoints alone "
+	    "bound %.0f%% (an estimate from %llu samples).\n", 100 * cs->kernel_share, 100 * measured,
 	    (unsigned long long)cs->recorded);
 	say_faults(&o, cs);
 	return o.len;

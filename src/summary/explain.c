@@ -5,6 +5,7 @@
  * most between the slowest and the fastest, and the syscalls that carry that difference. Repeated
  * runs of a column are summarised by their trimmed mean.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 #include "result.h"
@@ -16,6 +17,9 @@
 #include "units.h"
 #include "io_model.h"
 #include "summary.h"
+#include "cpu_split.h"
+#include "wall_parts.h"
+#include "cpu_samples.h"
 
 #define NOTABLE 0.10          /* share of the wall (or of a difference) worth a sentence */
 #define RESIDUAL_NOTABLE 0.02 /* unattributed share worth a sentence */
@@ -191,11 +195,20 @@ static double item_value(const struct session_result *s, const struct column *c,
 	return work_mean(s, c, pv_bucket, item_bucket(it));
 }
 
-/* A wall bucket's words; under --lite the user bucket holds all on-CPU time (no syscall probes). */
+/* A wall bucket's words; under --lite the user bucket holds all on-CPU time (no syscall probes).
+ * The user and kernel buckets are the tracepoint view's (CPU outside and inside syscalls), except
+ * in the first sentence of a column with a reliable split (col_split), which says user and kernel
+ * CPU by the true split. */
 static const char *bucket_label(const struct session_result *s, int b)
 {
 	if (s->lite && b == WB_USER)
 		return "on-CPU time";
+	static const char *const traced[WB_COUNT] = {
+		[WB_USER] = "CPU outside syscalls", [WB_KERNEL] = "kernel CPU in syscalls",
+	};
+
+	if (b == WB_USER || b == WB_KERNEL)
+		return traced[b];
 	static const char *const labels[WB_COUNT] = {
 		[WB_USER] = "user CPU", [WB_KERNEL] = "kernel CPU", [WB_RUNQ] = "run-queue wait",
 		[WB_IOWAIT] = "I/O wait", [WB_OTHER] = "other wait",
@@ -305,8 +318,9 @@ static void say_top_comm(struct text *t, const struct session_result *s, const s
 	memcpy(name, cs->comm, IOWHY_COMM_LEN);
 	name[IOWHY_COMM_LEN] = '\0';
 	clean_text(name, sizeof(name), name);
-	say(t, ", most of it in %s (%s of task time", name,
-	    ns(a, (double)cs->state_ns[bucket_state(bucket)]));
+	say(t, ", most of it in %s (%s of task time%s", name,
+	    ns(a, (double)cs->state_ns[bucket_state(bucket)]),
+	    bucket == WB_USER && !s->lite ? " outside syscalls" : "");
 	/* user CPU includes page faults: say how many when the comm ran as many processes */
 	if (bucket == WB_USER && cs->faults && cs->exits > 1)
 		say(t, "; %s processes with %s page faults each",
@@ -336,14 +350,45 @@ static void say_kernel_detail(struct text *t, const struct session_result *s, co
 	say(t, ")");
 }
 
+/* With a split, kernel CPU whose largest part lies outside the syscalls (sampled): that part, and
+ * the traced part inside them. Returns 0 when the traced part is the largest (say_kernel_detail
+ * then says which group). */
+static int say_kernel_outside(struct text *t, const struct session_result *s, const struct column *c,
+			      const struct cpu_split *sp)
+{
+	struct user_part u;
+	int best = -1;
+	double best_v = sp->traced_kernel_ns;
+	char a[32], b[32], d[32];
+
+	for (int k = 0; k < CC_OUTSIDE; k++) {
+		if (k == CC_USER)
+			continue;
+		wall_user_part(s, c->work, c->nwork, k, &u);
+		if (u.known && u.ns > best_v) {
+			best = k;
+			best_v = u.ns;
+		}
+	}
+	if (best < 0)
+		return 0;
+	wall_user_part(s, c->work, c->nwork, best, &u);
+	say(t, ", most of it outside the syscalls' own code: %s (%s \u00b1 %s, sampled); %s inside "
+	       "the syscalls (traced)", cpu_class_label(best), ns(a, u.ns), ns(b, u.err_ns),
+	    ns(d, sp->traced_kernel_ns));
+	return 1;
+}
+
 /* What the biggest bucket was made of: the kernel group and syscall, the syscall most of a wait
  * was spent in, or the comm with most of the user CPU. */
 static void say_bucket_detail(struct text *t, const struct session_result *s,
-			      const struct column *c, int bucket)
+			      const struct column *c, int bucket, const struct cpu_split *sp)
 {
 	double bv = work_mean(s, c, pv_bucket, bucket), sv;
 	unsigned nr;
 
+	if (bucket == WB_KERNEL && sp && say_kernel_outside(t, s, c, sp))
+		return;
 	if (bucket == WB_KERNEL) {
 		say_kernel_detail(t, s, c);
 		return;
@@ -357,13 +402,48 @@ static void say_bucket_detail(struct text *t, const struct session_result *s,
 		say_top_comm(t, s, c, bucket);
 }
 
-/* Buckets (unattributed included) in decreasing order of their mean over the column. */
+/* A bucket's words in the first sentence: user and kernel CPU by the true split when the column
+ * has one. */
+static const char *split_label(const struct session_result *s, int split, int b)
+{
+	if (split && b == WB_USER)
+		return "user CPU";
+	if (split && b == WB_KERNEL)
+		return "kernel CPU";
+	return bucket_label(s, b);
+}
+
+/* " (an estimate from CPU samples, +- 4 points)" after a sampled user or kernel share. */
+static void say_split_error(struct text *t, const struct cpu_split *sp)
+{
+	if (sp->state == CPU_SPLIT_SAMPLED && sp->wall_ns > 0)
+		say(t, " (an estimate from %llu CPU samples, \u00b1 %.0f points)",
+		    (unsigned long long)sp->samples, fmax(1, 100 * sp->err_ns / sp->wall_ns));
+}
+
+/* The column's headline user/kernel split, when it is reliable (cpu_split.h); not under --lite
+ * (its on-CPU time is one bucket, split by lite_explain). */
+static int col_split(const struct session_result *s, const struct column *c, struct cpu_split *sp)
+{
+	cpu_split_cols(s, c->work, c->nwork, sp);
+	return !s->lite && cpu_split_shown(sp);
+}
+
+/* Buckets (unattributed included) in decreasing order of their mean over the column; with a split,
+ * the user and kernel buckets hold user and kernel CPU by it. */
 static void rank_buckets(const struct session_result *s, const struct column *c, int *order,
 			 double *v)
 {
+	struct cpu_split sp;
+	int split = col_split(s, c, &sp);
+
 	for (int b = 0; b <= WB_COUNT; b++) {
 		order[b] = b;
 		v[b] = b < WB_COUNT ? work_mean(s, c, pv_bucket, b) : work_mean(s, c, pv_unattributed, 0);
+	}
+	if (split) {
+		v[WB_USER] = sp.user_ns;
+		v[WB_KERNEL] = sp.kernel_ns;
 	}
 	for (int i = 1; i <= WB_COUNT; i++)
 		for (int j = i; j > 0 && v[order[j]] > v[order[j - 1]]; j--) {
@@ -387,19 +467,28 @@ static void say_biggest_buckets(struct text *t, const struct session_result *s,
 	double v[WB_COUNT + 1];
 	char a[32], b[32];
 
+	struct cpu_split sp;
+	int split = col_split(s, c, &sp);
+
 	rank_buckets(s, c, order, v);
 	kind(t, "column");
 	num(t, "whole_ns", wall);
 	num(t, "part_ns", v[order[0]]);
 	say(t, "%s: %s of the %s wall", c->name, pct(a, v[order[0]], wall), ns(b, wall));
 	say_runs(t, c);
-	say(t, " was %s", bucket_label(s, order[0] < WB_COUNT ? order[0] : -1));
+	say(t, " was %s", split_label(s, split, order[0] < WB_COUNT ? order[0] : -1));
+	if (split && (order[0] == WB_USER || order[0] == WB_KERNEL))
+		say_split_error(t, &sp);
 	if (order[0] < WB_COUNT)
-		say_bucket_detail(t, s, c, order[0]);
+		say_bucket_detail(t, s, c, order[0], split ? &sp : NULL);
 	for (int i = 1; i <= WB_COUNT && v[order[i]] >= NOTABLE * wall; i++)
 		say(t, "%s%s %s", others++ ? ", " : "; then ",
-		    bucket_label(s, order[i] < WB_COUNT ? order[i] : -1), pct(a, v[order[i]], wall));
+		    split_label(s, split, order[i] < WB_COUNT ? order[i] : -1), pct(a, v[order[i]], wall));
 	say(t, ".");
+	if (!split && !s->lite && v[WB_USER] >= NOTABLE * wall && sp.state != CPU_SPLIT_EXACT)
+		say(t, " The CPU outside syscalls holds user code and kernel work (entry/exit, page "
+		       "faults, interrupts); too few CPU samples (%s) to split it within %.0f points of "
+		       "the wall: use --freq.", count(a, (double)sp.samples), 100 * CPU_SPLIT_MAX_ERR);
 	end_line(t);
 }
 

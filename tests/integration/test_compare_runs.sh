@@ -62,8 +62,10 @@ check "getppid: A's count $ca is calib's $N_A and its shell's few" fcmp "$ca >= 
 value() {
 	jqr "$2" '.phases[0] as $p | ($w | sub("^[^:]*: "; "")) as $x |
 		if $x == "wall" then $p.wall_ns
-		elif $x == "user CPU" then $p.wall.user_ns
-		elif $x == "kernel CPU" then $p.wall.kernel_ns
+		elif $x == "CPU outside syscalls" then $p.wall.user_ns
+		elif $x == "kernel CPU in syscalls" then $p.wall.kernel_ns
+		elif $x == "user CPU (sampled)" then $p.cpu_split.user_ns
+		elif $x == "kernel CPU (sampled)" then $p.cpu_split.kernel_ns
 		elif $x == "run-queue wait" then $p.wall.runq_ns
 		elif $x == "I/O wait" then $p.wall.iowait_ns
 		elif $x == "other waits" then $p.wall.other_ns
@@ -140,7 +142,7 @@ check "the headline's ratio ${shown}x between the spans' bounds ${lo}x and ${hi}
 # the most; its share of the wall's change
 part=$(jq -rn --slurpfile a "$JA" --slurpfile b "$JB" '
 	($a[0].phases[0]) as $pa | ($b[0].phases[0]) as $pb | ($pb.wall_ns - $pa.wall_ns) as $d |
-	[["user CPU", "user_ns"], ["kernel CPU", "kernel_ns"], ["run-queue wait", "runq_ns"],
+	[["CPU outside syscalls", "user_ns"], ["kernel CPU in syscalls", "kernel_ns"], ["run-queue wait", "runq_ns"],
 	 ["I/O wait", "iowait_ns"], ["other waits", "other_ns"]] |
 	map({name: .[0], a: $pa.wall[.[1]], b: $pb.wall[.[1]]}) |
 	map(select((.b - .a) * $d > 0)) | max_by((.b - .a) | fabs) // empty |

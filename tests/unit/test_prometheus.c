@@ -129,7 +129,7 @@ static void test_lite(void **state)
 	fx->s.lite = 1;
 	assert_int_equal(prometheus_write(fx->file, &fx->s), 0);
 	t = slurp(fx->file);
-	assert_non_null(strstr(t, "iowhy_cgroup_wall_seconds_total{cgroup=\"other\",bucket=\"user\"}"));
+	assert_non_null(strstr(t, "iowhy_cgroup_wall_seconds_total{cgroup=\"other\",bucket=\"on_cpu\"}"));
 	assert_null(strstr(t, "iowhy_cgroup_read_bytes_total"));
 	assert_null(strstr(t, "iowhy_cgroup_write_bytes_total"));
 	assert_null(strstr(t, "iowhy_kernel_seconds_total"));

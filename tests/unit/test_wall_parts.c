@@ -277,6 +277,7 @@ static const char *line_after(const char *text, const char *row)
 static void test_text_rows(void **state)
 {
 	struct phase_result p;
+	const char *l;
 	char *t;
 
 	(void)state;
@@ -284,28 +285,51 @@ static void test_text_rows(void **state)
 	p.samples = samples(40 * MS, 1);
 	p.fuse = fuse();
 	for (int detail = 0; detail <= 1; detail++) {
-		const char *l;
-
 		t = text_report(&p, detail);
-		/* the parts follow user CPU, indented, in class order; few ones carry "± ...*" */
-		l = line_after(t, "  user CPU ");
-		assert_true(!strncmp(l, "    user code ", 14));
-		l = line_after(l, "    user code ");
-		assert_true(!strncmp(l, "    page faults ", 16));
-		assert_true(memchr(l, '*', (size_t)(strchr(l, '\n') - l)) == NULL);
-		assert_non_null(strstr(t, "24.4 ms"));   /* user code: 61% of 40 ms */
-		l = strstr(t, "    interrupts/softirq ");
-		if (!detail) {
-			/* the short table: parts under 5% of the wall (2 ms) are left to -v */
-			assert_null(l);
-			assert_non_null(strstr(t, "(user CPU's parts: estimates from CPU samples; "
-						  "parts under 5% of the wall: -v)"));
-		} else {
+		if (getenv("IOWHY_TEST_VERBOSE"))
+			fprintf(stderr, "%s\n", t);
+		/* the headline split: user CPU is user code (61% of the 40 ms outside syscalls), kernel
+		 * CPU the traced 10 ms and the other 39% of the 40 ms, both +- the same error */
+		if (detail) {
+			/* -v: each phase leads with the split, then its tracepoint view */
+			assert_non_null(strstr(t, "  user CPU 24.4 ms \u00b11.95 ms (24.4%), kernel CPU "
+						  "25.6 ms \u00b11.95 ms (25.6%): user code and all kernel "
+						  "work, by CPU samples\n"));
+			goto phase_view;
+		}
+		l = strstr(t, "  user CPU ");
+		assert_non_null(l);
+		assert_true(strstr(l, "24.4 ms \u00b1") < strchr(l, '\n'));
+		l = line_after(l, "  user CPU ");
+		assert_true(!strncmp(l, "  kernel CPU ", 13));
+		assert_true(strstr(l, "25.6 ms \u00b1") < strchr(l, '\n'));
+		l = line_after(l, "  kernel CPU ");
+		assert_true(!strncmp(l, "    in syscalls ", 16));
+		l = line_after(l, "    in syscalls ");
+		assert_true(!strncmp(l, "      file data ", 16));
+		l = line_after(l, "      file data ");
+		assert_true(!strncmp(l, "    ~ page faults ", 18));
+		assert_true(strstr(l, "8.00 ms \u00b1") < strchr(l, '\n'));
+		assert_null(strstr(t, "  ~ user code"));
+		/* the short table: parts under 5% of the wall (2 ms) are left to -v */
+		assert_null(strstr(t, "    ~ interrupts/softirq "));
+		assert_non_null(strstr(t, "those under 5% of the wall: -v)"));
+		assert_non_null(strstr(t, "(user CPU is user code, kernel CPU all kernel work: "
+					  "estimates from CPU samples, \u00b1 one standard error;"));
+phase_view:
+		if (detail) {
+			/* the phase's own wall view (-v): the tracepoint view, named for what it is, with
+			 * the parts of the CPU outside syscalls, few ones with "± ...*" */
+			l = line_after(t, "  CPU outside syscalls ");
+			assert_true(!strncmp(l, "    user code ", 14));
+			l = line_after(l, "    user code ");
+			assert_true(!strncmp(l, "    page faults ", 16));
+			assert_true(memchr(l, '*', (size_t)(strchr(l, '\n') - l)) == NULL);
+			l = strstr(l, "    interrupts/softirq ");
 			assert_non_null(l);
-			assert_true(strstr(l, "\u00b1") < strchr(l, '\n'));
 			assert_true(strstr(l, "*") < strchr(l, '\n'));
-			assert_non_null(strstr(t, "(user CPU's parts: estimates from CPU samples; * "
-						  "few samples (under 20), \u00b1 one standard error)"));
+			assert_non_null(strstr(t, "(CPU outside syscalls' parts: estimates from CPU samples; "
+						  "* few samples (under 20), \u00b1 one standard error)"));
 		}
 		/* the FUSE waits under the wait rows */
 		l = line_after(t, "  other wait ");
@@ -314,28 +338,46 @@ static void test_text_rows(void **state)
 		assert_true(!strncmp(l, "    waiting on FUSE (/mnt/slow, WRITE) ", 39));
 		free(t);
 	}
-	/* user CPU under 25% of the wall: no parts in the short report's table, parts with -v */
+	/* CPU outside syscalls of 4% of the wall: split, its small parts left to -v */
 	cpu_samples_free(p.samples);
 	p.wall.bucket_ns[WB_USER] = 4 * MS;
 	p.wall.bucket_ns[WB_RUNQ] = 41 * MS;
 	p.samples = samples(4 * MS, 1);
 	t = text_report(&p, 0);
+	assert_non_null(strstr(t, "  user CPU "));
+	assert_null(strstr(t, "  ~ page faults "));
 	assert_null(strstr(t, "    user code "));
-	assert_null(strstr(t, "user CPU's parts"));
 	free(t);
 	t = text_report(&p, 1);
+	assert_non_null(strstr(t, "  user CPU 2.44 ms \u00b1"));
 	assert_non_null(strstr(t, "    user code "));
 	free(t);
-	/* --no-sample, no FUSE: no sub-rows, no note */
+	/* --no-sample, no FUSE: 40 ms outside syscalls of 100 ms cannot be split (no samples): the
+	 * table says so and never calls it user CPU; no parts, no FUSE rows */
 	cpu_samples_free(p.samples);
 	fuse_phase_free(p.fuse);
+	p.wall.bucket_ns[WB_USER] = 40 * MS;
+	p.wall.bucket_ns[WB_RUNQ] = 5 * MS;
 	p.samples = NULL;
 	p.fuse = NULL;
-	t = text_report(&p, 1);
-	assert_null(strstr(t, "    page faults "));
-	assert_null(strstr(t, "user CPU's parts"));
-	assert_null(strstr(t, "waiting on FUSE"));
-	free(t);
+	for (int detail = 0; detail <= 1; detail++) {
+		t = text_report(&p, detail);
+		assert_null(strstr(t, "  user CPU "));
+		if (detail) {
+			assert_non_null(strstr(t, "  user/kernel not split: 0 CPU samples, ~"));
+			assert_non_null(strstr(t, "  CPU outside syscalls "));
+			assert_non_null(strstr(t, "  CPU in syscalls "));
+		} else {
+			l = line_after(t, "  CPU outside syscalls ");
+			assert_true(!strncmp(l, "    (user/kernel not split)  0 samples, ~", 41));
+			assert_non_null(strstr(t, "  kernel CPU in syscalls "));
+			assert_non_null(strstr(t, "(user/kernel not split: too few CPU samples"));
+		}
+		assert_null(strstr(t, "    page faults "));
+		assert_null(strstr(t, "CPU outside syscalls' parts"));
+		assert_null(strstr(t, "waiting on FUSE"));
+		free(t);
+	}
 }
 
 /* attach --lite: the on-CPU row's two parts by samples are both shown whenever there are samples,
