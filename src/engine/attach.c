@@ -748,7 +748,7 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	struct attach_run a = { .t = t, .s = s, .tag = idx % IOWHY_MAX_PHASES, .self = getpid(),
 				.r = r };
 	struct phase_ctx *pc = &s->pc;
-	uint64_t start, end;
+	uint64_t start, end, lost0;
 	int rc;
 
 	for (int i = 0; i < ATTACH_MAX_PIDS; i++)
@@ -779,6 +779,7 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 		sampler_phase_begin(s->smp, pc->tag);
 	fuse_probes_phase_begin(s->fuse, pc->tag);
 	start = now_ns();
+	lost0 = session_events_lost(s);
 	session_cost_begin(s, start);
 	model_init(&pc->model, start);
 	/* --timeline: the seeded tasks' tracks begin at the window's start, in their seeded state */
@@ -859,6 +860,7 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 	r->partial = 0;
 	r->lite = t->lite;
 	phase_take_model(r, &pc->model);
+	r->events_lost = session_events_lost(s) - lost0;
 	if (t->kind == ATTACH_PIDS) {
 		uint64_t ut, st, hz = (uint64_t)sysconf(_SC_CLK_TCK);
 

@@ -357,6 +357,15 @@ static void stop_child(const struct phase_spec *ps, pid_t pid, int *signalled, u
 	}
 }
 
+/* Events lost so far: in the kernel (a full ring) and by the consumer. */
+uint64_t session_events_lost(struct session *s)
+{
+	struct iowhy_counters c;
+
+	core_probes_counters(&s->core, &c);
+	return c.events_lost + s->core.dropped;
+}
+
 static int run_phase(struct session *s, const struct phase_spec *ps, int idx, struct phase_result *r,
 		     const struct run_as *user)
 {
@@ -365,12 +374,13 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	struct phase_ctx *pc = &s->pc;
 	struct rusage ru0, ru1;
 	int gate[2], st = 0, signalled = 0, pidfd, hinted = 0, tclock, in_group = 0;
-	uint64_t start, deadline = 0, end, pre_release, tclock0, tclock1;
+	uint64_t start, deadline = 0, end, pre_release, tclock0, tclock1, lost0;
 	pid_t pid, parent = getpid();
 	struct vm_child vc = { 0 };
 	struct child_args ca;
 
 	memset(s->shared, 0, sizeof(*s->shared));
+	lost0 = session_events_lost(s);
 	if (pipe2(gate, O_CLOEXEC)) {
 		fprintf(stderr, "iowhy: pipe: %s\n", strerror(errno));
 		return -1;
@@ -486,6 +496,7 @@ static int run_phase(struct session *s, const struct phase_spec *ps, int idx, st
 	pc->iv = NULL;
 	pc->open = 0;
 	phase_take_model(r, &pc->model);
+	r->events_lost = session_events_lost(s) - lost0;
 	r->rusage_user_ns = tv_ns(ru1.ru_utime) - tv_ns(ru0.ru_utime);
 	r->rusage_sys_ns = tv_ns(ru1.ru_stime) - tv_ns(ru0.ru_stime);
 	r->rusage_sys_ns -= pre_release < r->rusage_sys_ns ? pre_release : r->rusage_sys_ns;

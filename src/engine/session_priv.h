@@ -44,6 +44,8 @@ struct session {
 
 /* The programs' own run time over a phase (kernel BPF statistics, sampled): begin at the phase's
  * start, poll in its loop, end into its result; free with the probes. */
+/* Events lost so far: in the kernel (a full ring) and by the consumer. */
+uint64_t session_events_lost(struct session *s);
 void session_cost_begin(struct session *s, uint64_t now);
 void session_cost_poll(struct session *s, uint64_t now);
 void session_cost_end(struct session *s, uint64_t now, struct phase_result *r);

@@ -95,6 +95,9 @@ struct phase_result {
 	int task_clock_ok;
 	uint64_t tasks_left;      /* tree tasks still alive when the phase was closed */
 	uint64_t events, out_of_order, unknown_task;
+	/* events the kernel's rings (and the consumer) lost while the phase ran: the counters read at
+	 * its start and end. Any: its wall and work views are not a measurement (summary.h) */
+	uint64_t events_lost;
 	/* wakeups dated over 1 ms after their task's switch-in (the CPUs' clocks disagreed), and the
 	 * largest difference (model.h) */
 	uint64_t clock_skew_events, clock_skew_max_ns;

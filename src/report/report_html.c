@@ -352,6 +352,14 @@ static void wall_bar(FILE *out, const struct session_result *s, const struct bar
 	fputs("</g>\n", out);
 }
 
+static int bar_unmeasured(const struct session_summary *sum, const struct bar *b)
+{
+	for (int i = 0; i < b->n; i++)
+		if (sum->phases[b->idx[i]].wall_unmeasured)
+			return 1;
+	return 0;
+}
+
 static int collect_bars(const struct session_result *s, struct bar *bars, int max)
 {
 	const struct session_summary *sum = s->summary;
@@ -367,8 +375,8 @@ static int collect_bars(const struct session_result *s, struct bar *bars, int ma
 			b->flush = fl;
 			b->idx = fl ? col->flush : col->work;
 			b->n = fl ? col->nflush : col->nwork;
-			if (!b->n)
-				continue;
+			if (!b->n || bar_unmeasured(sum, b))
+				continue; /* lost events: no breakdown to draw (its phase says why) */
 			b->wall = phases_mean(s, b->idx, b->n, pv_wall, 0);
 			n++;
 		}
@@ -763,7 +771,13 @@ static void phase_section(FILE *out, const struct session_result *s, int i)
 	}
 	fprintf(out, "; exit status %d%s)</small></h2>\n", p->status,
 		p->partial ? ", PARTIAL (interrupted)" : "");
-	phase_wall(out, p);
+	if (s->summary && s->summary->phases[i].wall_unmeasured)
+		fprintf(out, "<p><b>Wall view not measured:</b> %llu events were lost while the phase "
+			     "ran (a task whose switch-out was lost would count as on CPU until its next "
+			     "event). Its syscall counts, times and bytes are exact.</p>\n",
+			(unsigned long long)s->summary->phases[i].lost);
+	else
+		phase_wall(out, p);
 	phase_iowait_disks(out, p, s->disk_names);
 	phase_facts(out, p);
 	phase_cpu_check(out, p);

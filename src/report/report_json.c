@@ -226,6 +226,7 @@ static struct json_object *trace_obj(const struct phase_result *p)
 	struct json_object *o = json_object_new_object();
 
 	jput_u64(o, "events", p->events);
+	jput_u64(o, "events_lost", p->events_lost);
 	jput_u64(o, "out_of_order", p->out_of_order);
 	jput_u64(o, "unknown_task", p->unknown_task);
 	jput_u64(o, "clock_skew_events", p->clock_skew_events);
@@ -317,6 +318,8 @@ static struct json_object *phase_obj(const struct phase_result *p, const char (*
 	jput_bool(o, "partial", p->partial);
 	jput_u64(o, "wall_ns", wall_ns(&p->wall));
 	jput(o, "wall", wall_obj(&p->wall));
+	/* lost events in the phase: the wall and work views are not a measurement (summary.h) */
+	jput_bool(o, "wall_measured", !(ps && ps->wall_unmeasured));
 	jput(o, "cpu_split", cpu_split_obj(p));
 	jput(o, "iowait_by_syscall", iowait_obj(&p->wall));
 	jput(o, "iowait_by_device", iowait_disk_arr(p, disk_names));

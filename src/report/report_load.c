@@ -280,6 +280,7 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 	p->task_clock_ns = rl_u64(cpu, "task_clock_ns");
 	p->events = rl_u64(tr, "events");
 	p->out_of_order = rl_u64(tr, "out_of_order");
+	p->events_lost = rl_u64(tr, "events_lost");
 	p->unknown_task = rl_u64(tr, "unknown_task");
 	p->clock_skew_events = rl_u64(tr, "clock_skew_events");
 	p->clock_skew_max_ns = rl_u64(tr, "clock_skew_max_ns");

@@ -209,6 +209,7 @@ static int wall_rows(struct wall_row *rows, int lite, int split)
 #define NOTE_SOME 8    /* compact: only the larger parts shown */
 #define NOTE_NOSPLIT 16 /* a column's CPU not split into user and kernel: too few samples */
 #define NOTE_OUTSIDE 32 /* one phase's wall view: CPU outside syscalls' parts shown */
+#define NOTE_UNMEASURED 64 /* lost events: a block's breakdown not measured */
 
 /* The time and %-wall cells (col, col + 1) of one part of the user bucket: "-" when there is no
  * split; "6.98 ms ±2.43 ms*" when its samples are few. Returns NOTE_* flags. */
@@ -407,6 +408,10 @@ static void print_part_notes(FILE *out, int notes)
 	if (notes & NOTE_OUTSIDE)
 		fprintf(out, "  (CPU outside syscalls' parts: estimates from CPU samples%s)\n",
 			notes & NOTE_FEW ? "; * few samples (under 20), \u00b1 one standard error" : "");
+	if (notes & NOTE_UNMEASURED)
+		fprintf(out, "  (not measured: events were lost while it ran, so a task whose switch-out "
+			     "was lost would count as on CPU\n   until its next event: the breakdown would be "
+			     "fiction; the wall itself, syscall counts and bytes, and block I/O are exact)\n");
 	if (notes & NOTE_LITE)
 		fprintf(out, "  (~ parts of on CPU: estimates from CPU samples; their \u00b1 in \"on CPU, "
 			     "split by CPU samples\")\n");
@@ -425,9 +430,11 @@ static void print_warnings(FILE *out, const struct session_result *s)
 			fmt_count(a, sizeof(a), s->events_lost),
 			fmt_count(b, sizeof(b), s->storage_failed));
 	else if (s->events_lost)
-		fprintf(out, "WARNING: %s events lost (ring buffer full): the numbers below are off, "
-			     "either way (a task keeps its last known state until its next event: "
-			     "one whose switch-out was lost counts as on CPU)\n",
+		fprintf(out, "WARNING: %s events lost (ring buffer full): the wall and work views of "
+			     "the phases that lost them are not measured (a task keeps its last known "
+			     "state until its next event: one whose switch-out was lost would count as on "
+			     "CPU); exact still: the syscall counts and times and bytes (counted in the "
+			     "kernel), block I/O, the walls (IOWHY_RINGBUF_MB: larger rings)\n",
 			fmt_count(a, sizeof(a), s->events_lost));
 	else if (s->storage_failed)
 		fprintf(out, "WARNING: %s tasks without per-task state (not traced): the numbers "
@@ -563,6 +570,46 @@ static int row_shown(const struct session_result *s, const struct column *cols, 
 	return 0;
 }
 
+/* Lost events in a phase of the block's columns: their wall, and "not measured" for the
+ * breakdown (summary.h: the buckets would be fiction). Returns 1 when so (the block is done). */
+static int side_unmeasured(struct table *t, const struct session_result *s,
+			   const struct column *cols, int n, int flush)
+{
+	uint64_t lost[SIDE_COLS_PER_TABLE] = { 0 }, any = 0;
+	char a[32];
+
+	if (!s->summary)
+		return 0;
+	for (int c = 0; c < n; c++) {
+		const int *idx = flush ? cols[c].flush : cols[c].work;
+		int m = flush ? cols[c].nflush : cols[c].nwork;
+
+		for (int i = 0; i < m; i++)
+			if (s->summary->phases[idx[i]].wall_unmeasured)
+				lost[c] += s->summary->phases[idx[i]].lost;
+		any += lost[c];
+	}
+	if (!any)
+		return 0;
+	tbl_row(t);
+	tbl_set(t, 0, "wall");
+	for (int c = 0; c < n; c++) {
+		const int *idx = flush ? cols[c].flush : cols[c].work;
+		int m = flush ? cols[c].nflush : cols[c].nwork;
+
+		tbl_set(t, 1 + 2 * c, "%s", m ? ns_str(a, sizeof(a), phases_mean(s, idx, m, pv_wall, 0)) : "-");
+	}
+	tbl_row(t);
+	tbl_set(t, 0, "where it went");
+	for (int c = 0; c < n; c++)
+		tbl_set(t, 1 + 2 * c, "%s", lost[c] ? "not measured" : "(-v)");
+	tbl_row(t);
+	tbl_set(t, 0, "  events lost");
+	for (int c = 0; c < n; c++)
+		tbl_set(t, 1 + 2 * c, "%s", fmt_count(a, sizeof(a), lost[c]));
+	return 1;
+}
+
 /* One block of rows (work or flush) for columns cols[0..n); `flush` picks the phase list. The
  * user row gets its parts by samples, the wait rows the FUSE waits. Returns NOTE_* flags. */
 static int side_block(struct table *t, const struct session_result *s, const struct column *cols,
@@ -572,6 +619,8 @@ static int side_block(struct table *t, const struct session_result *s, const str
 	int nrows = wall_rows(rows, s->lite, 1), notes = 0;
 	char a[32], b[32];
 
+	if (side_unmeasured(t, s, cols, n, flush))
+		return NOTE_UNMEASURED;
 	for (int r = 0; r < nrows; r++) {
 		if ((compact || rows[r].get == pv_lite) && !row_shown(s, cols, n, flush, &rows[r]))
 			continue;
@@ -1130,12 +1179,22 @@ static void print_phase(FILE *out, const struct phase_result *p, const char (*di
 			const struct phase_summary *ps)
 {
 	print_phase_title(out, p);
-	print_wall_view(out, p);
-	print_iowait_by_disk(out, p, disk_names);
+	if (ps && ps->wall_unmeasured) {
+		char a[32], b[32];
+
+		fprintf(out, "wall view and work view: not measured (%s events lost while the phase ran; "
+			     "its wall %s; the syscall counts and bytes below are exact)\n",
+			fmt_count(a, sizeof(a), ps->lost), ns_str(b, sizeof(b), (double)wall_ns(&p->wall)));
+	} else {
+		print_wall_view(out, p);
+		print_iowait_by_disk(out, p, disk_names);
+	}
 	print_facts(out, p);
 	print_trace_counts(out, p);
-	print_cpu_check(out, p);
-	print_work_view(out, p);
+	if (!ps || !ps->wall_unmeasured) {
+		print_cpu_check(out, p);
+		print_work_view(out, p);
+	}
 	print_syscalls(out, p);
 	if (p->io && ps)
 		io_report_text(out, p, ps);

@@ -638,6 +638,9 @@ static void say_flush(struct text *t, const struct session_result *s, const stru
 	total = work + fl;
 	if (c->nflush == 0 || total <= 0 || fl < NOTABLE * total)
 		return;
+	for (int i = 0; t->ps && i < c->nflush; i++)
+		if (t->ps[c->flush[i]].wall_unmeasured)
+			return; /* lost events: its buckets are not a measurement */
 	kind(t, "flush");
 	num(t, "whole_ns", total);
 	num(t, "part_ns", fl);
@@ -662,10 +665,32 @@ static void say_flush(struct text *t, const struct session_result *s, const stru
 	end_line(t);
 }
 
+/* Events lost in the column's work phases (summary.h: their wall and work views are fiction). */
+static uint64_t column_lost(const struct text *t, const struct column *c)
+{
+	uint64_t lost = 0;
+
+	for (int i = 0; t->ps && i < c->nwork; i++)
+		if (t->ps[c->work[i]].wall_unmeasured)
+			lost += t->ps[c->work[i]].lost;
+	return lost;
+}
+
 static void explain_column(struct text *t, const struct session_result *s, const struct column *c)
 {
 	double wall = work_mean(s, c, pv_wall, 0);
+	uint64_t lost = column_lost(t, c);
+	char a[32], b[32];
 
+	if (lost) {
+		kind(t, "column");
+		say(t, "%s: %s events were lost while it ran: where its %s wall went is not measured "
+		       "(a task whose switch-out was lost would count as on CPU until its next event); "
+		       "its syscall counts, times and bytes are exact.\n", c->name, count(a, (double)lost),
+		    ns(b, wall));
+		say_top_syscall(t, s, c);
+		return;
+	}
 	if (wall <= 0) {
 		kind(t, "column");
 		say(t, "%s took no measurable wall time.\n", c->name);
@@ -993,12 +1018,20 @@ static void say_session_caveats(struct text *t, const struct session_result *s)
 		       "off, either way.\n",
 		    count(a, (double)s->events_lost), count(b, (double)s->storage_failed));
 	else if (s->events_lost)
-		say(t, "%s events were lost: the numbers are off, either way (a task keeps its last "
-		       "known state until its next event).\n",
+		say(t, "%s events were lost: the wall and work views of the phases that lost them are "
+		       "not measured; the syscall counts, times and bytes, and block I/O, are exact.\n",
 		    count(a, (double)s->events_lost));
 	else if (s->storage_failed)
 		say(t, "%s tasks had no per-task state: the numbers undercount.\n",
 		    count(a, (double)s->storage_failed));
+}
+
+static int any_lost(const struct text *t, const struct column *const *work, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (column_lost(t, work[i]))
+			return 1;
+	return 0;
 }
 
 void explain(const struct session_result *s, const struct phase_summary *ps,
@@ -1018,6 +1051,9 @@ void explain(const struct session_result *s, const struct phase_summary *ps,
 		say(&t, "No work phase ran.\n");
 	else if (nwork == 1)
 		explain_column(&t, s, work[0]);
+	else if (any_lost(&t, work, nwork))
+		for (int i = 0; i < nwork; i++) /* no comparison of fiction */
+			explain_column(&t, s, work[i]);
 	else
 		explain_columns(&t, s, work, nwork);
 	explain_extras(&t, s, (const struct column *const *)work, nwork);

@@ -270,11 +270,29 @@ static void compute_disks(const struct session_result *s, struct session_summary
 
 /* ---- The whole ---- */
 
+/* Which phases' wall and work views the lost events made fiction: those that lost some; when the
+ * session lost events none of its phases counted (a report written before phases counted theirs),
+ * every phase. */
+static void place_losses(const struct session_result *s, struct session_summary *sum)
+{
+	uint64_t placed = 0;
+
+	for (int i = 0; i < s->nphases; i++)
+		placed += s->phases[i].events_lost;
+	for (int i = 0; i < s->nphases; i++) {
+		struct phase_summary *ps = &sum->phases[i];
+
+		ps->lost = placed ? s->phases[i].events_lost : s->events_lost;
+		ps->wall_unmeasured = ps->lost > 0;
+	}
+}
+
 static void compute_phases(const struct session_result *s, struct session_summary *sum)
 {
 	const struct io_phase *before = NULL, *prev[SESSION_MAX_PHASES];
 	int nprev = 0;
 
+	place_losses(s, sum);
 	/* I/O below stacked devices, charged by the upper devices' owners (latest phase first) */
 	for (int i = 0; i < s->nphases; i++) {
 		if (!s->phases[i].io)

@@ -24,6 +24,12 @@
 
 /* What the summary knows of one phase. */
 struct phase_summary {
+	/* Events were lost while the phase ran (phase_result.events_lost, or the session lost events it
+	 * could not place in a phase): a task whose switch-out was lost counts as on CPU until its next
+	 * event, so the wall and work views are fiction, not a measurement. What the kernel counts
+	 * itself (syscall counts and times, bytes, block I/O) stays exact. */
+	int wall_unmeasured;
+	uint64_t lost;              /* the phase's lost events (the session's, when not placed) */
 	int has_io;                 /* phase_result.io was traced */
 	struct io_layers layers;    /* the layer table (still_dirty: of this phase's writes) */
 	int nnotes;                 /* what the layer table means, in sentences */

@@ -8,11 +8,11 @@
 #    Witness: the workload's own count (calib getppid N) and the shell around it, counted in a run
 #    of the same command without the stop (an exact count: no event lost there).
 #    Tolerance: none (exact counts).
-#    Not checked: probes.event_ring_peak_bytes is what a ring held when the consumer looked, and
-#    it looks only before it sleeps in poll(): a stop during that sleep is drained before it looks
-#    again. Seen: 1 MiB (full) in 7 of 10 runs, 324,472 and 706,632 B in two, and 178,320 B in a
-#    run by hand that lost 308,748 events (2026-12-04). docs/json.md says "near event_ring_bytes,
-#    events were lost", which holds; the converse does not.
+#    probes.event_ring_peak_bytes is the rings' size when events were lost (a reservation fails
+#    only in a full ring; the consumer's own look, before it sleeps, can miss the top: 324,472 B
+#    once in a run that lost events, before the peak said so). The lost events' damage is precise:
+#    the phase counts them (trace.events_lost), its wall_measured is false, the text shows no
+#    breakdown ("where it went: not measured") and the explanation says why; the control's stand.
 # 2. A full map: the I/O probes' fsync statistics (fs_stats: a row per (file system, phase tag),
 #    256 rows, phase tags 0-15 kept until reused) filled on purpose: `--repeat 16` of one process
 #    that fdatasyncs one file on each of 17 ext4 file systems (loop devices, no journal, so no
@@ -77,9 +77,21 @@ if [ -s "$j" ]; then
 	jcheck "lost: the explanation says events were lost" "$j" '[.explanation[] | select(test("events were lost"))] | length > 0'
 	# the syscall counts are counted in the kernel: exact whatever was lost
 	check "lost: getppid count $n = the control's $n0 (calib's $N + the shell's $shell), exact" test "$n" = "$n0"
-	# the peak is what a ring held when the consumer looked, before it slept (docs/json.md): not a
-	# check, a stop during that sleep is drained before it looks again (see the top)
-	echo "  lost: the rings' peak when the consumer looked: $peak of $ring B"
+	# the peak: a reservation fails only in a full ring, so a run that lost events had one full
+	check "lost: the rings' peak is their size when events were lost ($peak of $ring B)" test "$peak" = "$ring"
+	# precise damage: the phase that lost them has its wall and work views marked not measured
+	# (JSON wall_measured false, its own count of them), the text prints no breakdown for it and
+	# says so; the control run's views stand
+	pl=$(jqr "$j" .phases[0].trace.events_lost)
+	check "lost: the phase counts the lost events ($pl, > 0 and <= the session's $lost)" fcmp "$pl > 0 && $pl <= $lost"
+	jcheck "lost: JSON wall_measured is false" "$j" '.phases[0].wall_measured == false'
+	jcheck "control: JSON wall_measured is true" "$j0" '.phases[0].wall_measured == true'
+	check "lost: the text says where the wall went is not measured" grep -qE '^  where it went +not measured$' "$txt"
+	check "lost: the text prints no CPU or wait rows" \
+		bash -c "! grep -qE '^  (user CPU|kernel CPU|CPU outside syscalls|run-queue wait|I/O wait|other wait) ' '$txt'"
+	jcheck "lost: the explanation says the phase's breakdown is not measured" "$j" \
+		'[.explanation[] | select(test("events were lost while it ran: where its .* wall went is not measured"))] | length == 1'
+	check "control: the text has its breakdown" grep -qE '^  run-queue wait ' "$TMPROOT/control.txt"
 else
 	fail "lost: no JSON report"
 fi

@@ -640,7 +640,6 @@ static void test_text_report(void **state)
 	struct fixture *f = *state;
 	char *r;
 
-	f->s.events_lost = 3;
 	missing_probes_add(&f->s.missing, "sched_wakeup_new", PROBE_ABSENT, 0);
 	loop_phase(f, "loop", 100);
 	flush_phase(f, "loop/flush", "loop", 1300 * MS, 100 * MS);
@@ -653,7 +652,6 @@ static void test_text_report(void **state)
 	f->ph[2].wall.end_ns += 100 * MS;
 	r = text_report(f);
 	assert_contains(r, "iowhy gen: gen --strategy loop,split --size 10k\n");
-	assert_contains(r, "WARNING: 3 events lost");
 	assert_contains(r, "missing optional probes (not traced): sched_wakeup_new\n");
 	assert_lacks(r, "PARTIAL");
 	assert_contains(r, "== side by side");
@@ -673,6 +671,36 @@ static void test_text_report(void **state)
 	assert_contains(r, "== explanation ==\n  loop took 6.00 s more than split (8.30 s vs 2.30 s)");
 	/* work view sorted by CPU: dd (4.90 s) before bash (2.50 s) */
 	assert_true(strstr(r, "  dd ") < strstr(r, "  bash "));
+	free(r);
+}
+
+/* Events lost in one phase: its wall and work views are not measured (not printed, not compared),
+ * the other phase's are; the warning says what stays exact. */
+static void test_text_report_lost(void **state)
+{
+	struct fixture *f = *state;
+	char *r;
+
+	f->s.events_lost = 3;
+	loop_phase(f, "loop", 100);
+	split_phase(f);
+	f->ph[1].events_lost = 3;
+	r = text_report_at(f, 0);
+	assert_contains(r, "WARNING: 3 events lost (ring buffer full): the wall and work views of the "
+			   "phases that lost them are not measured");
+	assert_contains(r, "exact still: the syscall counts and times and bytes");
+	assert_contains_ws(r, "  where it went (-v) not measured\n");
+	assert_contains_ws(r, "  events lost 0 3\n");
+	assert_lacks(r, "  user CPU ");
+	assert_lacks(r, "  CPU outside syscalls ");
+	assert_contains(r, "split: 3 events were lost while it ran: where its 2.20 s wall went is not "
+			   "measured");
+	assert_lacks(r, "more than"); /* no comparison of fiction */
+	free(r);
+	r = text_report_at(f, 1);
+	assert_contains(r, "== split (work phase): exit status 0 ==\nwall view and work view: not "
+			   "measured (3 events lost while the phase ran; its wall 2.20 s;");
+	assert_contains(r, "== loop (work phase): exit status 0 ==\nwall view\n");
 	free(r);
 }
 
@@ -895,6 +923,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_report_repeats_short, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_report_lost, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report_partial_single, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report_repeats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_report_wraps_many_columns, setup, teardown),
