@@ -818,6 +818,9 @@ int attach_run_phase(struct session *s, const struct phase_spec *ps, int idx,
 		session_clear_interrupt(); /* Ctrl-C / SIGTERM: the normal end of the window */
 
 	end = now_ns();
+	if (ps->attach_note) /* a user knows the window is over; a test reads its witnesses here */
+		fprintf(stderr, "iowhy attach: window closed after %.3f s; reporting\n",
+			(double)(end - start) / 1e9);
 	core_probes_sys_until(&s->core, end); /* the table is the window's, however late it is read */
 	io_probes_until(s->io, end);           /* and so are the requests, in the rows and the timeline */
 	if (r->end_note[0]) { /* the target's last events (its exit) */

@@ -22,6 +22,7 @@
 #include "cpu_samples.h"
 
 #define NOTABLE 0.10          /* share of the wall (or of a difference) worth a sentence */
+#define RUNQ_TASK_NOTABLE 0.20 /* run-queue share of the tree's task time worth a sentence */
 #define RESIDUAL_NOTABLE 0.02 /* unattributed share worth a sentence */
 #define SAME_WALL 0.01        /* walls closer than this share are "about the same" */
 #define MAX_SYSCALLS 3        /* syscalls named for one difference */
@@ -593,14 +594,50 @@ static void say_iowait(struct text *t, const struct session_result *s, const str
 	end_line(t);
 }
 
+/* The tree's run-queue wait in task time: several tasks wait at once, or one waits while another
+ * of the tree runs, and the wall view (one state an instant, CPU first) shows little of it. Said
+ * when it is RUNQ_TASK_NOTABLE of the tree's on-CPU and run-queue time, from the column's
+ * representative run. */
+static void say_runq_tasks(struct text *t, const struct session_result *s, const struct column *c,
+			   double rq_wall)
+{
+	int run = phases_median_run(s, c->work, c->nwork);
+	double rq = 0, cpu = 0;
+	char a[32], b[32], d[32], e[32];
+
+	if (run < 0)
+		return;
+	for (size_t i = 0; i < s->phases[run].ncomms; i++) {
+		const struct comm_stats *cs = &s->phases[run].comms[i];
+
+		rq += (double)cs->state_ns[IOWHY_TS_RUNQ];
+		cpu += (double)(cs->state_ns[IOWHY_TS_USER] + cs->state_ns[IOWHY_TS_KERNEL]);
+	}
+	if (rq + cpu <= 0 || rq < RUNQ_TASK_NOTABLE * (rq + cpu) || rq < 1.5 * rq_wall)
+		return;
+	kind(t, "runq_tasks");
+	num(t, "whole_ns", rq + cpu);
+	num(t, "part_ns", rq);
+	say(t, "The tree's tasks waited %s for a CPU (run queue), %s of their %s on or waiting for "
+	       "one; the wall view shows %s of it: at most of those times another of them was on a "
+	       "CPU", ns(a, rq), pct(b, rq, rq + cpu), ns(d, rq + cpu), pct(e, rq_wall, rq));
+	say_top_comm(t, s, c, WB_RUNQ);
+	say(t, ".");
+	end_line(t);
+}
+
 static void say_runq(struct text *t, const struct session_result *s, const struct column *c,
 		     double wall)
 {
 	double rq = work_mean(s, c, pv_bucket, WB_RUNQ);
 	char a[32], b[32];
 
-	if (wall <= 0 || rq < NOTABLE * wall)
+	if (wall <= 0)
 		return;
+	if (rq < NOTABLE * wall) {
+		say_runq_tasks(t, s, c, rq);
+		return;
+	}
 	kind(t, "runq");
 	num(t, "whole_ns", wall);
 	num(t, "part_ns", rq);
@@ -609,6 +646,7 @@ static void say_runq(struct text *t, const struct session_result *s, const struc
 	say_top_comm(t, s, c, WB_RUNQ);
 	say(t, ".");
 	end_line(t);
+	say_runq_tasks(t, s, c, rq);
 }
 
 static void say_residual(struct text *t, const struct session_result *s, const struct column *c,
