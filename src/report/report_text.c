@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The text report: header, side-by-side wall view, then each phase, then the explanation. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -970,16 +971,31 @@ static void cpu_diff(char *c, size_t n, double tree, double ref)
 	}
 }
 
+/* The cross-check's alarm: the traced CPU this far from the kernel's accounting (and at least
+ * CPU_CHECK_ALARM_NS apart) says the trace missed something (hidden switch-outs, lost events). */
+#define CPU_CHECK_ALARM 0.25
+#define CPU_CHECK_ALARM_NS 20e6
+
 static void print_cpu_check(FILE *out, const struct phase_result *p)
 {
 	double tree = (double)phase_cpu_ns(p);
 	double ru = (double)p->rusage_user_ns + (double)p->rusage_sys_ns;
 	char a[32], b[32], c[32], d[32], e[32];
+	/* run: getrusage of the launched tree; attach -p: the processes' /proc/PID/stat ticks over the
+	 * window; attach -a / --cgroup: none */
+	const char *src = !p->target[0] ? "getrusage(RUSAGE_CHILDREN) user+sys" :
+			  !strncmp(p->target, "pid ", 4) ? "/proc/PID/stat utime+stime (whole ticks)" :
+			  NULL;
 
+	if (!src) {
+		fprintf(out, "CPU cross-check: traced user+kernel %s; no independent figure for %s "
+			     "(attach -p reads the processes' /proc/PID/stat)\n",
+			ns_str(a, sizeof(a), tree), p->target);
+		return;
+	}
 	cpu_diff(c, sizeof(c), tree, ru);
-	fprintf(out, "CPU cross-check: traced user+kernel %s, getrusage(RUSAGE_CHILDREN) user+sys %s, "
-		     "difference %s",
-		ns_str(a, sizeof(a), tree), ns_str(b, sizeof(b), ru), c);
+	fprintf(out, "CPU cross-check: traced user+kernel %s, %s %s, difference %s",
+		ns_str(a, sizeof(a), tree), src, ns_str(b, sizeof(b), ru), c);
 	if (p->task_clock_ok) {
 		cpu_diff(e, sizeof(e), tree, (double)p->task_clock_ns);
 		fprintf(out, "; perf task-clock %s, difference %s",
@@ -991,6 +1007,12 @@ static void print_cpu_check(FILE *out, const struct phase_result *p)
 		     "part of its run-queue wait%s: docs/ACCURACY.md)\n",
 		p->task_clock_ok ? " and task-clock" : "",
 		p->task_clock_ok ? "; task-clock ends a task's count before its exit frees its memory" : "");
+	if (fabs(tree - ru) > CPU_CHECK_ALARM * ru && fabs(tree - ru) >= CPU_CHECK_ALARM_NS)
+		fprintf(out, "  ! the traced CPU is %s %s the kernel's own accounting: the trace missed "
+			     "switches (lost events, switch-outs the kernel does not trace) or %s; the wall "
+			     "and work views are off by as much\n", c, tree > ru ? "above" : "below",
+			src[0] == '/' ? "the ticks are too coarse for so little CPU" :
+					"processes outside the tree were reaped in it");
 }
 
 /* ---- Work view ---- */
