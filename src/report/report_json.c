@@ -327,6 +327,8 @@ static struct json_object *phase_obj(const struct phase_result *p, const char (*
 	add_facts(o, &p->facts);
 	jput(o, "cpu_check", cpu_check_obj(p));
 	jput(o, "trace", trace_obj(p));
+	if (ps) /* the slowdown the header's warning states (whether or not it is shown) */
+		jput_u64(json_object_object_get(o, "trace"), "tracing_cost_ns", ps->tracing_cost_ns);
 	jput(o, "comms", comms_arr(p));
 	jput(o, "syscalls", p->lite ? NULL : syscalls_arr(p)); /* --lite: not available */
 	report_attach_json(o, p, disk_names);

@@ -284,6 +284,7 @@ static void place_losses(const struct session_result *s, struct session_summary 
 
 		ps->lost = placed ? s->phases[i].events_lost : s->events_lost;
 		ps->wall_unmeasured = ps->lost > 0;
+		ps->tracing_cost_ns = tracing_cost_ns(s, &s->phases[i]);
 	}
 }
 

@@ -30,6 +30,7 @@ struct phase_summary {
 	 * itself (syscall counts and times, bytes, block I/O) stays exact. */
 	int wall_unmeasured;
 	uint64_t lost;              /* the phase's lost events (the session's, when not placed) */
+	uint64_t tracing_cost_ns;   /* what tracing cost the phase, estimated (tracing_cost_ns) */
 	int has_io;                 /* phase_result.io was traced */
 	struct io_layers layers;    /* the layer table (still_dirty: of this phase's writes) */
 	int nnotes;                 /* what the layer table means, in sentences */
