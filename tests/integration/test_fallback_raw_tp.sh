@@ -6,22 +6,29 @@
 #   tree's write requests (a lower bound); observed: not recorded
 # witness: behaviour: probe_mode raw_tp, no block_rq_* probe missing, exit 0; tolerance: exact;
 #   observed: not recorded
-# witness: none independent: check_phase_invariants (lib.sh); observed: not recorded
+# witness: calib witness between iowhy and the workload (calib getppid 20000; in the late fallback
+#   a shell that runs calib getppid, then execs dd, so that the witness reaps dd; the shell reaps
+#   calib getppid, whose run-queue wait the witness does not know): check_phase_invariants with
+#   it (lib.sh, check_cpu_witness: the tree's CPU against the witness's task-clock and getrusage;
+#   its tolerances there); observed: tree CPU - getrusage +0.1 to +1.3 ms in the raw_tp run (8
+#   runs, 3 beside two CPU spinners), +1.1 to +2.0 ms in the late fallback (4 runs, 2 beside
+#   spinners), at most 23% of the tolerance
 need_root
-j=$TMPROOT/r.json
-IOWHY_PROBE_MODE=raw_tp $IOWHY run --no-io --json "$j" -- "$CALIB" getppid 20000 >/dev/null || fail "run exited $?"
+j=$TMPROOT/r.json wf=$TMPROOT/witness
+IOWHY_PROBE_MODE=raw_tp $IOWHY run --no-io --json "$j" -- "$CALIB" witness "$wf" -- "$CALIB" getppid 20000 \
+	>"$TMPROOT/raw.txt" 2>&1 || fail "run exited $?"
 check "probe mode is raw_tp" test "$(jqr "$j" .probe_mode)" = raw_tp
 n=$(sys_count "$j" 0 getppid)
 check "getppid count is exactly 20000 (got $n)" test "$n" = 20000
-check_phase_invariants "$j" 0
+check_phase_invariants "$j" 0 0 "$wf"
 
 # The flavour is chosen before anything loads (tp_btf here); a core that then loads only as raw_tp
 # (IOWHY_TEST_FAIL_TP_BTF=1 makes its tp_btf load fail) has the I/O and FUSE objects, which loaded
 # beside it with the tree's maps of the first flavour, made again: I/O still counted, the counts
 # exact, nothing left loaded.
-j=$TMPROOT/late.json
-IOWHY_TEST_FAIL_TP_BTF=1 $IOWHY run --json "$j" -- sh -c \
-	"'$CALIB' getppid 20000 && dd if=/dev/zero of='$TMPROOT/late.bin' bs=1M count=4 oflag=direct status=none" \
+j=$TMPROOT/late.json wf=$TMPROOT/late.witness
+IOWHY_TEST_FAIL_TP_BTF=1 $IOWHY run --json "$j" -- "$CALIB" witness "$wf" -- sh -c \
+	"'$CALIB' getppid 20000 && exec dd if=/dev/zero of='$TMPROOT/late.bin' bs=1M count=4 oflag=direct status=none" \
 	>"$TMPROOT/late.txt" 2>&1
 rc=$?
 check "late fallback: iowhy run exits 0 (got $rc)" test "$rc" = 0
@@ -36,5 +43,7 @@ check "late fallback: the tree's 4 MiB of direct writes seen by the I/O probes (
 	fcmp "$w >= 4194304"
 check "late fallback: the block probes attached" test \
 	"$(jqr "$j" '[.missing_probes[] | select(startswith("block:block_rq_"))] | length')" = 0
-check_phase_invariants "$j" 0
+check "late fallback: the witness's command (the shell, dd after its exec) exited 0 (status $(wit "$wf" status))" \
+	test "$(wit "$wf" status)" = 0
+check_phase_invariants "$j" 0 0 "$wf"
 rm -f "$TMPROOT/late.bin"

@@ -7,16 +7,24 @@
 #   logged blocks (whole-number divisions of its sums) against iowhy's sums divided the same way.
 # tolerance: exact; observed: exact in 6 quiet runs and 2 beside two CPU spinners (mostly one fsync,
 #   one transaction: 1000; once 1001, iowhy 1001 too).
+# witness: calib's own count (1000 fsync) and the file's size by the test's stat (4,096,000
+#   bytes); tolerance: exact; observed: exact (9 runs)
+# witness: calib witness between iowhy and calib fsync (getrusage, perf task-clock, run-queue
+#   wait, elapsed, steal): check_phase_invariants with it (lib.sh, check_cpu_witness; its
+#   tolerances there); observed: tree CPU - getrusage -10.6 to +1.9 ms, at most 80% of the
+#   tolerance (-8.3 ms against 10.4 ms: its own CPU 6.2 ms + 8% of a run-queue wait of 53 ms)
+#   (9 runs, 2 beside two CPU spinners)
+# none independent (iowhy against itself): the journal's commit phases present, journal-class
+#   writes > 0, I/O wait >= 30% of the wall and >= 80% of it on the loop device.
 need_root
 source tests/integration/lib_dev.sh
 source tests/integration/lib_witness.sh
 make_loop_ext4 128
-J=$TMPROOT/r.json
+J=$TMPROOT/r.json WF=$TMPROOT/witness
 tx0=$(jbd2_transactions "$LOOPNAME")
 check "the journal of $LOOPNAME has a /proc/fs/jbd2 info file ($tx0 transactions before)" is_num "$tx0"
 # One process: 1000 times write 4 KiB at the end of the file, then fsync(2).
-steal_mark # the CPU cross-check allows the steal of this run, not of the set-up
-"$IOWHY" run --json "$J" -- "$CALIB" fsync "$MNT/f" 1000 >"$TMPROOT/out.txt" 2>&1
+"$IOWHY" run --json "$J" -- "$CALIB" witness "$WF" -- "$CALIB" fsync "$MNT/f" 1000 >"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
 tx1=$(jbd2_transactions "$LOOPNAME")
 cp "/proc/fs/jbd2/$LOOPNAME-8/info" "$TMPROOT/jbd2.info"
@@ -56,4 +64,4 @@ dev=$(jqr "$J" "[.phases[0].iowait_by_device[] | select(.name == \"$LOOPNAME\") 
 echo "  I/O wait $iow ns, of it on $LOOPNAME $dev ns"
 check "I/O wait is a large part of the wall (fsync waits for the device)" fcmp "$iow >= 0.3 * $(jqr "$J" .phases[0].wall_ns)"
 check "I/O wait by device puts >= 80% of it on $LOOPNAME" fcmp "$dev >= 0.8 * $iow"
-check_phase_invariants "$J" 0
+check_phase_invariants "$J" 0 0 "$WF"
