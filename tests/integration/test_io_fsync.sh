@@ -13,7 +13,9 @@
 #   wait, elapsed, steal): check_phase_invariants with it (lib.sh, check_cpu_witness; its
 #   tolerances there); observed: tree CPU - getrusage -10.6 to +1.9 ms, at most 80% of the
 #   tolerance (-8.3 ms against 10.4 ms: its own CPU 6.2 ms + 8% of a run-queue wait of 53 ms)
-#   (9 runs, 2 beside two CPU spinners)
+#   (9 runs, 2 beside two CPU spinners). The scheduler charges a woken task from its wakeup, and
+#   this loop is woken 1000 times (each fsync sleeps): about 10 us a wakeup on this host, however
+#   short the run-queue wait. So SLACK 20 ms (20 us x 1000 wakeups, 2x the worst seen) below.
 # none independent (iowhy against itself): the journal's commit phases present, journal-class
 #   writes > 0, I/O wait >= 30% of the wall and >= 80% of it on the loop device.
 need_root
@@ -64,4 +66,4 @@ dev=$(jqr "$J" "[.phases[0].iowait_by_device[] | select(.name == \"$LOOPNAME\") 
 echo "  I/O wait $iow ns, of it on $LOOPNAME $dev ns"
 check "I/O wait is a large part of the wall (fsync waits for the device)" fcmp "$iow >= 0.3 * $(jqr "$J" .phases[0].wall_ns)"
 check "I/O wait by device puts >= 80% of it on $LOOPNAME" fcmp "$dev >= 0.8 * $iow"
-check_phase_invariants "$J" 0 0 "$WF"
+check_phase_invariants "$J" 0 20000000 "$WF"
