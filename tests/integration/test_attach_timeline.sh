@@ -32,71 +32,90 @@ J=$TMPROOT/p.json
 "$IOWHY" attach -p "$P" --duration 1 --timeline "$T" -j "$J" -o "$TMPROOT/p.txt" 2>"$TMPROOT/p.err"
 rc=$?
 check "attach -p --timeline exits 0 (got $rc)" [ "$rc" = 0 ]
-check "the timeline parses as JSON (jq)" bash -c "jq -e '.traceEvents | length > 0' '$T' >/dev/null"
+# The figures the checks below take from the timeline and from the report, one jq pass over each
+# file, '|' between values (a pass a figure, ~30 over the timeline, took 10-30 s on a loaded host;
+# tl_negative, tl_untiled and tl_lane_overlaps make three more). Each expression is the one a
+# check read before with a jq of its own; a jq error is a failed check (jqr).
+# shellcheck disable=SC2016 # jq's $variables
+IFS='|' read -r parses ph_name ph_n w0 wd n first last fst tname tl_states n_state rq_n rq_queue \
+	rq_dev rq_lost rq_cut dev_tracks flows_bad fl qd_bad nd dirty_neg < <(jqr "$T" '
+	[.traceEvents[] | select(.cat == "phase")] as $ph |
+	[.traceEvents[] | select(.ph == "X" and .pid < 1073741824 and .cat != "phase")] as $sl |
+	($sl | map(select(.tid == $p))) as $tg |
+	[.traceEvents[] | select(.cat == "request" and .args.dev == $dev)] as $rq |
+	def state($c): $sl | map(select(.cat == $c) | .dur) | add // 0 | . * 1000;
+	[(.traceEvents | length > 0),
+	 $ph[0].name, ($ph | length), $ph[0].ts, $ph[0].dur,
+	 ($tg | length), ($tg | min_by(.ts) | .ts), ($tg | map(.ts + .dur) | max),
+	 ($tg | min_by(.ts) | .name),
+	 ([.traceEvents[] | select(.name == "thread_name" and .tid == $p) | .args.name] | first),
+	 (["user", "kernel", "runq", "iowait", "other"] | map(state(.) | tostring) | join(",")),
+	 ([.traceEvents[] | select(.name == "tree tasks by state")] | length),
+	 ($rq | length), ($rq | map(.args.queue_ns) | add), ($rq | map(.args.device_ns) | add),
+	 .otherData.requests_lost, .otherData.cut,
+	 ([.traceEvents[] | select(.name == "process_name" and .args.name == "device \($dev)")] |
+	  length),
+	 ([.traceEvents[] | select(.ph == "s" or .ph == "f")] | group_by(.id) |
+	  map(select(length != 2 or (map(.ph) | sort) != ["f", "s"])) | length),
+	 ([.traceEvents[] | select(.ph == "s" and .tid == $p)] | length),
+	 ([.traceEvents[] | select(.name == "process_name" and .args.name == "device \($dev)") |
+	  .pid] as $d | [.traceEvents[] | select(.name == "queue depth" and .pid == $d[0])] |
+	  if length == 0 then -1 else ([.[].args[] | select(. < 0)] | length) end),
+	 ([.traceEvents[] | select(.name == "dirty bytes")] | length),
+	 ([.traceEvents[] | select(.name == "dirty bytes") | .args[] | select(. < 0)] | length)
+	] | map(tostring) | join("|")' --argjson p "$P" --arg dev "$LOOPNAME")
+check "the timeline parses as JSON (jq)" test "$parses" = true
 [ -s "$J" ] || { fail "no JSON report: $(cat "$TMPROOT/p.err")"; finish; }
+IFS='|' read -r wall_us js_states want rep_queue rep_dev \
+	< <(jqr "$J" '. as $r | [.phases[0].wall_ns / 1000,
+	 (["user_ns", "kernel_ns", "runq_ns", "iowait_ns", "other_ns"] |
+	  map(. as $k | [$r.phases[0].comms[][$k]] | add // 0 | tostring) | join(",")),
+	 ([.phases[].io.requests[] | select(.name == $dev)] | (map(.requests) | add // 0),
+	  (map(.queue_ns.total) | add), (map(.device_ns.total) | add))
+	] | map(tostring) | join("|")' --arg dev "$LOOPNAME")
 
 # --- the tasks: one phase, the window; the target's track spans it ---
-check "one phase slice, named attach" test "$(tl_phase "$T" 0 name)" = attach
-check "and only one" test "$(jqr "$T" '[.traceEvents[] | select(.cat == "phase")] | length')" = 1
-w0=$(tl_phase "$T" 0 ts); wd=$(tl_phase "$T" 0 dur)
-wall_us=$(jqr "$J" '.phases[0].wall_ns / 1000')
+check "one phase slice, named attach" test "$ph_name" = attach
+check "and only one" test "$ph_n" = 1
 echo "  window: ts $w0 µs, $wd µs long; the report's wall $wall_us µs"
 check "the phase slice is the report's window ($wd vs $wall_us µs)" fcmp "($wd - $wall_us)^2 <= 0.0015^2"
 check "every slice begins at or before its end" test "$(tl_negative "$T")" = 0
 bad=$(tl_untiled "$T")
 check "per task the slices tile its life: no gap, no overlap ($bad off)" test "$bad" = 0
-n=$(tl_task_slices "$T" "map(select(.tid == $P)) | length")
-first=$(tl_task_slices "$T" "map(select(.tid == $P)) | min_by(.ts) | .ts")
-last=$(tl_task_slices "$T" "map(select(.tid == $P)) | map(.ts + .dur) | max")
-fst=$(tl_task_slices "$T" "map(select(.tid == $P)) | min_by(.ts) | .name")
 echo "  target $P: $n slices from $first to $last µs (the first: $fst)"
 check "the target's tid has a track ($n slices)" fcmp "$n >= 20"
 check "seeded: its track begins at the window's start ($first vs $w0)" \
 	fcmp "($first - $w0)^2 <= 0.0015^2"
 check "and ends at the window's end ($last vs $w0 + $wd)" fcmp "($last - $w0 - $wd)^2 <= 0.003^2"
-check "its track is named after it" test "$(jqr "$T" "[.traceEvents[] | select(.name ==
-	\"thread_name\" and .tid == $P) | .args.name] | first")" = attach_target
+check "its track is named after it" test "$tname" = attach_target
 # the same model: each state's time in the timeline is the work view's
-for st in user:user_ns kernel:kernel_ns runq:runq_ns iowait:iowait_ns other:other_ns; do
-	tl=$(tl_task_slices "$T" "map(select(.cat == \"${st%%:*}\") | .dur) | add // 0 | . * 1000")
-	js=$(jqr "$J" "[.phases[0].comms[].${st##*:}] | add // 0")
-	check "${st%%:*} time in the timeline = the work view's ($tl vs $js ns)" \
-		fcmp "($tl - $js)^2 <= (0.001 * $js + 100)^2"
+IFS=, read -ra tls <<<"$tl_states"
+IFS=, read -ra jss <<<"$js_states"
+i=0
+for st in user kernel runq iowait other; do
+	check "$st time in the timeline = the work view's (${tls[i]} vs ${jss[i]} ns)" \
+		fcmp "(${tls[i]} - ${jss[i]})^2 <= (0.001 * ${jss[i]} + 100)^2"
+	i=$((i + 1))
 done
-check "the tasks-by-state counter is there" \
-	fcmp "$(jqr "$T" '[.traceEvents[] | select(.name == "tree tasks by state")] | length') >= 2"
+check "the tasks-by-state counter is there" fcmp "$n_state >= 2"
 
 # --- the loop device's track ---
-reqs() { jqr "$T" "[.traceEvents[] | select(.cat == \"request\" and .args.dev == \"$LOOPNAME\")] | $1"; }
-rep() { jqr "$J" "[.phases[].io.requests[] | select(.name == \"$LOOPNAME\")] | $1"; }
-n=$(reqs length); want=$(rep 'map(.requests) | add // 0')
-echo "  $LOOPNAME: $n requests in the timeline, $want in the io report; lost $(jqr "$T" .otherData.requests_lost)"
-check "a device track named after $LOOPNAME" test "$(jqr "$T" "[.traceEvents[] |
-	select(.name == \"process_name\" and .args.name == \"device $LOOPNAME\")] | length")" = 1
-check "not cut, no request lost" test "$(jqr "$T" '[.otherData.cut, .otherData.requests_lost] |
-	map(tostring) | join(" ")')" = "false 0"
+n=$rq_n
+echo "  $LOOPNAME: $n requests in the timeline, $want in the io report; lost $rq_lost"
+check "a device track named after $LOOPNAME" test "$dev_tracks" = 1
+check "not cut, no request lost" test "$rq_cut $rq_lost" = "false 0"
 check "$LOOPNAME's track holds the io report's $want requests ($n)" test "$n" = "$want"
 check "the target's fsyncs made requests ($n)" fcmp "$n >= 10"
-check "queue time: the timeline's = the io report's" \
-	test "$(reqs 'map(.args.queue_ns) | add')" = "$(rep 'map(.queue_ns.total) | add')"
-check "device time: the timeline's = the io report's" \
-	test "$(reqs 'map(.args.device_ns) | add')" = "$(rep 'map(.device_ns.total) | add')"
+check "queue time: the timeline's = the io report's" test "$rq_queue" = "$rep_queue"
+check "device time: the timeline's = the io report's" test "$rq_dev" = "$rep_dev"
 pairs=$(tl_lane_overlaps "$T")
 check "requests on one lane never overlap ($(grep -c . <<<"$pairs") pairs do)" test -z "$pairs"
-check "flows pair up, one id each" test "$(jqr "$T" '[.traceEvents[] | select(.ph == "s" or
-	.ph == "f")] | group_by(.id) | map(select(length != 2 or (map(.ph) | sort) != ["f", "s"])) |
-	length')" = 0
-fl=$(jqr "$T" "[.traceEvents[] | select(.ph == \"s\" and .tid == $P)] | length")
+check "flows pair up, one id each" test "$flows_bad" = 0
 check "flows from the target's syscalls to its requests ($fl)" fcmp "$fl >= 1"
-check "queue depth of $LOOPNAME: samples, none negative" test "$(jqr "$T" "[.traceEvents[] |
-	select(.name == \"process_name\" and .args.name == \"device $LOOPNAME\") | .pid] as \$p |
-	[.traceEvents[] | select(.name == \"queue depth\" and .pid == \$p[0])] | if length == 0
-	then -1 else ([.[].args[] | select(. < 0)] | length) end")" = 0
+check "queue depth of $LOOPNAME: samples, none negative" test "$qd_bad" = 0
 # sampled every 10 ms while the window is open: tens of samples in 1 s, not one at its end
-nd=$(jqr "$T" '[.traceEvents[] | select(.name == "dirty bytes")] | length')
 check "dirty bytes sampled through the window ($nd samples), none negative" \
-	test "$(jqr "$T" '[.traceEvents[] | select(.name == "dirty bytes") | .args[] |
-	select(. < 0)] | length')" = 0 -a "$nd" -ge 20
+	test "$dirty_neg" = 0 -a "$nd" -ge 20
 
 # --- the bound ---
 "$IOWHY" attach -p "$P" --duration 1 --timeline "$TMPROOT/cut.json" --timeline-max 40 \
@@ -121,22 +140,24 @@ for how in cgroup all; do
 		"$IOWHY" attach -a --duration 0.5 --timeline "$F" -o "$TMPROOT/$how.txt" 2>"$TMPROOT/$how.err"
 	fi
 	check "$how: exits 0" test $? = 0
-	check "$how: the timeline parses" bash -c "jq -e '.traceEvents | length > 0' '$F' >/dev/null"
+	# whether it parses, the target's first slice against the phase's start, the processes with a
+	# track, cut? (and what it left out), in one jq pass over a file of megabytes (-a)
+	read -r parses first w0 procs cut devs left <<<"$(jqr "$F" "[.traceEvents[] | select(.ph == \"X\" and
+		.pid < 1073741824)] as \$x | [(.traceEvents | length > 0),
+		([\$x[] | select(.tid == $P)] | min_by(.ts) | .ts // -1),
+		([\$x[] | select(.cat == \"phase\")][0].ts), ([\$x[] | select(.cat != \"phase\") |
+		.pid] | unique | length), .otherData.cut, ([.traceEvents[] | select(.name ==
+		\"process_name\" and .args.name == \"device $LOOPNAME\")] | length),
+		(.otherData.slices_left_out + .otherData.requests_left_out)] | map(tostring) |
+		join(\" \")")"
+	check "$how: the timeline parses" test "$parses" = true
 	check "$how: every slice begins at or before its end" test "$(tl_negative "$F")" = 0
 	bad=$(tl_untiled "$F")
 	check "$how: per task the slices tile ($bad off)" test "$bad" = 0
-	# the target's first slice against the phase's start; the processes with a track; cut?
-	read -r first w0 procs cut devs <<<"$(jqr "$F" "[.traceEvents[] | select(.ph == \"X\" and
-		.pid < 1073741824)] as \$x | [([\$x[] | select(.tid == $P)] | min_by(.ts) | .ts // -1),
-		([\$x[] | select(.cat == \"phase\")][0].ts), ([\$x[] | select(.cat != \"phase\") |
-		.pid] | unique | length), .otherData.cut, ([.traceEvents[] | select(.name ==
-		\"process_name\" and .args.name == \"device $LOOPNAME\")] | length)] | map(tostring) |
-		join(\" \")")"
 	check "$how: the target's track begins at the window's start ($first vs $w0)" \
 		fcmp "($first - $w0)^2 <= 0.0015^2"
 	if [ "$cut" = true ]; then # (-a on a busy host: the bound reached)
-		check "$how: cut, and the file says what it left out" \
-			fcmp "$(jqr "$F" '.otherData.slices_left_out + .otherData.requests_left_out') > 0"
+		check "$how: cut, and the file says what it left out ($left)" fcmp "$left > 0"
 	else
 		check "$how: a device track for $LOOPNAME" test "$devs" = 1
 	fi
