@@ -28,13 +28,16 @@ measure("common");var box=document.getElementById("wall-scale");if(box){box.clic
 var p=document.createElement("pre");p.id="measured";
 p.textContent=JSON.stringify({segs:out,full_frames:frames});document.body.appendChild(p);})();'
 
+# check_page NAME HTML JSON [CHROME ARGS...]: the args go to the Chromium that measures the page
+# (a screenshot in the same start: each start of Chromium took 3-7 s)
 check_page() {
 	local name=$1 html=$2 json=$3 dom=$TMPROOT/$1.dom err=$TMPROOT/$1.log
+	shift 3
 	check "$name: the page has no http(s):// reference" bash -c "! grep -Eq 'https?://' '$html'"
 	check "$name: no src= or external href" \
 		bash -c "! grep -Eq '(src|href)=\"[^#\"]' '$html'"
 	with_probe "$html" "$MEASURE" "$TMPROOT/$name.probe.html"
-	dump_dom "$TMPROOT/$name.probe.html" "$dom" "$err"
+	chrome --dump-dom "$@" "file://$TMPROOT/$name.probe.html" >"$dom" 2>"$err"
 	check "$name: Chromium rendered it" grep -q 'data-ready="1"' "$dom"
 	check "$name: no script errors in the page" grep -q 'data-js-errors="0"' "$dom"
 	local ce
@@ -78,14 +81,16 @@ check_page() {
 }
 
 # 1. Three strategies with sync: six phases, three columns.
-"$IOWHY" gen --strategy loop,split,direct --size 10k --count 200 --sync --dir "$TMPROOT" \
+"$IOWHY" gen --strategy loop,split,direct --size 10k --count 100 --sync --dir "$TMPROOT" \
 	--json "$TMPROOT/gen.json" --html "$TMPROOT/gen.html" --folded "$TMPROOT/gen.folded" \
 	>"$TMPROOT/gen.txt" 2>&1
 check "gen with --html exits 0" test $? = 0
 check "gen: six phases in the JSON" test "$(jqr "$TMPROOT/gen.json" '.phases | length')" = 6
 check "gen: six bars (three columns, work and flush)" \
 	test "$(grep -c 'class="barframe"' "$TMPROOT/gen.html")" = 6
-check_page gen "$TMPROOT/gen.html" "$TMPROOT/gen.json"
+# (the screenshot is of the measured page, taken by the Chromium that measures it)
+check_page gen "$TMPROOT/gen.html" "$TMPROOT/gen.json" --screenshot="$TMPROOT/gen.png" \
+	--window-size=1280,900
 # the page's on-CPU flame graph: the --folded stacks of the same run, one frame per distinct one
 uniq_frames() {
 	awk '{ sub(/[ \t]+[0-9]+$/, ""); n = split($0, f, ";"); p = "";
@@ -106,13 +111,11 @@ else
 	echo "  $skip_note"
 	check "gen: no samples, no flame graph section" bash -c "! grep -q 'id=\"flames\"' '$TMPROOT/gen.html'"
 fi
-chrome --screenshot="$TMPROOT/gen.png" --window-size=1280,900 "file://$TMPROOT/gen.html" \
-	>/dev/null 2>&1
 check "gen: a screenshot at 1280 px" test -s "$TMPROOT/gen.png"
 
 # 2. fsync-style run on a journaled ext4: latency histograms of its device.
 make_loop_ext4 128
-"$IOWHY" run --json "$TMPROOT/fs.json" --html "$TMPROOT/fs.html" -- "$CALIB" fsync "$MNT/f" 300 \
+"$IOWHY" run --json "$TMPROOT/fs.json" --html "$TMPROOT/fs.html" -- "$CALIB" fsync "$MNT/f" 100 \
 	>"$TMPROOT/fs.txt" 2>&1
 check "run (fsync) with --html exits 0" test $? = 0
 check "fsync: a latency histogram of $LOOPNAME" grep -q "$LOOPNAME write: queue time" "$TMPROOT/fs.html"
@@ -148,7 +151,9 @@ fr.forEach(function(g){if(g.classList.contains("hide"))return;var x=+g.getAttrib
 s.setAttribute("data-test-zoom-err",err.toFixed(4));s.setAttribute("data-test-zoom-shown",shown);
 s.setAttribute("data-test-search",s.flameSearch(/write/));})();'
 with_probe "$TMPROOT/s.svg" "$ZOOM" "$TMPROOT/s.probe.svg"
-dump_dom "$TMPROOT/s.probe.svg" "$TMPROOT/s.dom" "$TMPROOT/s.log"
+# (and its screenshot, after the zoom, by the same Chromium)
+chrome --dump-dom --screenshot="$TMPROOT/flame.png" --window-size=1200,500 \
+	"file://$TMPROOT/s.probe.svg" >"$TMPROOT/s.dom" 2>"$TMPROOT/s.log"
 drawn=$(grep -o 'data-test-frames="[0-9]*"' "$TMPROOT/s.dom" | grep -o '[0-9]*')
 omitted=$(grep -o 'data-omitted="[0-9]*"' "$TMPROOT/s.svg" | grep -o '[0-9]*')
 echo "  flame graph: $drawn frames drawn, $omitted left out, $uniq_frames distinct in the file"
@@ -163,10 +168,14 @@ check "flame graph: after a zoom the $zshown frames shown are as wide as their s
 check "flame graph: search matches samples" grep -q 'data-test-search="[1-9]' "$TMPROOT/s.dom"
 ce=$(console_errors "$TMPROOT/s.log")
 check "flame graph: no console errors${ce:+: $ce}" test -z "$ce"
-chrome --screenshot="$TMPROOT/flame.png" --window-size=1200,500 "file://$TMPROOT/s.svg" >/dev/null 2>&1
 check "flame graph: a screenshot" test -s "$TMPROOT/flame.png"
 # The screenshots for docs/img (README): kept when IOWHY_KEEP_SCREENSHOTS names a directory.
 if [ -n "$IOWHY_KEEP_SCREENSHOTS" ]; then
+	# (the checks' screenshots are of the measured pages; these of the pages as they are)
+	chrome --screenshot="$TMPROOT/gen.png" --window-size=1280,900 "file://$TMPROOT/gen.html" \
+		>/dev/null 2>&1
+	chrome --screenshot="$TMPROOT/flame.png" --window-size=1200,500 "file://$TMPROOT/s.svg" \
+		>/dev/null 2>&1
 	cp "$TMPROOT/gen.png" "$TMPROOT/flame.png" "$TMPROOT/gen.html" "$TMPROOT/fs.html" \
 		"$TMPROOT/s.svg" "$IOWHY_KEEP_SCREENSHOTS/"
 	chrome --screenshot="$IOWHY_KEEP_SCREENSHOTS/fs.png" --window-size=1280,2400 \
