@@ -85,19 +85,30 @@ run_job() {
 
 	local sel="[.phases[0].io.requests[] | select(.name == \"$NAME\" and .op == \"read\")]"
 	local dsel=".phases[0].io.devices[] | select(.name == \"$NAME\")"
-	local req bytes iops mibs seq win missed fios fbytes fiops fbw frt sios sbytes own hi
-	req=$(jqr "$j" "$sel | map(.requests) | add // 0")
-	bytes=$(jqr "$j" "$sel | map(.bytes) | add // 0")
-	iops=$(jqr "$j" "$sel | map(.iops) | add // 0")
-	mibs=$(jqr "$j" "$sel | map(.mib_per_s) | add // 0")
-	seq=$(jqr "$j" "$sel | map(.sequential) | add // 0")
-	win=$(jqr "$j" ".phases[0].io.rate_window_ns")
-	missed=$(jqr "$j" "[$dsel | .missed_completions] | add // 0")
-	fios=$(jqr "$f" '.jobs[0].read.total_ios')
-	fbytes=$(jqr "$f" '.jobs[0].read.io_bytes')
-	fiops=$(jqr "$f" '.jobs[0].read.iops')
-	fbw=$(jqr "$f" '.jobs[0].read.bw_bytes')
-	frt=$(jqr "$f" '.jobs[0].read.runtime')
+	local req bytes iops mibs seq win missed share hist exact rows lost fios fbytes fiops fbw frt fmax
+	local flevels fge fges sios sbytes own hi
+	# the report's figures and fio's, one jq pass over each file ('|' between them: a pass a
+	# figure, 22 a job, took 10-20 s of the test on a loaded host); the same expressions
+	IFS='|' read -r req bytes iops mibs seq win missed share hist exact rows lost < <(jqr "$j" "[
+		($sel | map(.requests) | add // 0), ($sel | map(.bytes) | add // 0),
+		($sel | map(.iops) | add // 0), ($sel | map(.mib_per_s) | add // 0),
+		($sel | map(.sequential) | add // 0), .phases[0].io.rate_window_ns,
+		([$dsel | .missed_completions] | add // 0),
+		($sel | if (map(.requests) | add // 0) > 0 then (map(.sequential) | add) / (map(.requests) | add) else 0 end),
+		($sel | map(.depth_hist_log2) | transpose | map(add // 0) | @json),
+		([.phases[0].io.devices[] | select(.name == \"$NAME\") | .busy_exact] | first),
+		([.phases[0].io.requests[] | select(.name == \"$NAME\") | \"\\(.op)/\\(.class) \\(.requests)\"] | join(\", \")),
+		(.phases[0].io.lost | with_entries(select(.value != 0)) | tojson)
+		] | map(tostring) | join(\"|\")")
+	# shellcheck disable=SC2016 # jq's $variables
+	IFS='|' read -r fios fbytes fiops fbw frt fmax flevels fge < <(jqr "$f" '
+		def level_ge($k): [.iodepth_level | to_entries[] |
+			select((.key | ltrimstr(">=") | tonumber) >= $k) | .value] | add // 0;
+		.jobs[0] | [.read.total_ios, .read.io_bytes, .read.iops, .read.bw_bytes, .read.runtime,
+		(.iodepth_level | to_entries | map(select(.value > 0) | .key | ltrimstr(">=") | tonumber) | max),
+		(.iodepth_level | tojson), ([level_ge(2, 4, 8) | tostring] | join(","))] | map(tostring) |
+		join("|")')
+	IFS=, read -ra fges <<<"$fge" # fio's share at depth >= 2, 4, 8
 	sios=$(stat_delta "$s0" "$s1" 1)
 	sbytes=$(( $(stat_delta "$s0" "$s1" 3) * 512 ))
 	own=$(awk '$1 == "elapsed_ns" { print $2 }' "$w" 2>/dev/null)
@@ -105,8 +116,7 @@ run_job() {
 	echo "  $label: iowhy $req requests (+$missed missed) $bytes B, $iops IOPS, $mibs MiB/s over" \
 		"$win ns, sequential $seq; fio $fios reads $fbytes B, $fiops IOPS over $frt ms;" \
 		"/sys/block $sios reads $sbytes B; fio's span by the test's clock $own ns (bound $hi)"
-	echo "  $label: $NAME's rows $(jqr "$j" "[.phases[0].io.requests[] | select(.name == \"$NAME\") | \"\\(.op)/\\(.class) \\(.requests)\"] | join(\", \")");" \
-		"lost $(jqr "$j" '.phases[0].io.lost | with_entries(select(.value != 0))' -c)"
+	echo "  $label: $NAME's rows $rows;" "lost $lost"
 
 	# counts: every read fio made is one request on the device, seen by iowhy or missed by it
 	check "$label: requests $req + missed $missed = fio's reads $fios" test "$((req + missed))" = "$fios"
@@ -138,8 +148,6 @@ run_job() {
 		fcmp "$mibs <= 1.0001 * $bhi && $mibs >= 0.9999 * $blo"
 
 	# sequential share: the test knows the access pattern
-	local share
-	share=$(jqr "$j" "$sel | if (map(.requests) | add // 0) > 0 then (map(.sequential) | add) / (map(.requests) | add) else 0 end")
 	check "$label: sequential_share $share = sequential / requests ($seq / $req)" \
 		fcmp "abs($share * $req - $seq) <= 1e-6"
 	if [ "$kind" = seq ]; then
@@ -153,16 +161,13 @@ run_job() {
 
 	# queue depth: iowhy's log2 histogram against fio's own depth distribution (fio counts what it
 	# has submitted and not reaped: the device never has more)
-	local hist maxslot fmax over k ours theirs tiq ticks
-	hist=$(jqr "$j" "$sel | map(.depth_hist_log2) | transpose | map(add // 0) | @json")
+	local maxslot over k ours theirs tiq ticks
 	maxslot=$(awk -v n="$depth" 'BEGIN { k = 0; while (2 ^ (k + 1) <= n) k++; print k }')
-	fmax=$(jqr "$f" '.jobs[0].iodepth_level | to_entries | map(select(.value > 0) | .key | ltrimstr(">=") | tonumber) | max')
 	check "$label: fio's own depth never above $depth (its deepest level $fmax)" fcmp "$fmax <= $depth"
 	over=$(jq -r --argjson m "$maxslot" '.[($m + 1):] | add // 0' <<<"$hist")
-	echo "  $label: depth_hist_log2 $hist (slots above $maxslot: $over); fio iodepth_level $(jqr "$f" '.jobs[0].iodepth_level' -c)"
+	echo "  $label: depth_hist_log2 $hist (slots above $maxslot: $over); fio iodepth_level $flevels"
 	# with completions missed the depths are not exact (a missed one stays in flight until found):
 	# iowhy must say so (busy_exact false), and the bounds below hold only without
-	exact=$(jqr "$j" "[.phases[0].io.devices[] | select(.name == \"$NAME\") | .busy_exact] | first")
 	check "$label: busy and depths said exact ($exact) exactly when no completion was missed ($missed)" \
 		test "$exact" = "$([ "$missed" = 0 ] && echo true || echo false)"
 	if [ "$missed" != 0 ]; then
@@ -174,7 +179,7 @@ run_job() {
 	for k in 1 2 3; do
 		[ $((1 << k)) -le 64 ] || continue
 		ours=$(jq -r --argjson k "$k" '(.[$k:] | add // 0) / ((add // 0) | if . == 0 then 1 else . end) * 100' <<<"$hist")
-		theirs=$(jqr "$f" "[.jobs[0].iodepth_level | to_entries[] | select((.key | ltrimstr(\">=\") | tonumber) >= $((1 << k))) | .value] | add // 0")
+		theirs=${fges[k - 1]}
 		check "$label: share at depth >= $((1 << k)): iowhy $ours% at most fio's $theirs% + 1" \
 			fcmp "$ours <= $theirs + 1"
 	done
