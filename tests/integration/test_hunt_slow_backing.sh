@@ -13,7 +13,9 @@ out=$($IOWHY hunt --stack "$BT_MNT")
 check "the stack ends $slow at the FUSE file system ($out)" grep -q "fuse" <<<"$out"
 before=$(write_counts)
 j=$TMPROOT/hunt.json
-$IOWHY hunt --time 0.3 --json "$j" "$BT_MNT" >"$TMPROOT/out" 2>"$TMPROOT/err"
+# (depths 1, 4 and 16, not the default's 32 too: three, so that the verdict can still say a flat
+# ceiling, and a quarter of the steps fewer, 0.3 s each for every member and together)
+$IOWHY hunt --time 0.3 --depths 1,4,16 --json "$j" "$BT_MNT" >"$TMPROOT/out" 2>"$TMPROOT/err"
 rc=$?
 after=$(write_counts)
 cat "$TMPROOT/out"
