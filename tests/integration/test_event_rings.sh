@@ -3,8 +3,21 @@
 # each ring holds a backlog of tens of thousands of records. The consumer then reads the rings in turns and releases
 # early what no ring can still undercut (core_probes.c release_early): no event may arrive after a
 # later one was handed to the model (`events.late`), none may be lost, and the tree's CPU time,
-# built from those events, must agree with perf's task-clock and getrusage. The same with one ring
-# that both CPUs share (IOWHY_TEST_ONE_RING=1, the transport before).
+# built from those events, must agree with the test's own witness of the run (calib witness
+# between iowhy and the loops: their getrusage, perf task-clock and run-queue wait). The same with
+# one ring that both CPUs share (IOWHY_TEST_ONE_RING=1, the transport before). The workload's
+# shell starts one loop and execs the other: the witness (a subreaper) reaps both and reads their
+# run-queue waits, which a shell that waited for them would have taken along.
+#
+# witness: calib's count (2 x 1,500,000 getppid, and the shell's: at most 2 more; 200,000 with the
+#   rings installed one at a time); tolerance: +2; observed: +1 (the shell's) in 5 runs
+# witness: the test's own stop: the consumer stopped (SIGSTOP) until each loop has had 300 ms of
+#   CPU by its own schedstat, which makes the backlog; the ring's peak as iowhy counted it must
+#   show it (> 512 KiB); behaviour: no late event, none lost, the rings iowhy says it made
+#   (/sys/devices/system/cpu/possible); tolerance: exact; observed: not recorded
+# witness: calib witness (getrusage, task-clock, run-queue wait of both loops):
+#   check_phase_invariants (lib.sh, its tolerances there); observed: tree - getrusage +0.06% to
+#   +3.6% of 4.7-5.9 s in 10 cases (5 runs, 2 beside two spinners)
 need_root
 command -v jq >/dev/null || skip "jq missing"
 command -v taskset >/dev/null || skip "taskset missing"
@@ -19,22 +32,27 @@ possible=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, r, "-"); n +=
 # on_cpu PID: the ns PID has run on a CPU (schedstat), or nothing when it is gone
 on_cpu() { awk '{ print $1 }' "/proc/$1/schedstat" 2>/dev/null; }
 run_case() { # NAME RINGS_EXPECTED RING_MB [ENV...]
-	local name=$1 want=$2 mb=$3 j=$TMPROOT/$1.json m=$TMPROOT/$1.started pid i peak late lost n sh
-	local calibs c0 c1 t0 t1 a b ran=''
+	local name=$1 want=$2 mb=$3 j=$TMPROOT/$1.json m=$TMPROOT/$1.started w=$TMPROOT/$1.witness
+	local pid i peak late lost n sh calibs c0 c1 t0 t1 a b ran=''
 	shift 3
 	rm -f "$m"
 	env "$@" IOWHY_RINGBUF_MB="$mb" "$IOWHY" run --no-io --no-sample --json "$j" -o "$TMPROOT/$name.txt" -- \
-		sh -c "echo \$\$ >'$m.tmp'; mv '$m.tmp' '$m'; taskset -c 0 '$CALIB' getppid $N & taskset -c 1 '$CALIB' getppid $N & wait" \
+		"$CALIB" witness "$w" -- \
+		sh -c "echo \$\$ >'$m.tmp'; mv '$m.tmp' '$m'; taskset -c 0 '$CALIB' getppid $N & exec taskset -c 1 '$CALIB' getppid $N" \
 		2>"$TMPROOT/$name.err" &
 	pid=$!
 	# The consumer stops once both getppid loops run (the workload's shell says its pid, then its
-	# two children exec calib), and stays stopped until each loop has had 300 ms on its CPU since:
-	# that is what makes the backlog (a 300 ms sleep gave a loaded host's loops much less of it).
-	# Each wait is bounded (20 s) and fails the case by name if what it waits for never happens.
+	# child execs calib, and it execs calib itself), and stays stopped until each loop has had
+	# 300 ms on its CPU since: that is what makes the backlog (a 300 ms sleep gave a loaded host's
+	# loops much less of it). Each wait is bounded (20 s) and fails the case by name if what it
+	# waits for never happens.
 	calibs=''
 	for ((i = 0; i < 400; i++)); do
 		sh=$(cat "$m" 2>/dev/null)
-		[ -n "$sh" ] && calibs=$(pgrep -P "$sh" -x calib | tr '\n' ' ')
+		if [ -n "$sh" ]; then
+			calibs=$(pgrep -P "$sh" -x calib | tr '\n' ' ')
+			[ "$(cat "/proc/$sh/comm" 2>/dev/null)" = calib ] && calibs="$calibs $sh"
+		fi
 		[ "$(wc -w <<<"$calibs")" = 2 ] && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.02
@@ -73,7 +91,8 @@ run_case() { # NAME RINGS_EXPECTED RING_MB [ENV...]
 	n=$(sys_count "$j" 0 getppid)
 	check "$name: getppid count is calib's $((2 * N)) and the shell's (got $n)" \
 		fcmp "$n >= $((2 * N)) && $n <= $((2 * N + 2))"
-	check_phase_invariants "$j" 0
+	check_phase_invariants "$j" 0 0 "$w"
+	check "$name: the witness reaped both loops ($(wit "$w" reaped))" test "$(wit "$w" reaped)" = 2
 }
 
 cpus=$(nproc --all) # at least the online CPUs, each of which gets a ring this size
