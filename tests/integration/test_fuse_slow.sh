@@ -9,46 +9,63 @@
 #   reply; tolerance: 64 WRITE requests (exact), p50 20-40 ms, the daemon's other wait >= 64 x
 #   20 ms, each paired WRITE's daemon time >= 20 ms (>= 90% of it other wait); observed: 2.3 ms
 #   of 64 x 20 ms was run-queue wait in a loaded run
-# witness: NOT independent: getrusage as iowhy read it (.cpu_check.rusage_cpu_ns), against the
-#   tree's CPU; tolerance: 10% + 2 ms (+ run queue below, + steal above); observed: 13-37% below
-#   before hidden switch-ins were dated, 25.7 against 30.8 ms in a loaded run
+# witness: calib witness (between iowhy and dd: getrusage, task-clock, run-queue wait of dd):
+#   check_phase_invariants (lib.sh, its tolerances there; buckets = wall, unattributed < 2%,
+#   shares); observed: tree - the witness's getrusage -4.0% to +0.9% of 24-39 ms in 9 runs (2
+#   beside two spinners) (was: against getrusage as iowhy read it, 13-37% below before hidden
+#   switch-ins were dated, 25.7 against 30.8 ms in a loaded run)
+# witness: the daemon's own CPU, the sum of /proc/DPID/task/*/schedstat's on-CPU time read by the
+#   test before and after the run (a thread gone in between would take its time with it: then a
+#   skipped part), against iowhy's daemon CPU in the window (the daemon idles outside it: a read
+#   of it from the workload, just before and after dd, saw all of it during dd); tolerance: at
+#   most 125% + 2 ms of it (bindfs's was up to 7.2% over), at least 40% - 2 ms; observed: 73-93%
+#   of it (1.1-7.3 ms short of 12-25 ms) in 12 runs, 2 beside two spinners (with FUSE_SLOW_MS=0,
+#   4-5 ms of CPU: 89-92%): KNOWN BUG while under 90% - 1 ms (a skipped part): iowhy misses part
+#   of the daemon's CPU around its 20 ms sleeps
 # witness: none independent (iowhy against itself): FUSE WRITE wait >= 90% of wall_ns and <= it,
 #   the wall view's sub-row and wall_fuse_waits >= 90%, >= 90% paired, daemon time <= latency,
-#   processes' charges = the rows', buckets = wall, unattributed < 2%, check_phase_shares;
-#   observed: not recorded
+#   processes' charges = the rows'; observed: not recorded
 need_root
 source tests/integration/lib_fuse.sh
 SLOW=${OUT:-build}/fuse_slow
 [ -x "$SLOW" ] || make -s "$SLOW" >/dev/null 2>&1 || skip "cannot build $SLOW (libfuse3-dev)"
-J=$TMPROOT/r.json
+J=$TMPROOT/r.json W=$TMPROOT/witness
 N=64
 mkdir -p "$TMPROOT/mnt"
 FUSE_SLOW_MS=20 "$SLOW" -f "$TMPROOT/mnt" &
 DPID=$!
 on_exit "fuse_teardown $TMPROOT/mnt $DPID"
 fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { fail "fuse_slow mounted"; finish; }
-"$IOWHY" run -v --json "$J" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=128k count=$N \
+# dcpu PID: the sum of its threads' on-CPU time (schedstat, ns); dtids PID: its threads
+dcpu() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
+dtids() { ls /proc/"$1"/task 2>/dev/null | sort -n | tr '\n' ' '; }
+t0=$(dtids "$DPID") c0=$(dcpu "$DPID")
+"$IOWHY" run -v --json "$J" -- "$CALIB" witness "$W" -- dd if=/dev/zero of="$TMPROOT/mnt/f" bs=128k count=$N \
 	>"$TMPROOT/out.txt" 2>&1
 check "iowhy run exits 0" test $? = 0
-# dd's CPU (15-25 ms) against getrusage's user+sys, which is the scheduler's sum_exec_runtime to
-# the ns (only its user/sys split is by tick): it once came out 13-37% below under load, from
-# switch-ins the kernel made without its tracepoint (now dated: events.hidden_switches). 10% and
-# 2 ms for what the gated child ran before its exec; above, the steal timestamps count; below, the
-# tree's run-queue wait (under load the scheduler charges a woken task part of its wait, after a
-# preempting wakeup skips its clock update: docs/ACCURACY.md; a loaded soak run had 25.7 ms
-# against 30.8 ms).
-tree=$(jqr "$J" '.phases[0].cpu_check.tree_cpu_ns')
-ru=$(jqr "$J" '.phases[0].cpu_check.rusage_cpu_ns')
-runq=$(jqr "$J" '[.phases[0].comms[]?.runq_ns] | add // 0')
-# shellcheck disable=SC2154 # _steal0 is set by lib.sh steal_mark
-st=$(( $(steal_ns) - _steal0 + $(nproc) * 1000000000 / $(getconf CLK_TCK) ))
-check "the tree's CPU $tree ns within 10% (+ 2 ms) of getrusage $ru ns (+ steal $st ns above, + run queue $runq ns below)" \
-	fcmp "$ru > 0 && $tree >= 0.9 * $ru - 2e6 - $runq && $tree <= 1.1 * $ru + 2e6 + $st"
+c1=$(dcpu "$DPID") t1=$(dtids "$DPID")
+# dd's CPU (15-25 ms) against the witness's getrusage and task-clock (it once came out 13-37%
+# below getrusage under load, from switch-ins the kernel made without its tracepoint, now dated:
+# events.hidden_switches)
+check_phase_invariants "$J" 0 0 "$W"
 wall=$(jqr "$J" '.phases[0].wall_ns')
-sum=$(jqr "$J" '.phases[0].wall | .user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns')
-check "buckets + unattributed = the wall to the ns ($sum vs $wall)" fcmp "$sum == $wall && $wall > 0"
-check "unattributed < 2% of the wall" fcmp "$(jqr "$J" '.phases[0].wall.unattributed_ns') < 0.02 * $wall"
-check_phase_shares "$J" 0
+dss=$((c1 - c0)) dic=$(fuse_daemon "$J" "$DPID" window_ns.cpu)
+echo "  daemon CPU: iowhy's in the window ${dic:-none} ns, its threads' schedstat over the run" \
+	"$dss ns (threads $t0-> $t1)"
+# (threads that came in between count from their start; one that went would take its time along)
+gone=$(comm -23 <(tr ' ' '\n' <<<"$t0" | sed '/^$/d' | sort) <(tr ' ' '\n' <<<"$t1" | sed '/^$/d' | sort) | tr '\n' ' ')
+if [ -z "$gone" ]; then
+	check "iowhy's daemon CPU ${dic:-none} ns at most 125% + 2 ms of its threads' schedstat $dss ns" \
+		fcmp "${dic:-0} <= 1.25 * $dss + 2e6"
+	check "... and at least 40% - 2 ms of it" fcmp "${dic:-0} >= 0.4 * $dss - 2e6"
+	if fcmp "${dic:-0} < 0.9 * $dss - 1e6"; then
+		skip_part "KNOWN BUG: the daemon's CPU in the window ${dic:-0} ns is under its threads' schedstat $dss ns by more than 10% + 1 ms (its sleeps' on-CPU time?)"
+	else
+		pass "iowhy's daemon CPU ${dic:-0} ns at least 90% - 1 ms of its threads' schedstat $dss ns"
+	fi
+else
+	skip_part "daemon CPU against schedstat: thread(s) $gone ended during the run"
+fi
 wait=$(fuse_row "$J" wait_ns WRITE)
 wreq=$(fuse_row "$J" requests WRITE)
 p50=$(fuse_row "$J" p50_ns WRITE)
