@@ -57,7 +57,24 @@
  *                          DEV the lines "dev_before DEV F1 ... F17" and "dev_after DEV ..."
  *                          (/sys/block/DEV/stat just before the fork and just after the last
  *                          reaping)
+ *   calib ringfill MS PID ID...
+ *                          the test's own reading of BPF ring buffers and of a thread's nice: every
+ *                          1 ms, until thread PID is gone or a zombie (at most MS ms), the fill of
+ *                          each ring-buffer map ID (producer position - consumer position, its
+ *                          first two pages mapped read-only) and PID's nice (/proc/PID/stat); then
+ *                          prints ring_bytes (the largest ring's size), ring_peak_bytes (the largest
+ *                          fill seen), over_eighth_samples and over_eighth_ns (readings with a ring
+ *                          more than an eighth full, and that time, counted as raised_ns is),
+ *                          nice_first, nice_min, raised_samples and raised_ns (readings with
+ *                          PID's nice below nice_first, and that time: between two readings that
+ *                          differ, half of it), raised_err_ns (the other half of those: the time's
+ *                          uncertainty), raises (readings that saw it raised where the one before
+ *                          had not), raised_over_eighth_samples
+ *                          (both at once), samples, max_gap_ns (the longest time between two
+ *                          readings), elapsed_ns (from the first reading to the last); and, as
+ *                          soon as the first reading is made, "started 1"
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
@@ -74,6 +91,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/socket.h>
+#include <linux/bpf.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/taskstats.h>
@@ -812,6 +830,131 @@ fail:
 	return 1;
 }
 
+/* The nice of thread tid (/proc/TID/stat's 19th field), or 99 if it is gone or a zombie. */
+static int thread_nice(int tid)
+{
+	char path[64], buf[1024], *p, state;
+	int nice, fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 99;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 99;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	/* after the comm: state (3), then fields 4..18, then nice (19) */
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %d",
+			 &state, &nice) != 2 || state == 'Z' || state == 'X')
+		return 99;
+	return nice;
+}
+
+enum { RINGFILL_MAX = 64 };
+
+/* calib ringfill MS PID ID... (see the top) */
+static int ringfill(int argc, char **argv)
+{
+	long ms = atol(argv[0]), pg = sysconf(_SC_PAGESIZE), samples = 0, over = 0, raised = 0;
+	long raised_over = 0, raises = 0;
+	long long t0, prev, raised_ns = 0, raised_err = 0, over_ns = 0, gap = 0;
+	int pid = atoi(argv[1]), n = 0, first, nmin, prev_raised = 0, prev_over = 0;
+	volatile unsigned long *cons[RINGFILL_MAX], *prod[RINGFILL_MAX];
+	unsigned long long size[RINGFILL_MAX], peak = 0, maxsize = 0;
+	struct timespec tick = { 0, 1000000 };
+
+	for (int i = 2; i < argc && n < RINGFILL_MAX; i++) {
+		union bpf_attr a;
+		struct bpf_map_info info;
+		void *m;
+		int fd;
+
+		memset(&a, 0, sizeof(a));
+		a.map_id = (unsigned)atol(argv[i]);
+		fd = (int)syscall(SYS_bpf, BPF_MAP_GET_FD_BY_ID, &a, sizeof(a));
+		if (fd < 0) {
+			fprintf(stderr, "calib ringfill: map %s: %s\n", argv[i], strerror(errno));
+			return 1;
+		}
+		memset(&info, 0, sizeof(info));
+		memset(&a, 0, sizeof(a));
+		a.info.bpf_fd = (unsigned)fd;
+		a.info.info_len = sizeof(info);
+		a.info.info = (unsigned long)&info;
+		if (syscall(SYS_bpf, BPF_OBJ_GET_INFO_BY_FD, &a, sizeof(a)) || info.type != BPF_MAP_TYPE_RINGBUF) {
+			fprintf(stderr, "calib ringfill: map %s is not a ring buffer\n", argv[i]);
+			return 1;
+		}
+		/* page 0: the consumer position; page 1: the producer position */
+		m = mmap(NULL, (size_t)(2 * pg), PROT_READ, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED) {
+			fprintf(stderr, "calib ringfill: map %s: mmap: %s\n", argv[i], strerror(errno));
+			return 1;
+		}
+		cons[n] = (volatile unsigned long *)m;
+		prod[n] = (volatile unsigned long *)((char *)m + pg);
+		size[n] = info.max_entries;
+		if (size[n] > maxsize)
+			maxsize = size[n];
+		n++;
+	}
+	first = nmin = thread_nice(pid);
+	t0 = prev = ts_ns(CLOCK_MONOTONIC);
+	for (long t = 0; t < ms; t++) {
+		int nice = thread_nice(pid), o = 0;
+		long long now = ts_ns(CLOCK_MONOTONIC);
+
+		if (nice == 99)
+			break;
+		for (int i = 0; i < n; i++) {
+			unsigned long long fill = *prod[i] - *cons[i];
+
+			if (fill > peak)
+				peak = fill;
+			if (fill > size[i] / 8)
+				o = 1;
+		}
+		/* the time since the last reading: to the state both readings saw, half to each when
+		 * they differ (the change lies in between: half the time is its uncertainty) */
+		if (samples) {
+			long long dt = now - prev;
+			int r = nice < first;
+
+			raised_ns += prev_raised && r ? dt : prev_raised != r ? dt / 2 : 0;
+			raised_err += prev_raised != r ? dt / 2 : 0;
+			over_ns += prev_over && o ? dt : prev_over != o ? dt / 2 : 0;
+			if (dt > gap)
+				gap = dt;
+		}
+		raises += nice < first && !prev_raised;
+		prev_raised = nice < first;
+		prev_over = o;
+		prev = now;
+		samples++;
+		over += o;
+		if (nice < nmin)
+			nmin = nice;
+		raised += nice < first;
+		raised_over += o && nice < first;
+		if (samples == 1) {
+			printf("started 1\n"); /* for the test: the first reading is made */
+			fflush(stdout);
+		}
+		nanosleep(&tick, NULL);
+	}
+	printf("ring_bytes %llu\nring_peak_bytes %llu\nover_eighth_samples %ld\nover_eighth_ns %lld\n"
+	       "nice_first %d\nnice_min %d\nraised_samples %ld\nraised_ns %lld\nraised_err_ns %lld\n"
+	       "raises %ld\nraised_over_eighth_samples %ld\nsamples %ld\nmax_gap_ns %lld\n"
+	       "elapsed_ns %lld\n",
+	       maxsize, peak, over, over_ns, first, nmin, raised, raised_ns, raised_err, raises,
+	       raised_over, samples, gap, prev - t0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 5 && !strcmp(argv[1], "witness"))
@@ -847,7 +990,10 @@ int main(int argc, char **argv)
 		return iomix(argv[2], argv[3], atol(argv[4]), atol(argv[5]));
 	if (argc == 3 && !strcmp(argv[1], "mapread"))
 		return mapread(argv[2]);
+	if (argc >= 5 && !strcmp(argv[1], "ringfill"))
+		return ringfill(argc - 2, argv + 2);
 	fprintf(stderr, "usage: calib spin MS | sleep MS | getppid N | fsync FILE N | busy MS | naps N MS | slices N MS | threadexec N | touch MB | mapread FILE | sysmix FILE K N M | iomix RFILE WFILE N M\n");
 	fprintf(stderr, "       calib witness OUT [DEV...] -- CMD [ARG...]\n");
+	fprintf(stderr, "       calib ringfill MS PID MAP_ID...\n");
 	return 2;
 }
