@@ -140,14 +140,18 @@ $(OUT)/fuse_slow: tests/fuse_slow.c tests/fuse_test.h | $(OUT)
 	$(CC) -O2 -g -Wall -Wextra -Werror $(shell pkg-config --cflags fuse3) -o $@ $< \
 		$(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3 -lpthread)
 
-unit: $(UNIT_BINS)
+# The builds that `test`, `unit` and `sanitize` start run one job per CPU, unless make was given -j.
+JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+
+unit:
+	$(MAKE) $(JOBS) $(UNIT_BINS)
 	@sh tests/unit/run.sh $(UNIT_BINS)
 
 deps:
 	@sh tests/install-deps.sh
 
 test: deps
-	$(MAKE) all $(UNIT_BINS) $(OUT)/calib $(OUT)/fuse_slow $(OUT)/mk_split_btf
+	$(MAKE) $(JOBS) all $(UNIT_BINS) $(OUT)/calib $(OUT)/fuse_slow $(OUT)/mk_split_btf
 	@bash tests/run.sh $(UNIT_BINS)
 
 integration: all $(OUT)/calib $(OUT)/fuse_slow $(OUT)/mk_split_btf
@@ -203,7 +207,7 @@ $(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(LIB)
 # The calibration helper stays uninstrumented: the sanitizer runtime's own syscalls (getppid, mmap)
 # would count as the workload's.
 sanitize: deps
-	$(MAKE) OUT=$(SAN_OUT) CFLAGS="$(SAN_FLAGS)" $(SAN_OUT)/iowhy \
+	$(MAKE) $(JOBS) OUT=$(SAN_OUT) CFLAGS="$(SAN_FLAGS)" $(SAN_OUT)/iowhy \
 		$(patsubst $(OUT)/%,$(SAN_OUT)/%,$(UNIT_BINS))
 	$(MAKE) $(OUT)/calib
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
