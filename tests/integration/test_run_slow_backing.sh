@@ -1,6 +1,6 @@
 # A run on btrfs (-d raid0 -m raid1) over three loop devices, one of which has its backing file in
 # a FUSE file system that waits 100 ms before every read (tests/fuse_delay.c): O_DIRECT reads of
-# 8 MiB in 64 KiB blocks (the raid0 stripe: each read goes to one member, one at a time, so one
+# 4 MiB in 64 KiB blocks (the raid0 stripe: each read goes to one member, one at a time, so one
 # member's slowness does not hold the others' requests; on a loaded host the others' loop requests
 # took 5 ms, so the delay is large). No throttle is configured: the run report's verdict names that
 # member as the slow one by device latency, and at least 80% of the workload's I/O wait is charged
@@ -22,7 +22,7 @@ dd if=/dev/urandom of="$BT_MNT/f" bs=1M count=24 oflag=direct status=none || ski
 sync
 J=$TMPROOT/r.json
 OUT=$TMPROOT/out.txt
-"$IOWHY" run --json "$J" -- dd if="$BT_MNT/f" of=/dev/null bs=64k count=128 iflag=direct status=none \
+"$IOWHY" run --json "$J" -- dd if="$BT_MNT/f" of=/dev/null bs=64k count=64 iflag=direct status=none \
 	>"$OUT" 2>&1
 rc=$?
 sed -n '/== devices/,/== explanation/p' "$OUT"
