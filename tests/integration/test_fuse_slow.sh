@@ -1,5 +1,6 @@
-# A FUSE daemon that sleeps 20 ms before answering each WRITE (tests/fuse_slow.c): dd's wall is
-# (>= 90%) waiting on FUSE WRITE, the per-request p50 is 20-40 ms, and the daemon's block shows
+# A FUSE daemon that sleeps 20 ms before answering each WRITE (tests/fuse_slow.c): dd waits on FUSE
+# WRITE at least 64 x 20 ms, the rest of its run (by the test's own witness of it, calib witness)
+# is CPU and run-queue wait, the per-request p50 is 20-40 ms, and the daemon's block shows
 # the sleeps as other wait while the workload waited. Per request: the daemon thread that read
 # each request answers it, so >= 90% of the requests are charged per request, each WRITE with
 # its 20 ms sleep as other wait, and no request is charged more than its own latency; dd, the
@@ -22,9 +23,14 @@
 #   of it (1.1-7.3 ms short of 12-25 ms) in 12 runs, 2 beside two spinners (with FUSE_SLOW_MS=0,
 #   4-5 ms of CPU: 89-92%): KNOWN BUG while under 90% - 1 ms (a skipped part): iowhy misses part
 #   of the daemon's CPU around its 20 ms sleeps
-# witness: none independent (iowhy against itself): FUSE WRITE wait >= 90% of wall_ns and <= it,
-#   the wall view's sub-row and wall_fuse_waits >= 90%, >= 90% paired, daemon time <= latency,
-#   processes' charges = the rows'; observed: not recorded
+# witness: the set-up (64 x 20 ms) and calib witness's elapsed time, CPU and run-queue wait of dd:
+#   the FUSE WRITE wait (and wall_fuse_waits) >= 64 x 20 ms; elapsed - the wait <= CPU + run-queue
+#   wait + 5 ms (dd's other requests wait for a daemon thread to be woken); tolerance: bounds;
+#   observed: the wait 1.31-2.96 s; elapsed - wait 11-474 ms under CPU + run-queue wait in 6 runs,
+#   3 beside two spinners (was: the wait >= 90% of the wall: 89.4% and 88.7% beside spinners)
+# witness: none independent (iowhy against itself): the wait <= wall_ns, the wall view's sub-row
+#   = wall_fuse_waits' share, >= 90% paired, daemon time <= latency, processes' charges = the
+#   rows'; observed: not recorded
 need_root
 source tests/integration/lib_fuse.sh
 SLOW=${OUT:-build}/fuse_slow
@@ -73,8 +79,19 @@ other=$(fuse_daemon "$J" "$DPID" while_waited_ns.other_wait)
 echo "  wall $wall ns; waiting on FUSE WRITE $wait ns in $wreq requests; p50 $p50 ns;" \
 	"daemon other wait while waited on $other ns"
 check "one WRITE request per 128 KiB dd record ($N)" test "$wreq" = "$N"
-check "at least 90% of dd's wall is waiting on FUSE WRITE" fcmp "$wait >= 0.9 * $wall"
+# (not a share of the wall: on a busy machine the start-up and each wake-up also wait for a CPU)
+check "dd waited on FUSE WRITE at least the daemon's $N sleeps of 20 ms ($wait ns)" \
+	fcmp "$wait >= $N * 20000000"
 check "the wait is no more than the wall" fcmp "$wait <= $wall"
+el=$(wit "$W" elapsed_ns) wc=$(wit "$W" cpu_ns)
+wrd=$(( $(wit "$W" reaped_run_delay_ns) + $(wit "$W" self_run_delay_ns) ))
+echo "  the witness's run $el ns: FUSE WRITE wait $wait ns, CPU $wc ns, run-queue wait $wrd ns;" \
+	"the rest $((el - wait - wc - wrd)) ns"
+# the rest of the witness's run is dd's and the witness's CPU and run-queue wait, and dd's waits
+# on its other requests (LOOKUP, CREATE, FLUSH, RELEASE: answered at once, but by a daemon thread
+# that has to be woken)
+check "the rest of the witness's run ($el - $wait ns) is CPU ($wc ns) and run-queue wait ($wrd ns), + 5 ms" \
+	fcmp "$el - $wait <= $wc + $wrd + 5e6"
 check "per-request p50 between 20 and 40 ms" fcmp "$p50 >= 20000000 && $p50 <= 40000000"
 check "the daemon is identified by its pid" test -n "$other"
 # the daemon's own imposed sleep, N x 20 ms, shows as its other wait while dd waited
@@ -83,16 +100,18 @@ check "... and no more than the daemon threads' time in the window" \
 	fcmp "${other:-0} <= $(fuse_daemon "$J" "$DPID" window_ns.other_wait)"
 check "the text report names the wait" grep -q "waiting on FUSE ($TMPROOT/mnt, WRITE)" \
 	"$TMPROOT/out.txt"
-# the wall view: a sub-row of other wait (or I/O wait) naming the mount and WRITE, >= 90% of the
-# wall; the JSON has the same part
+# the wall view: a sub-row of other wait (or I/O wait) naming the mount and WRITE; the JSON has the
+# same part, at least the daemon's sleeps
 row=$(awk -v m="    waiting on FUSE ($TMPROOT/mnt, WRITE) " '
 	/^  [a-zA-Z]/ { under = $0 ~ /^  (other wait|I\/O wait) / }
 	under && index($0, m) == 1 { print $NF; exit }' "$TMPROOT/out.txt")
 echo "  wall view sub-row: waiting on FUSE ($TMPROOT/mnt, WRITE) ${row:-none}"
 check "the wall view has a waiting-on-FUSE WRITE sub-row under a wait row" test -n "$row"
-check "... of at least 90% of the wall ($row)" fcmp "${row%\%} >= 90"
 jw=$(jqr "$J" '[.phases[0].wall_fuse_waits[] | select(.opcode == "WRITE") | .ns] | add // 0')
-check "JSON wall_fuse_waits: WRITE >= 90% of the wall ($jw of $wall ns)" fcmp "$jw >= 0.9 * $wall"
+check "JSON wall_fuse_waits: WRITE at least the daemon's $N sleeps of 20 ms ($jw ns)" \
+	fcmp "$jw >= $N * 20000000"
+check "... the text's sub-row its share of the wall ($row; $jw of $wall ns, to the printed 0.1%)" \
+	fcmp "abs(${row%\%} - 100 * $jw / $wall) <= 0.051"
 check "... and its parts no more than their buckets" test "$(jqr "$J" '.phases[0] |
 	([.wall_fuse_waits[] | select(.in == "other") | .ns] | add // 0) <= .wall.other_ns and
 	([.wall_fuse_waits[] | select(.in == "iowait") | .ns] | add // 0) <= .wall.iowait_ns')" = true
