@@ -35,14 +35,16 @@
 #   mode. That bias is perf's cpu-clock's, and iowhy's sampler (also a cpu-clock perf event)
 #   shares it: what this witness checks is iowhy's own arithmetic (attribution to the tree, the
 #   syscall tracepoints' time, the correction of the time outside syscalls), not the sampling
-#   mechanism. Observed, iowhy's kernel share (999 Hz) - perf's (1999 Hz), quiet and beside two
-#   spinners: getppid -0.027 to +0.001, a dd loop -0.024 to -0.001, 1 GiB of page faults -0.024
-#   to +0.002, a 300 ms user loop -0.019 to +0.032 (its ~30 kernel samples); getrusage's tick
-#   split of the same runs was as far from perf's as iowhy's was.
+#   mechanism. Observed, iowhy's kernel share (999 Hz) - perf's (1999 Hz), 10-11 runs each, 2-5
+#   of them beside two spinners: getppid -0.034 to +0.001 (0.015 under on average), a dd loop
+#   -0.024 to +0.002, 1 GiB of page faults -0.024 to +0.023, a 300 ms user loop -0.030 to +0.032
+#   (~25 of iowhy's ~300 samples in the kernel); getrusage's tick split of the same runs was as
+#   far from perf's as iowhy's was.
 # - perf's own cost: HZ interrupts a second on each CPU writing a sample (a few us each: under 1%
 #   of a CPU at 999 Hz), and its start (it reads /proc for every task: ~0.4 s here) before the
 #   workload starts.
 
+# shellcheck disable=SC2034 # PERF_WHY: read by the tests that source this file
 PERF_WHY=''
 _perf_pid='' _perf_ctl='' _perf_ack='' _perf_dir='' _perf_file='' _perf_exit_set=''
 
