@@ -8,7 +8,7 @@ PKGS="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcmocka-dev
       libssl-dev libarchive-dev liburing-dev libfuse3-dev fuse3 pkg-config jq e2fsprogs xfsprogs
       btrfs-progs coreutils util-linux tar gzip fio shellcheck man-db bash-completion strace
       libc6-dbg bindfs sshfs openssh-server openssh-client s3fs
-      prometheus libclang-rt-dev"
+      prometheus libclang-rt-dev linux-perf"
 # The local S3 server of the S3fs test (tests/integration/test_fuse_s3fs.sh), from npm: installed
 # once the packages are there (below), skipped with a warning when the registry cannot be reached.
 install_s3rver() {
