@@ -36,21 +36,24 @@ for mode in batched single raw_tp; do
 	[ $mode = raw_tp ] && pmode=raw_tp # the fallback: per-task state in a tid hash
 	IOWHY_TEST_HIDE_SWITCHES=1 IOWHY_SKIP_PROBES=$skip IOWHY_PROBE_MODE=$pmode taskset -c 0 $IOWHY run --no-io --json "$j" -- \
 		sh -c "taskset -c 1 $CALIB slices 150 2 >$out" >/dev/null || fail "$mode: iowhy run exited $?"
-	hid=$(jqr "$j" '.events.test_hidden_switches // 0') found=$(jqr "$j" .events.hidden_switches)
-	at_event=$(jqr "$j" .events.hidden_at_event)
+	# the report's figures in one jq pass (sys_count's and comm_field's expressions among them):
+	# hidden, found, at an event, probe mode, lost, out of order, getppid, calib's user, kernel, run queue
+	IFS='|' read -r hid found at_event probe lost ooo n u k q < <(jqr "$j" '
+		def comm($f): [.phases[0].comms[] | select(.comm == "calib") | .[$f]] | add // 0;
+		[(.events.test_hidden_switches // 0), .events.hidden_switches, .events.hidden_at_event,
+		 .probe_mode, .events.lost, .phases[0].trace.out_of_order,
+		 ([.phases[0].syscalls[] | select(.name == "getppid") | .count] | add // 0),
+		 comm("user_ns"), comm("kernel_ns"), comm("runq_ns")] | map(tostring) | join("|")')
 	echo "  $mode: switch-ins hidden $hid, found $found ($at_event at an event of the task)"
 	check "$mode: >= 50 switch-ins hidden (got $hid)" test "$hid" -ge 50
 	check "$mode: each found ($found >= $hid)" test "$found" -ge "$hid"
 	check "$mode: some found at an event of the task ($at_event)" test "$at_event" -gt 0
 	[ $mode = single ] &&
 		check "single: some found at the switch-out ($((found - at_event)))" test "$found" -gt "$at_event"
-	check "$mode: probe mode $(jqr "$j" .probe_mode)" test "$(jqr "$j" .probe_mode)" = "${pmode:-tp_btf}"
-	check "$mode: no event lost" test "$(jqr "$j" .events.lost)" = 0
-	check "$mode: no event out of time order" test "$(jqr "$j" .phases[0].trace.out_of_order)" = 0
-	n=$(sys_count "$j" 0 getppid)
+	check "$mode: probe mode $probe" test "$probe" = "${pmode:-tp_btf}"
+	check "$mode: no event lost" test "$lost" = 0
+	check "$mode: no event out of time order" test "$ooo" = 0
 	check "$mode: getppid count is 150 (+ the shell's own: got $n)" fcmp "$n >= 150 && $n <= 152"
-	u=$(comm_field "$j" 0 calib user_ns) k=$(comm_field "$j" 0 calib kernel_ns)
-	q=$(comm_field "$j" 0 calib runq_ns)
 	own=$(awk '/^cpu_ns/ { print $2 }' "$out") rd=$(awk '/^run_delay_ns/ { print $2 }' "$out")
 	# shellcheck disable=SC2154 # _steal0 is set by lib.sh steal_mark
 	st=$(( $(steal_ns) - _steal0 + $(nproc) * 1000000000 / $(getconf CLK_TCK) ))
