@@ -33,10 +33,20 @@ check "and nothing once it has exited" \
 check "attach --lite exits 0 (got $rc)" [ "$rc" = 0 ]
 check "iowhy had programs loaded ($progs)" [ "$progs" -gt 0 ]
 check "none of them on raw_syscalls ($sysprogs)" [ "$sysprogs" = 0 ]
-check "JSON: syscalls null (not available)" [ "$(jqr "$J" '.phases[0].syscalls')" = null ]
-check "JSON: syscalls_available false" [ "$(jqr "$J" '.phases[0].syscalls_available')" = false ]
-check "JSON: the attach object says lite" [ "$(jqr "$J" '.phases[0].attach.lite')" = true ]
-check "JSON: per-process bytes null, not 0" [ "$(jqr "$J" '.phases[0].attach.processes[0].write_bytes')" = null ]
+# the report's figures in one jq pass: syscalls, syscalls_available, attach.lite, the first
+# process's write_bytes, the raw_syscalls probes listed missing, the wall, its buckets' sum,
+# unattributed, user, I/O wait
+IFS='|' read -r j_sys j_avail j_lite j_wb j_rawmiss wall sum un j_user j_iow < <(jqr "$J" '
+	[.phases[0].syscalls, .phases[0].syscalls_available, .phases[0].attach.lite,
+	 .phases[0].attach.processes[0].write_bytes,
+	 ([.missing_probes[] | select(startswith("raw_syscalls"))] | length), .phases[0].wall_ns,
+	 (.phases[0].wall | .user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns),
+	 .phases[0].wall.unattributed_ns, .phases[0].wall.user_ns, .phases[0].wall.iowait_ns] |
+	map(tostring) | join("|")')
+check "JSON: syscalls null (not available)" [ "$j_sys" = null ]
+check "JSON: syscalls_available false" [ "$j_avail" = false ]
+check "JSON: the attach object says lite" [ "$j_lite" = true ]
+check "JSON: per-process bytes null, not 0" [ "$j_wb" = null ]
 check "text: syscalls marked not available" grep -q "syscalls: not available (--lite" "$TMPROOT/l.txt"
 check "text: no syscall table" bash -c "! grep -q 'top .* by total time' '$TMPROOT/l.txt'"
 check "text: one measured on-CPU row, no kernel CPU row" \
@@ -49,14 +59,10 @@ check "text: the explanation calls it on-CPU time (not user CPU) and splits it b
 		 ! grep -q 'user CPU' '$TMPROOT/expl' && grep -q 'on CPU in the kernel' '$TMPROOT/expl'"
 check "text: the per-process kernel column is n/a, not 0.0%" \
 	bash -c "grep -A2 '^== per process' '$TMPROOT/l.txt' | tail -1 | grep -q ' n/a '"
-check "JSON: the syscall probes left out are not 'missing'" \
-	[ "$(jqr "$J" '[.missing_probes[] | select(startswith("raw_syscalls"))] | length')" = 0 ]
-wall=$(jqr "$J" '.phases[0].wall_ns')
-sum=$(jqr "$J" '.phases[0].wall | .user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns')
-un=$(jqr "$J" '.phases[0].wall.unattributed_ns')
+check "JSON: the syscall probes left out are not 'missing'" [ "$j_rawmiss" = 0 ]
 check "the wall view closes: buckets = wall to the ns ($sum vs $wall)" fcmp "$sum == $wall && $wall > 0"
 check "unattributed under 1%" fcmp "$un <= 0.01 * $wall"
-check "on-CPU and I/O wait are both seen" fcmp "$(jqr "$J" '.phases[0].wall.user_ns') > 0 && $(jqr "$J" '.phases[0].wall.iowait_ns') > 0"
+check "on-CPU and I/O wait are both seen" fcmp "$j_user > 0 && $j_iow > 0"
 "$IOWHY" attach -p "$P" --lite --slow 10 >/dev/null 2>"$TMPROOT/e2"
 rc=$?
 check "--lite with --slow: exit 2 (got $rc), one line" test "$rc" = 2 -a "$(wc -l < "$TMPROOT/e2")" = 1
@@ -77,32 +83,29 @@ J2=$TMPROOT/g.json
 	fail "attach --lite -p calib exited $?: $(cat "$TMPROOT/g.err")"
 read -r u1 s1 < <(ticks)
 du=$((u1 - u0)) ds=$((s1 - s0))
-share=$(jqr "$J2" '.phases[0].attach.lite_cpu.kernel.share')
+# the report's figures in one jq pass: the kernel share, samples, hz, on-CPU, user + kernel, the
+# wall's user + kernel, in syscalls, the groups' sum, the top syscall and its error, the counts
+IFS='|' read -r share samples hz oncpu uk wuk sysk groups top toperr counts < <(jqr "$J2" '
+	.phases[0] as $p | $p.attach.lite_cpu as $l |
+	[$l.kernel.share, $l.samples, $p.cpu_samples.hz, $l.on_cpu_ns, ($l | .user.ns + .kernel.ns),
+	 ($p.wall.user_ns + $p.wall.kernel_ns), ($l | .syscalls.samples),
+	 ([$l.kernel_by_group[].samples] | add), $l.top_syscalls[0].name, $l.top_syscalls[0].err_ns,
+	 $l.syscall_counts] | map(tostring) | join("|")')
 echo "  /proc ticks: user $du sys $ds; sampled kernel share $share"
 check "the witness saw enough CPU ($((du + ds)) ticks)" [ $((du + ds)) -ge 50 ]
 check "sampled kernel share $share within 0.08 (+ a tick each side) of /proc's $ds/($du+$ds)" \
 	fcmp "$share - $ds / ($du + $ds) <= 0.08 + 2 / ($du + $ds) && $ds / ($du + $ds) - $share <= 0.08 + 2 / ($du + $ds)"
-check "it rests on samples ($(jqr "$J2" '.phases[0].attach.lite_cpu.samples'))" \
-	fcmp "$(jqr "$J2" '.phases[0].attach.lite_cpu.samples') >= 100"
+check "it rests on samples ($samples)" fcmp "$samples >= 100"
 # a CPU-bound target may not leave its CPU for seconds on a quiet machine: it is sampled all the
 # same (not lost as "unknown task" until its first switch)
-hz=$(jqr "$J2" '.phases[0].cpu_samples.hz')
 check "the samples cover its on-CPU time (>= 80% of hz x on-CPU s)" fcmp \
-	"$(jqr "$J2" '.phases[0].attach.lite_cpu.samples') >= 0.8 * $hz * $(jqr "$J2" '.phases[0].attach.lite_cpu.on_cpu_ns') / 1e9"
-check "user + kernel = the measured on-CPU time (within 1%)" within \
-	"$(jqr "$J2" '.phases[0].attach.lite_cpu | .user.ns + .kernel.ns')" \
-	"$(jqr "$J2" '.phases[0].attach.lite_cpu.on_cpu_ns')" 1
-check "the on-CPU time is the wall view's (lite: all in its user bucket)" [ \
-	"$(jqr "$J2" '.phases[0].attach.lite_cpu.on_cpu_ns')" = \
-	"$(jqr "$J2" '.phases[0].wall.user_ns + .phases[0].wall.kernel_ns')" ]
-check "kernel in syscalls = the sum of its groups" [ \
-	"$(jqr "$J2" '.phases[0].attach.lite_cpu | .syscalls.samples')" = \
-	"$(jqr "$J2" '[.phases[0].attach.lite_cpu.kernel_by_group[].samples] | add')" ]
-top=$(jqr "$J2" '.phases[0].attach.lite_cpu.top_syscalls[0].name')
+	"$samples >= 0.8 * $hz * $oncpu / 1e9"
+check "user + kernel = the measured on-CPU time (within 1%)" within "$uk" "$oncpu" 1
+check "the on-CPU time is the wall view's (lite: all in its user bucket)" [ "$oncpu" = "$wuk" ]
+check "kernel in syscalls = the sum of its groups" [ "$sysk" = "$groups" ]
 check "the syscall with the most kernel samples is getppid ($top)" [ "$top" = getppid ]
-check "its time has an error (err_ns > 0)" \
-	fcmp "$(jqr "$J2" '.phases[0].attach.lite_cpu.top_syscalls[0].err_ns') > 0"
-check "JSON: syscall counts null, not 0" [ "$(jqr "$J2" '.phases[0].attach.lite_cpu.syscall_counts')" = null ]
+check "its time has an error (err_ns > 0)" fcmp "$toperr > 0"
+check "JSON: syscall counts null, not 0" [ "$counts" = null ]
 check "text: the kernel row with its ±" grep -qE '^ +kernel +[0-9.]+ [mµ]?s ± ' "$TMPROOT/g.txt"
 check "text: getppid named, counts not available" \
 	grep -qE 'syscalls by sampled kernel time .*counts not available.*getppid' "$TMPROOT/g.txt"
