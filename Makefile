@@ -206,7 +206,12 @@ $(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(LIB)
 
 # The calibration helper stays uninstrumented: the sanitizer runtime's own syscalls (getppid, mmap)
 # would count as the workload's.
+# The BPF objects, their skeletons and the other generated sources do not depend on CFLAGS: those
+# $(OUT) has are taken (their times kept: make still remakes any older than its sources).
+SAN_REUSE = $(wildcard $(OUT)/*.bpf.o $(OUT)/*.skel.h $(OUT)/gen_core_roots $(OUT)/core_roots.c \
+	$(OUT)/syscall_names.c)
 sanitize: deps
+	$(if $(SAN_REUSE),mkdir -p $(SAN_OUT) && cp -pu $(SAN_REUSE) $(SAN_OUT)/)
 	$(MAKE) $(JOBS) OUT=$(SAN_OUT) CFLAGS="$(SAN_FLAGS)" $(SAN_OUT)/iowhy \
 		$(patsubst $(OUT)/%,$(SAN_OUT)/%,$(UNIT_BINS))
 	$(MAKE) $(OUT)/calib
