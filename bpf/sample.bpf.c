@@ -221,6 +221,11 @@ int on_sample(struct bpf_perf_event_data *ctx)
 		if (key.kstack < 0)
 			c->kstack_lost++;
 	}
+	if (!(key.flags & IOWHY_SF_SYSCALL)) {
+		c->outside++;
+		if (!(key.flags & IOWHY_SF_KERNEL))
+			c->user_outside++;
+	}
 	key.ustack = user_stack(ctx, b);
 	if (key.ustack < 0)
 		c->ustack_lost++;

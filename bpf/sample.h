@@ -37,6 +37,8 @@ struct iowhy_sample_counters {
 	__u64 kstack_lost;           /* kernel stack not stored (bucket collision, error) */
 	__u64 ustack_lost;           /* user stack could not be stored */
 	__u64 key_lost;              /* aggregation map full: sample dropped */
+	__u64 outside;               /* samples outside the syscall tracepoints (--lite: all) */
+	__u64 user_outside;          /* of those, in user mode: user code (live intervals' split) */
 };
 
 /* The files tree tasks exec'd (interpreter path for scripts), for user symbols by build id. */

@@ -384,6 +384,26 @@ static void read_counters(struct sampler *s, int tag, struct cpu_samples *cs)
 	free(v);
 }
 
+int sampler_split_counts(const struct sampler *s, int tag, uint64_t *outside, uint64_t *user)
+{
+	struct iowhy_sample_counters *v;
+	__u32 key = (__u32)tag;
+	int rc = -1;
+
+	*outside = *user = 0;
+	if (!s || !sampler_active(s) || !(v = calloc(s->ncpus, sizeof(*v))))
+		return -1;
+	if (!bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.sample_counters), &key, v)) {
+		for (int i = 0; i < s->ncpus; i++) {
+			*outside += v[i].outside;
+			*user += v[i].user_outside;
+		}
+		rc = 0;
+	}
+	free(v);
+	return rc;
+}
+
 /* Stack ids already symbolised in this phase: id -> stack index (CS_NONE: not yet). */
 struct id_cache {
 	uint32_t k[IOWHY_STACKS], u[IOWHY_STACKS];

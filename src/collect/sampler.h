@@ -53,6 +53,10 @@ void sampler_phase_begin(struct sampler *s, int tag);
 /* Take (and remove from the kernel) the samples of phase `tag`, symbolised and classified.
  * NULL when out of memory. Free with cpu_samples_free. */
 struct cpu_samples *sampler_phase_end(struct sampler *s, int tag, const char *program);
+/* The running counts of phase `tag` (live intervals): samples outside the syscall tracepoints
+ * (under --lite: all) and, of those, in user mode. 0, or -1 (not sampling, or unreadable: both 0).
+ * Cheap: one per-CPU array lookup. */
+int sampler_split_counts(const struct sampler *s, int tag, uint64_t *outside, uint64_t *user);
 /* Detach and free (NULL is fine). */
 void sampler_close(struct sampler *s);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Live intervals and slow calls (see interval.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +10,14 @@
 #include "interval.h"
 #include "calltrack.h"
 #include "clock.h"
+#include "cpu_split.h"
 #include "dev_lat.h"
 #include "hist.h"
 #include "interval_out.h"
 #include "meminfo.h"
 #include "outfile.h"
 #include "result.h"
+#include "sampler.h"
 #include "session_priv.h"
 #include "sysblock.h"
 #include "slow_probes.h"
@@ -51,6 +54,8 @@ struct interval_out {
 	uint64_t start, cut, next_due, seq;
 	uint64_t prev_bucket[WB_COUNT], prev_group[SG_COUNT], prev_unattr;
 	uint64_t tot_bucket[WB_COUNT], tot_group[SG_COUNT];
+	uint64_t prev_outside, prev_user;        /* the sampler's running counts at the last cut */
+	double tot_user, tot_kernel, tot_err2;   /* the split's estimates summed, errors squared */
 	int (*procs_fn)(void *ctx, struct iv_proc *out, int max);
 	void *procs_ctx;
 	void (*cgroups_fn)(void *ctx, struct interval_sample *s);
@@ -437,6 +442,53 @@ static void on_call(void *ctx, const struct ct_call *c)
 		keep_slow(iv, c);
 }
 
+/* ---- the user/kernel split ---- */
+
+/* The interval's on-CPU time split by the samples taken in it (the sampler's running counts of
+ * the phase: a cut reads them now, while the wall view lags by the reorder window; a share, not a
+ * time, is taken from them), and the running sums for counters. */
+static void split_interval(struct interval_out *iv, struct interval_sample *smp)
+{
+	double outside = (double)smp->bucket_ns[WB_USER] +
+			 (iv->lite ? (double)smp->bucket_ns[WB_KERNEL] : 0);
+	double traced = iv->lite ? 0 : (double)smp->bucket_ns[WB_KERNEL];
+	uint64_t n_out, n_user, dn, du;
+	struct cpu_split c;
+	double u, e;
+
+	smp->total_user_ns = iv->tot_user;
+	smp->total_kernel_ns = iv->tot_kernel;
+	smp->total_split_err_ns = sqrt(iv->tot_err2);
+	if (sampler_split_counts(iv->s ? iv->s->smp : NULL, iv->tag, &n_out, &n_user))
+		return;
+	dn = n_out >= iv->prev_outside ? n_out - iv->prev_outside : n_out;
+	du = n_user >= iv->prev_user ? n_user - iv->prev_user : n_user;
+	iv->prev_outside = n_out;
+	iv->prev_user = n_user;
+	cpu_split_counts((double)(smp->end_ns - smp->start_ns), outside, traced, dn, du > dn ? dn : du,
+			 &c);
+	smp->split.sampled = 1;
+	smp->split.state = (int)c.state;
+	smp->split.samples = c.samples;
+	smp->split.user_ns = c.user_ns;
+	smp->split.kernel_ns = c.kernel_ns;
+	smp->split.err_ns = c.err_ns;
+	smp->split.needed_samples = c.needed_samples;
+	if (c.state == CPU_SPLIT_NONE) { /* nothing known of its share: half, +- 1/sqrt(12) */
+		u = outside / 2;
+		e = outside / sqrt(12);
+	} else {
+		u = c.user_ns;
+		e = c.err_ns;
+	}
+	iv->tot_user += u;
+	iv->tot_kernel += traced + outside - u;
+	iv->tot_err2 += e * e;
+	smp->total_user_ns = iv->tot_user;
+	smp->total_kernel_ns = iv->tot_kernel;
+	smp->total_split_err_ns = sqrt(iv->tot_err2);
+}
+
 /* ---- blocks ---- */
 
 /* One interval, from the previous cut to `to` (model time): wall deltas, devices, outputs. */
@@ -469,6 +521,7 @@ static void cut(struct interval_out *iv, uint64_t to, int final)
 		iv->tot_group[k] += smp.kernel_group_ns[k];
 		smp.total_kernel_group_ns[k] = iv->tot_group[k];
 	}
+	split_interval(iv, &smp);
 	smp.unattributed_ns = w->unattributed_ns - iv->prev_unattr;
 	iv->prev_unattr = w->unattributed_ns;
 	sample_devices(iv, &smp, now_ns());
@@ -557,6 +610,7 @@ void interval_begin(struct interval_out *iv, struct session *s, struct model *m,
 	memset(iv->prev_bucket, 0, sizeof(iv->prev_bucket));
 	memset(iv->prev_group, 0, sizeof(iv->prev_group));
 	iv->prev_unattr = 0;
+	iv->prev_outside = iv->prev_user = 0; /* the sampler's counts restart with the phase */
 	iv->nslow = 0;
 	iv->slow_more = 0;
 	iv->ring_n = 0;

@@ -44,6 +44,15 @@ struct iv_call {           /* the slowest syscall that ended in the interval */
 	char comm[IOWHY_COMM_LEN];
 };
 
+/* On-CPU time split into user code and kernel by the CPU samples (summary/cpu_split.h). */
+struct iv_split {
+	int sampled;             /* the sampler ran (else nothing below is known) */
+	int state;               /* enum cpu_split_state */
+	uint64_t samples;        /* samples outside the syscall tracepoints (--lite: all) */
+	double user_ns, kernel_ns, err_ns;  /* shown when state is exact or sampled */
+	double needed_samples;   /* not shown: about how many samples a split would need */
+};
+
 struct interval_sample {
 	uint64_t seq;                    /* 1, 2, ... */
 	int final;                       /* the last one: up to the end of the session */
@@ -68,6 +77,11 @@ struct interval_sample {
 	/* since the start, for counters (Prometheus) */
 	uint64_t total_bucket_ns[WB_COUNT];
 	uint64_t total_kernel_group_ns[SG_COUNT];
+	/* the interval's split, and since the start the sum of every interval's estimate (counters;
+	 * an interval with no sample counts half of its CPU outside syscalls as user code) with the
+	 * errors added in quadrature */
+	struct iv_split split;
+	double total_user_ns, total_kernel_ns, total_split_err_ns;
 };
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One live interval as one JSON line (--json-lines; docs/json.md). */
 #include <string.h>
+#include "cpu_split.h"
 #include "interval_out.h"
 #include "json_put.h"
 #include "syscalls.h"
@@ -21,6 +22,31 @@ static struct json_object *wall_obj(const struct interval_sample *s)
 	if (s->lite)
 		json_object_put(g);
 	return w;
+}
+
+/* The interval's user/kernel split by CPU samples (null without a sampler); the figures are null
+ * unless it is shown (state exact or sampled), as in a report's phases[].cpu_split. */
+static struct json_object *split_obj(const struct interval_sample *s)
+{
+	const struct iv_split *c = &s->split;
+	int shown = c->state == CPU_SPLIT_EXACT || c->state == CPU_SPLIT_SAMPLED;
+	struct json_object *o;
+
+	if (!c->sampled)
+		return NULL;
+	o = json_object_new_object();
+	jput_str(o, "state", cpu_split_state_name((enum cpu_split_state)c->state));
+	jput_u64(o, "samples", c->samples);
+	jput(o, "user_ns", shown ? json_object_new_int64((int64_t)(c->user_ns + 0.5)) : NULL);
+	jput(o, "kernel_ns", shown ? json_object_new_int64((int64_t)(c->kernel_ns + 0.5)) : NULL);
+	jput(o, "err_ns", shown ? json_object_new_int64((int64_t)(c->err_ns + 0.5)) : NULL);
+	jput(o, "samples_needed",
+	     shown ? NULL : json_object_new_int64((int64_t)(c->needed_samples + 0.5)));
+	/* since the start: every interval's estimate summed, errors in quadrature (the counters) */
+	jput_u64(o, "total_user_ns", (uint64_t)(s->total_user_ns + 0.5));
+	jput_u64(o, "total_kernel_ns", (uint64_t)(s->total_kernel_ns + 0.5));
+	jput_u64(o, "total_err_ns", (uint64_t)(s->total_split_err_ns + 0.5));
+	return o;
 }
 
 static struct json_object *devs_arr(const struct interval_sample *s)
@@ -108,6 +134,7 @@ int interval_json_line(FILE *out, const struct interval_sample *s)
 	jput_u64(o, "end_ns", s->end_ns);
 	jput_u64(o, "interval_ns", s->end_ns - s->start_ns);
 	jput(o, "wall", wall_obj(s));
+	jput(o, "cpu_split", split_obj(s));
 	jput(o, "devices", devs_arr(s));
 	jput_u64(o, "dirty_bytes", s->dirty_bytes);
 	jput_u64(o, "writeback_bytes", s->writeback_bytes);

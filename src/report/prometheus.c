@@ -100,6 +100,25 @@ static void write_metrics(FILE *f, const struct interval_sample *s)
 				s->total_kernel_group_ns[k] / 1e9);
 		}
 	}
+	if (s->split.sampled) {
+		static const char *const mode[2] = { "user", "kernel" };
+		double v[2] = { s->total_user_ns, s->total_kernel_ns };
+
+		head(f, "iowhy_cpu_seconds_total", "counter",
+		     "On-CPU time of the target since iowhy started: user code and kernel (in and "
+		     "outside system calls), split by CPU samples: each interval's estimate, summed.");
+		for (int k = 0; k < 2; k++) {
+			fprintf(f, "iowhy_cpu_seconds_total{target=\"");
+			label(f, s->target);
+			fprintf(f, "\",mode=\"%s\"} %.9f\n", mode[k], v[k] / 1e9);
+		}
+		head(f, "iowhy_cpu_split_error_seconds", "gauge",
+		     "Standard error of iowhy_cpu_seconds_total's user and kernel figures (the same for "
+		     "both: they add up to the measured on-CPU time).");
+		fprintf(f, "iowhy_cpu_split_error_seconds{target=\"");
+		label(f, s->target);
+		fprintf(f, "\"} %.9f\n", s->total_split_err_ns / 1e9);
+	}
 	head(f, "iowhy_interval_wall_ratio", "gauge",
 	     "Share of the last interval's wall time in each state.");
 	for (int k = 0; k < WB_COUNT; k++) {

@@ -99,6 +99,39 @@ void cpu_split_of(const struct phase_result *p, struct cpu_split *out)
 	}
 }
 
+void cpu_split_counts(double wall_ns, double outside_ns, double traced_kernel_ns,
+		      uint64_t n_outside, uint64_t n_user, struct cpu_split *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->wall_ns = wall_ns;
+	out->state = CPU_SPLIT_NONE;
+	out->traced_kernel_ns = traced_kernel_ns;
+	out->outside_ns = outside_ns;
+	if (outside_ns <= 0) {
+		out->state = CPU_SPLIT_EXACT;
+		out->kernel_ns = traced_kernel_ns;
+		return;
+	}
+	if (!n_outside) {
+		out->needed_samples = samples_needed(outside_ns, wall_ns);
+		if (no_samples_bound(out))
+			out->kernel_ns = traced_kernel_ns + outside_ns / 2;
+		return;
+	}
+	if (n_user > n_outside)
+		n_user = n_outside;
+	out->samples = n_outside;
+	out->user_ns = (double)n_user / (double)n_outside * outside_ns;
+	out->kernel_ns = traced_kernel_ns + (outside_ns - out->user_ns);
+	out->err_ns = cs_share_err(n_user, n_outside) * outside_ns;
+	if (out->err_ns <= CPU_SPLIT_MAX_ERR * wall_ns) {
+		out->state = CPU_SPLIT_SAMPLED;
+	} else {
+		out->state = CPU_SPLIT_FEW;
+		out->needed_samples = samples_needed(outside_ns, wall_ns);
+	}
+}
+
 void cpu_split_cols(const struct session_result *s, const int *idx, int n, struct cpu_split *out)
 {
 	double v[7][SESSION_MAX_PHASES];

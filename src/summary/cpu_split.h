@@ -47,6 +47,11 @@ struct cpu_split {
 
 /* The split of one phase. */
 void cpu_split_of(const struct phase_result *p, struct cpu_split *out);
+/* The split from sample counts alone (live intervals): `outside_ns` (the CPU outside the syscall
+ * tracepoints; --lite: all on-CPU time, with traced_kernel_ns 0) split by n_user user-mode samples
+ * of n_outside, with the same states and error as cpu_split_of. */
+void cpu_split_counts(double wall_ns, double outside_ns, double traced_kernel_ns,
+		      uint64_t n_outside, uint64_t n_user, struct cpu_split *out);
 /* The split over the phases idx[0..n) (a column): trimmed means of the values; the state is the
  * worst of the phases' (n == 0: NONE). */
 void cpu_split_cols(const struct session_result *s, const int *idx, int n, struct cpu_split *out);

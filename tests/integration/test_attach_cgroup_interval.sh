@@ -62,7 +62,7 @@ check "json-lines: $ra's bytes within 1% of its writer's" within "$sa" "$own_a" 
 check "json-lines: $rb's bytes within 1% of its writer's" within "$sb" "$own_b" 1
 check "json-lines: a cgroup's buckets add up to its time" [ "$(jqr "$L" '[.[].cgroups[] | select(.user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns != .ns)] | length' -s)" = 0 ]
 check "text blocks: the writers' cgroups with their bytes" \
-	grep -qE "^  cgroup +user .* written [0-9.]+ MiB  $ra\$" "$TMPROOT/blocks"
+	grep -qE "^  cgroup +cpu outside syscalls .* written [0-9.]+ MiB  $ra\$" "$TMPROOT/blocks"
 
 # --prometheus: counters since the start, at most 10 cgroups and "other"
 promtool check metrics < "$F" >"$TMPROOT/lint" 2>&1

@@ -12,6 +12,12 @@
 #   within 3 x (iowhy's stated error + perf's binomial error) + 1 point; observed: not recorded
 # witness: arithmetic: user + kernel = the traced CPU (wall.user_ns + wall.kernel_ns) to rounding;
 #   the text's headline rows are the JSON's; tolerance: 1 us, exact; observed: exact
+# witness: the same perf samples, for the live intervals' split (--interval 0.25: each interval's
+#   estimate from the sampler's running counts, summed: the last --json-lines line's totals, which
+#   are Prometheus's iowhy_cpu_seconds_total{mode=user|kernel}); tolerance: 8 points, and within 3 x (the stated
+#   error + perf's) + 1 point; observed: not recorded
+# witness: arithmetic: the counters add up to the traced CPU of the run's JSON (the intervals tile
+#   the phase); tolerance: 0.1% + 1 us; each JSON line's cpu_split has figures only when shown
 # witness: behaviour: a run too short to split at --freq 20 says "not split" in the table and JSON
 #   (user_ns null) instead of calling the CPU outside syscalls user CPU; tolerance: exact
 need_root
@@ -20,9 +26,11 @@ source tests/integration/lib_perf.sh
 # one_case NAME COMM_REGEX CMD...: iowhy (--freq 499) and perf over the same run, then the checks
 one_case() {
 	local name=$1 re=$2 j=$TMPROOT/$1.json txt=$TMPROOT/$1.txt pd=$TMPROOT/$1.perf
+	local jl=$TMPROOT/$1.jl
 	shift 2
 	perf_samples_start "$pd" 999 || { skip_part "$name: $PERF_WHY"; return; }
-	$IOWHY run --no-io --freq 499 --json "$j" -- "$@" >"$txt" 2>&1 || fail "$name: iowhy run exited $?"
+	$IOWHY run --no-io --freq 499 --json "$j" --interval 0.25 --json-lines "$jl" \
+		-- "$@" >"$txt" 2>&1 || fail "$name: iowhy run exited $?"
 	perf_samples_stop || return
 	local st u k e tu tk ps pu pk
 	st=$(jqr "$j" '.phases[0].cpu_split.state')
@@ -45,6 +53,25 @@ one_case() {
 	check "$name: iowhy's user share $ish within 8 points of perf's $psh" fcmp "abs($ish - $psh) <= 0.08"
 	check "$name: ... and within 3 x (its error $ierr + perf's $perr) + 1 point" \
 		fcmp "abs($ish - $psh) <= 3 * ($ierr + $perr) + 0.01"
+	# the live intervals' split, summed (the last JSON line's totals: Prometheus's counters are
+	# the same numbers, test_prometheus_values), against the same perf samples
+	local pu_ pk_ pe_ ish2 ierr2 bad
+	read -r pu_ pk_ pe_ < <(jq -s -r 'last | .cpu_split |
+		"\(.total_user_ns / 1e9) \(.total_kernel_ns / 1e9) \(.total_err_ns / 1e9)"' "$jl")
+	check "$name: intervals: the totals add up to the traced CPU ($pu_ + $pk_ s)" \
+		fcmp "abs(($pu_ + $pk_) * 1e9 - $tu - $tk) <= 0.001 * ($tu + $tk) + 1000"
+	ish2=$(awk -v u="$pu_" -v k="$pk_" 'BEGIN { printf "%.4f", u / (u + k) }')
+	ierr2=$(awk -v e="$pe_" -v u="$pu_" -v k="$pk_" 'BEGIN { printf "%.4f", e / (u + k) }')
+	echo "  $name: intervals' user share $ish2 +- $ierr2 (perf $psh)"
+	check "$name: intervals' user share $ish2 within 8 points of perf's $psh" \
+		fcmp "abs($ish2 - $psh) <= 0.08"
+	check "$name: ... and within 3 x (its error $ierr2 + perf's $perr) + 1 point" \
+		fcmp "abs($ish2 - $psh) <= 3 * ($ierr2 + $perr) + 0.01"
+	bad=$(jq -s -e '[.[] | .cpu_split | select(. == null or
+		((.state == "exact" or .state == "sampled") != (.user_ns != null and .kernel_ns != null
+		  and .err_ns != null and .samples_needed == null)))] | length' "$jl") || bad=jq-error
+	check "$name: every JSON line has a cpu_split, with figures exactly when shown ($bad bad)" \
+		test "$bad" = 0
 	# the text's headline rows are these numbers, with their error
 	local tuser
 	tuser=$(grep -E '^  user CPU ' "$txt")

@@ -7,6 +7,9 @@
 #   iowhy_cgroup_wall_seconds_total, iowhy_cgroup_{read,write}_bytes_total): the sums over the
 #   --json-lines intervals, and the report's totals (.phases[0].wall, .wall.kernel_groups,
 #   .attach.cgroups[]);
+# - the user/kernel split's counters (iowhy_cpu_seconds_total{mode}) and their error
+#   (iowhy_cpu_split_error_seconds): the final --json-lines object's cpu_split totals (rounded to
+#   whole ns there: 1 ns);
 # - gauges of the last interval (iowhy_interval_wall_ratio, iowhy_device_{iops,bytes_per_second,
 #   busy_ratio,queue_depth,p99_seconds}, iowhy_dirty_bytes, iowhy_writeback_bytes,
 #   iowhy_slowest_call_seconds, iowhy_process_busy_ratio, iowhy_last_interval_timestamp_seconds):
@@ -92,6 +95,11 @@ jq -n --slurpfile P "$TMPROOT/p.json" --slurpfile L "$L" --slurpfile J "$J" '
 	    (select($d.p99_ns != null) |
 	     [key("iowhy_device_p99_seconds"; {device: $d.name}), ($d.p99_ns / 1e9), 5e-10,
 	      "the last interval"])),
+	  (["user", "kernel"][] as $m |
+	    [key("iowhy_cpu_seconds_total"; {target: $t, mode: $m}),
+	     ($z.cpu_split["total_\($m)_ns"] / 1e9), 1e-9, "the last interval'"'"'s totals"]),
+	  [key("iowhy_cpu_split_error_seconds"; {target: $t}), ($z.cpu_split.total_err_ns / 1e9), 1e-9,
+	   "the last interval'"'"'s totals"],
 	  ["iowhy_dirty_bytes", $z.dirty_bytes, 0, "the last interval"],
 	  ["iowhy_writeback_bytes", $z.writeback_bytes, 0, "the last interval"],
 	  [key("iowhy_slowest_call_seconds"; {target: $t}), (($z.slowest_call.ns // 0) / 1e9), 5e-10,
@@ -127,6 +135,7 @@ check "every sample line has a JSON counterpart ($keys of $nl; without: $(jqr "$
 # attach reads them with the syscall table, before the reset, and the final interval and the
 # report use that reading (src/engine/attach.c window_proc_io).
 for fam in iowhy_wall_seconds_total iowhy_kernel_seconds_total iowhy_interval_wall_ratio \
+	iowhy_cpu_seconds_total iowhy_cpu_split_error_seconds \
 	iowhy_device_iops iowhy_device_bytes_per_second iowhy_device_busy_ratio \
 	iowhy_device_queue_depth iowhy_device_p99_seconds iowhy_dirty_bytes iowhy_writeback_bytes \
 	iowhy_slowest_call_seconds iowhy_process_busy_ratio iowhy_cgroup_wall_seconds_total \
