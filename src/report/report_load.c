@@ -263,6 +263,86 @@ static int load_user_split(struct json_object *ph, struct phase_result *p)
 	return 0;
 }
 
+static const char *const attach_buckets[WB_COUNT] = { "user", "kernel", "runq", "iowait", "other" };
+
+/* A process's or cgroup's wall view and bytes (report_attach.c's put_wall and put_bytes). */
+static void load_attach_row(struct json_object *o, uint64_t *start, uint64_t *end, uint64_t *bucket,
+			    uint64_t *unattr, uint64_t *bytes4)
+{
+	static const char *const bk[4] = { "read_bytes", "write_bytes", "reads", "writes" };
+	struct json_object *w = rl_member(o, "wall");
+
+	*start = 0;
+	*end = rl_u64(o, "wall_ns");
+	for (int b = 0; b < WB_COUNT; b++)
+		bucket[b] = rl_u64(w, attach_buckets[b]);
+	*unattr = rl_u64(w, "unattributed");
+	for (int i = 0; i < 4; i++) /* null under --lite: unknown, all ones as attach keeps it */
+		bytes4[i] = rl_member(o, bk[i]) ? rl_u64(o, bk[i]) : UINT64_MAX;
+}
+
+/* attach's per-process and per-cgroup tables. Returns 0, or -1 out of memory. */
+static int load_attach_tables(struct json_object *a, struct phase_result *p)
+{
+	struct json_object *procs = rl_member(a, "processes"), *cgs = rl_member(a, "cgroups");
+	size_t np = rl_alen(procs), nc = rl_alen(cgs);
+
+	if (np && !(p->procs = calloc(np, sizeof(*p->procs))))
+		return -1;
+	if (cgs && !(p->cgroups = calloc(nc ? nc : 1, sizeof(*p->cgroups))))
+		return -1;
+	for (size_t i = 0; i < nc; i++) {
+		struct json_object *o = json_object_array_get_idx(cgs, i);
+		struct cgroup_row *r = &p->cgroups[p->ncgroups++];
+		uint64_t b[4];
+
+		snprintf(r->path, sizeof(r->path), "%s", rl_str(o, "path"));
+		r->nprocs = (uint32_t)rl_u64(o, "processes");
+		r->cpu_ns = rl_u64(o, "cpu_ns");
+		load_attach_row(o, &r->start_ns, &r->end_ns, r->bucket_ns, &r->unattributed_ns, b);
+		r->read_bytes = b[0], r->write_bytes = b[1], r->reads = b[2], r->writes = b[3];
+	}
+	p->cgroups_untracked = rl_u64(a, "cgroups_untracked");
+	for (size_t i = 0; i < np; i++) {
+		struct json_object *o = json_object_array_get_idx(procs, i);
+		struct proc_row *r = &p->procs[p->nprocs++];
+		const char *cg = rl_str(o, "cgroup");
+		uint64_t b[4];
+
+		r->tgid = (uint32_t)rl_u64(o, "pid");
+		snprintf(r->comm, sizeof(r->comm), "%s", rl_str(o, "comm"));
+		load_attach_row(o, &r->start_ns, &r->end_ns, r->bucket_ns, &r->unattributed_ns, b);
+		r->read_bytes = b[0], r->write_bytes = b[1], r->reads = b[2], r->writes = b[3];
+		r->exited = json_object_get_boolean(rl_member(o, "exited"));
+		r->cgroup = -1;
+		for (size_t c = 0; cg[0] && c < p->ncgroups; c++)
+			if (!strcmp(p->cgroups[c].path, cg))
+				r->cgroup = (int32_t)c;
+	}
+	p->procs_untracked = rl_u64(a, "processes_untracked");
+	return 0;
+}
+
+/* attach's window: what was traced, whether under --lite (no syscall probes: one on-CPU row,
+ * split by the samples as the live report did), its processes and cgroups. Returns 0, or -1 out of
+ * memory. */
+static int load_attach(struct json_object *ph, struct phase_result *p, struct session_result *s)
+{
+	struct json_object *a = rl_member(ph, "attach");
+
+	if (!a)
+		return 0;
+	snprintf(p->target, sizeof(p->target), "%s", rl_str(a, "target"));
+	snprintf(p->end_note, sizeof(p->end_note), "%s", rl_str(a, "ended"));
+	snprintf(p->seeded_by, sizeof(p->seeded_by), "%s", rl_str(a, "seeded_by"));
+	snprintf(p->seed_note, sizeof(p->seed_note), "%s", rl_str(a, "seed_note"));
+	p->seeded_ns = rl_u64(a, "seeded_ns");
+	p->lite = json_object_get_boolean(rl_member(a, "lite"));
+	if (p->lite)
+		s->lite = 1;
+	return load_attach_tables(a, p);
+}
+
 static int load_phase(struct json_object *ph, struct phase_result *p, struct session_result *s)
 {
 	struct json_object *cpu = rl_member(ph, "cpu_check"), *tr = rl_member(ph, "trace");
@@ -295,6 +375,8 @@ static int load_phase(struct json_object *ph, struct phase_result *p, struct ses
 		 rl_str(tr, "programs_missed_most"));
 	p->tracer_cpu_ns = rl_u64(tr, "tracer_cpu_ns");
 	load_syscalls(ph, p);
+	if (load_attach(ph, p, s))
+		return -1;
 	if (rl_member(ph, "io") && !(p->io = report_load_io(rl_member(ph, "io"), &s->missing)))
 		return -1;
 	if (load_comms(ph, p) ||
@@ -442,6 +524,8 @@ void report_load_free(struct session_result *s)
 	summary_free(s);
 	for (int i = 0; i < s->nphases; i++) {
 		free(s->phases[i].comms);
+		free(s->phases[i].procs);
+		free(s->phases[i].cgroups);
 		io_result_free(s->phases[i].io);
 		cpu_samples_free(s->phases[i].samples);
 		fuse_phase_free(s->phases[i].fuse);
