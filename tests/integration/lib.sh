@@ -105,45 +105,39 @@ need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 
 # jq on a JSON report: jqr FILE FILTER [JQ ARGS...]. A jq error (a missing file, a filter that
 # cannot run on the document) is a failed check, and prints nothing.
+# (jq's stderr goes to a file of the calling shell's own, $BASHPID: no mktemp or rm per call)
 jqr() {
-	local f=$1 q=$2 err out rc
+	local f=$1 q=$2 err=$HARNESS_DIR/jq.$BASHPID out rc
 	shift 2
-	err=$(mktemp "$HARNESS_DIR/jq.XXXXXX")
 	out=$(jq -r "$@" "$q" "$f" 2>"$err"); rc=$?
 	if [ "$rc" != 0 ]; then
 		fail "jq '$q' on $f: exit $rc: $(tr '\n' ' ' <"$err")"
-		rm -f "$err"
 		return "$rc"
 	fi
-	rm -f "$err"
 	printf '%s\n' "$out"
 }
 # jcheck DESC FILE FILTER [JQ ARGS...]: a check that the filter's last output is neither false nor
 # null (jq -e); a jq error fails it too
 jcheck() {
-	local d=$1 f=$2 q=$3 err rc
+	local d=$1 f=$2 q=$3 err=$HARNESS_DIR/jq.$BASHPID rc
 	shift 3
-	err=$(mktemp "$HARNESS_DIR/jq.XXXXXX")
 	jq -e "$@" "$q" "$f" >/dev/null 2>"$err"; rc=$?
 	case $rc in
 	0) pass "$d" ;;
 	1) fail "$d (jq: false or null)" ;;
 	*) fail "$d (jq exit $rc: $(tr '\n' ' ' <"$err"))" ;;
 	esac
-	rm -f "$err"
 }
 # is_num X: a finite decimal number (not empty, not null, not nan)
 is_num() { [[ $1 =~ ^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$ ]]; }
-# Float comparisons via awk: fcmp "a <= b". Only numbers, arithmetic, comparison and ?: operators,
+# Float comparisons via awk (one awk a call): fcmp "a <= b". Only numbers, arithmetic, comparison and ?: operators,
 # parentheses and sqrt/int/log/exp/abs: an operand that is empty, null, nan or a word makes it fail,
 # saying why (awk would read it as 0). A sign is written next to its number (-1, not - 1): a sign
 # followed by a space is what an empty operand leaves ("$a - 3" with a empty).
-fcmp() {
-	local why
-	why=$(awk -v e="$1" '
-	function bad(m) { print m; exit }
-	BEGIN {
-		s = e; want = 1; depth = 0
+_FCMP_CHECK='
+	function bad(m) { print "fcmp: not a comparison of numbers: \x27" e "\x27: " m; exit 2 }
+	function check(s, want, depth) {
+		want = 1; depth = 0
 		while (s != "") {
 			if (match(s, /^[ \t]+/)) { s = substr(s, RLENGTH + 1); continue }
 			if (want) {
@@ -162,12 +156,18 @@ fcmp() {
 		}
 		if (want) bad("ends without a number")
 		if (depth) bad("unbalanced (")
-	}')
-	if [ -n "$why" ]; then
-		echo "fcmp: not a comparison of numbers: '$1': $why" >&"$_HOUT"
-		return 2
-	fi
-	awk "function abs(x) { return x < 0 ? -x : x } BEGIN { exit !($1) }"
+	}
+	function abs(x) { return x < 0 ? -x : x }'
+fcmp() {
+	local rc
+	# one awk: the expression is checked (exit 2, saying why) before it is evaluated; one that
+	# awk cannot even parse is checked alone, for the reason
+	awk -v e="$1" "$_FCMP_CHECK BEGIN { check(e); exit !($1) }" >/dev/null 2>&1; rc=$?
+	case $rc in
+	0 | 1) return "$rc" ;;
+	esac
+	awk -v e="$1" "$_FCMP_CHECK"' BEGIN { check(e); print "fcmp: awk cannot evaluate \x27" e "\x27"; exit 2 }' >&"$_HOUT"
+	return 2
 }
 # within A B PCT: |A-B| <= PCT% of B, with A, B and PCT numbers and the reference B positive
 within() {
@@ -175,8 +175,9 @@ within() {
 	for v in "$1" "$2" "$3"; do
 		is_num "$v" || { echo "within: '$v' is not a number (within '$1' '$2' '$3')" >&"$_HOUT"; return 2; }
 	done
-	fcmp "$2 > 0" || { echo "within: the reference '$2' is not positive" >&"$_HOUT"; return 2; }
-	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d=a-b; if (d<0) d=-d; exit !(d <= b*p/100) }'
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN {
+		if (!(b + 0 > 0)) { print "within: the reference \x27" b "\x27 is not positive"; exit 2 }
+		d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }' >&"$_HOUT"
 }
 
 # finish: the verdict when the test is run by hand (run.sh judges by the files itself)
@@ -207,12 +208,18 @@ steal_mark
 # since its steal_mark, which that account leaves out.
 # check_phase_invariants JSON PHASE_INDEX [SLACK_NS] [WITNESS]
 check_phase_invariants() {
-	local j=$1 i=$2 slack=${3:-0} wf=${4:-} wall sum resid tc name
-	name=$(jqr "$j" ".phases[$i].name")
-	wall=$(jqr "$j" ".phases[$i].wall_ns")
-	sum=$(jqr "$j" ".phases[$i].wall | .user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns")
-	resid=$(jqr "$j" ".phases[$i].wall.unattributed_ns")
-	tc=$(jqr "$j" ".phases[$i].cpu_check.task_clock_ns // -1")
+	local j=$1 i=$2 slack=${3:-0} wf=${4:-} wall sum resid tc name core_failed tool over vals
+	# the figures below in one jq pass (fields apart by \x1f; null prints as "null": no number)
+	vals=$(jqr "$j" '.phases[$i] as $p | [$p.name, $p.wall_ns,
+		($p.wall | .user_ns + .kernel_ns + .runq_ns + .iowait_ns + .other_ns + .unattributed_ns),
+		$p.wall.unattributed_ns, ($p.cpu_check.task_clock_ns // -1),
+		([.probes.missing[]? | select((.name | test("^(sched|raw_syscalls):")) and
+		  .reason != "skipped" and .reason != "absent") | "\(.name): \(.reason) \(.error)"] |
+		 join(", ")),
+		.tool,
+		([$p.io // {} | .window_ns as $w | (.devices // [])[] | select(.busy_ns > $w) | .name] |
+		 join(","))] | map(tostring) | join("\u001f")' --argjson i "$i") || return
+	IFS=$'\x1f' read -r name wall sum resid tc core_failed tool over <<<"$vals"
 	# every interval of the wall goes to exactly one bucket (model.c): the sum is the wall to the ns
 	check "$name: buckets + unattributed = the wall ($sum vs $wall ns)" fcmp "$sum == $wall && $wall > 0"
 	# and the wall is no longer than the test's own clock said the run took (timed)
@@ -222,21 +229,16 @@ check_phase_invariants() {
 	# the core's scheduler and syscall probes all loaded, unless skipped on purpose or not in the
 	# kernel (a BPF change once made the wakeup programs too complex for the verifier, E2BIG, and
 	# every run went on without wakeups)
-	local core_failed
-	core_failed=$(jqr "$j" '[.probes.missing[]? | select((.name | test("^(sched|raw_syscalls):")) and
-		.reason != "skipped" and .reason != "absent") | "\(.name): \(.reason) \(.error)"] | join(", ")')
 	check "$name: no core probe failed (${core_failed:-none})" test -z "$core_failed"
 	check "$name: unattributed $resid ns < 2% of wall $wall" fcmp "$resid < 0.02 * $wall"
 	# run phases measure task-clock (attach's phases have no tree root to open it on)
-	if [ "$(jqr "$j" .tool)" != attach ]; then
+	if [ "$tool" != attach ]; then
 		check "$name: perf task-clock measured" fcmp "$tc >= 0"
 	fi
 	# the tree's CPU only against the test's own witness of the run (iowhy's own cpu_check figures
 	# stay in its report; a test does not lean on them)
 	[ -z "$wf" ] || check_cpu_witness "$j" "$i" "$wf" "$slack"
 	# Device busy time is a union of intervals inside the phase window: never more than the window.
-	local over
-	over=$(jqr "$j" "[.phases[$i].io // {} | .window_ns as \$w | (.devices // [])[] | select(.busy_ns > \$w) | .name] | join(\",\")")
 	[ -z "$over" ] || fail "$name: busy time longer than the window on $over"
 	check_phase_shares "$j" "$i"
 }
@@ -244,8 +246,10 @@ check_phase_invariants() {
 # wit FILE KEY: one value of a `calib witness` file (tests/calib.c: "KEY VALUE" lines); a value
 # that is not there, or not a number, is a failed check
 wit() {
-	local v
-	v=$(awk -v k="$2" '$1 == k { print $2; exit }' "$1" 2>/dev/null)
+	local k v=
+	if [ -r "$1" ]; then
+		while read -r k v _; do [ "$k" = "$2" ] && break; v=; done <"$1"
+	fi
 	is_num "$v" || { fail "witness $1: no number for $2"; return 1; }
 	printf '%s\n' "$v"
 }
@@ -286,12 +290,11 @@ wit_steal() {
 #   -0.7 to -0.1 ms, task-clock -0.6 to +3.4 ms; and the phase's wall at least the witness's
 #   elapsed time (the witness ran inside the phase; observed 11.7-81 ms more).
 check_cpu_witness() {
-	local j=$1 i=$2 wf=$3 slack=${4:-0} name tree wall iru itc w tcl self self0 rd el st
-	name=$(jqr "$j" ".phases[$i].name")
-	tree=$(jqr "$j" ".phases[$i].cpu_check.tree_cpu_ns")
-	wall=$(jqr "$j" ".phases[$i].wall_ns")
-	iru=$(jqr "$j" ".phases[$i].cpu_check.rusage_cpu_ns")
-	itc=$(jqr "$j" ".phases[$i].cpu_check.task_clock_ns // -1")
+	local j=$1 i=$2 wf=$3 slack=${4:-0} name tree wall iru itc w tcl self self0 rd el st vals
+	vals=$(jqr "$j" '.phases[$i] | [.name, .cpu_check.tree_cpu_ns, .wall_ns,
+		.cpu_check.rusage_cpu_ns, (.cpu_check.task_clock_ns // -1)] | map(tostring) |
+		join("\u001f")' --argjson i "$i") || return
+	IFS=$'\x1f' read -r name tree wall iru itc <<<"$vals"
 	w=$(wit "$wf" cpu_ns) && tcl=$(wit "$wf" task_clock_ns) && self=$(wit "$wf" self_cpu_ns) &&
 		self0=$(wit "$wf" self_start_cpu_ns) && el=$(wit "$wf" elapsed_ns) && st=$(wit_steal "$wf") &&
 		rd=$(( $(wit "$wf" reaped_run_delay_ns) + $(wit "$wf" self_run_delay_ns) )) || return

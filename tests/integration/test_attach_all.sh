@@ -44,7 +44,7 @@ n=$(jqr "$TMPROOT/all.jsonl" '[.[] | select((.processes | length) > 0)] | length
 check "--interval with -a: each interval lists its busiest processes ($n intervals)" [ "$n" -ge 3 ]
 check "at most 10 each" [ "$(jqr "$TMPROOT/all.jsonl" '[.[] | select((.processes | length) > 10)] | length' -s)" = 0 ]
 check "the blocks list processes (pid, comm, buckets)" \
-	grep -qE '^ +[0-9]+ [^ ]+ +user +[0-9.]+% kernel' "$TMPROOT/blocks"
+	grep -qE '^ +[0-9]+ [^ ]+ +cpu outside syscalls +[0-9.]+% in +[0-9.]+% runq' "$TMPROOT/blocks"
 
 # the cgroup view (cgroup v2 paths as /proc/PID/cgroup gives them: relative to the v2 mount)
 rel=${CG#"$CGROOT"}
