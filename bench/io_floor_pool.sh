@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # bench/io_floor.sh's runs pooled: one run's 7-25 rounds cannot tell 0.87 from 0.90 on a host
 # whose IOPS swing by tens of percent, many runs of the same case can. For each run given (default:
-# every bench/results/io-floor-*.tsv), grouped by where fio read (the RAM-backed loop, a disk):
+# every bench/results/io-floor-*.tsv: the committed baseline, one run per device, and any runs made
+# here since; earlier runs are in that directory's git history, each .tsv beside its .txt),
+# grouped by where fio read (the RAM-backed loop, a disk):
 #   a line per run: its rounds, the untraced IOPS (min-max), and the medians of F0/A, F3/A, B/A;
 #   per group: the rounds of all its runs pooled, each kind's median with its distribution-free
 #   ~95% interval (bench/lib.sh ci) and its side of LINE (default 0.90); and how many of the runs'
