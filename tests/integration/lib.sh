@@ -284,7 +284,11 @@ wit_steal() {
 #   CPU (4.6-10 ms). (Was: 10% of iowhy's getrusage, plus iowhy's run-queue time, plus all CPUs'
 #   steal since the test began.) Only the reaped processes' main threads' waits are known: a
 #   workload whose children another process reaps (a shell's) needs more (a shell running 50
-#   /bin/true: up to 18 ms, 11% of the known wait; once getrusage 10% under task-clock).
+#   /bin/true: up to 18 ms, 11% of the known wait; once getrusage 10% under task-clock). Below,
+#   the bound is task-clock's when that is the lower: the two witnesses differ by each context
+#   switch's own cost (in the scheduler's sum, outside perf's sched-out..sched-in hooks), and
+#   iowhy's switch tracepoints lie between them (calib iomix, 4,200 blocking calls on a PVM
+#   guest: getrusage 397.7 ms, task-clock 331.2 ms with the witness's own CPU, iowhy 363.1 ms).
 # - iowhy's own cpu_check (rusage_cpu_ns, task_clock_ns) against the same witnesses, within the
 #   witness's own CPU (it is in iowhy's and ends later): observed iowhy's getrusage - witness
 #   -0.7 to -0.1 ms, task-clock -0.6 to +3.4 ms; and the phase's wall at least the witness's
@@ -306,8 +310,12 @@ check_cpu_witness() {
 	check "$name: tree CPU $tree ns at least the witness's task-clock $tcl ns + its own CPU $self ns since its main, less 0.5% (and $slack ns)" \
 		fcmp "$tree >= 0.995 * ($tcl + $self - $self0) - $slack"
 	# observed: up to 2.6% of the run-queue wait, 2.1 ms where it was small; tolerance 3x
-	check "$name: tree CPU $tree ns within the witness's getrusage $w ns +- (its own CPU $self ns + 8% of run-queue wait $rd ns), + steal $st ns above" \
-		fcmp "$tree >= $w - $self - 0.08 * $rd - $slack && $tree <= $w + $self + 0.08 * $rd + $st"
+	# below: getrusage's bound, or task-clock's when that is lower (the witnesses' own gap: the
+	# scheduler's sum holds each switch's own cost, perf's task-clock stops at its sched-out hook
+	# and starts at its sched-in hook; thousands of sleeps on a PVM guest put 69 ms between them,
+	# iowhy's switch tracepoints in between)
+	check "$name: tree CPU $tree ns within the witness's getrusage $w ns +- (its own CPU $self ns + 8% of run-queue wait $rd ns), + steal $st ns above; below, down to task-clock's bound if lower" \
+		fcmp "$tree >= (($w - $self - 0.08 * $rd) < 0.995 * ($tcl + $self - $self0) ? ($w - $self - 0.08 * $rd) : 0.995 * ($tcl + $self - $self0)) - $slack && $tree <= $w + $self + 0.08 * $rd + $st"
 	# observed: -0.7 to -0.1 ms and -0.6 to +3.4 ms; tolerance the witness's own CPU (4.6-10 ms)
 	check "$name: iowhy's getrusage $iru ns is the witness's $w ns (within its own CPU $self ns)" \
 		fcmp "abs($iru - $w) <= $self"
