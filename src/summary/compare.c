@@ -160,6 +160,7 @@ static void run_headline(struct cmp_result *r)
 {
 	double wa = 0, wb = 0, d;
 	const struct cmp_item *best = NULL, *bucket = NULL;
+	int sampled = 0;
 
 	for (int i = 0; i < r->n; i++)
 		if (strstr(r->items[i].what, ": wall")) {
@@ -167,13 +168,20 @@ static void run_headline(struct cmp_result *r)
 			wb += r->items[i].b;
 		}
 	d = wa - wb;
+	for (int i = 0; i < r->n; i++)
+		if (strstr(r->items[i].what, "CPU (sampled)"))
+			sampled = 1;
 	for (int i = 0; i < r->n; i++) {
 		const struct cmp_item *it = &r->items[i];
 		double di = it->a - it->b;
 
-		/* the parts of the wall (buckets, I/O wait by device) that moved as the wall did */
+		/* the parts of the wall (buckets, I/O wait by device) that moved as the wall did; the
+		 * CPU as the headline split has it (user code, all kernel) where both runs have one,
+		 * else the tracepoints' two CPU buckets: one partition of the CPU, never both */
 		if (strstr(it->what, ": wall") || strstr(it->what, " busy") ||
 		    strstr(it->what, "time in ") || di * d <= 0)
+			continue;
+		if (sampled ? strstr(it->what, "syscalls") != NULL : strstr(it->what, "(sampled)") != NULL)
 			continue;
 		if (!best || fabs(di) > fabs(best->a - best->b))
 			best = it;

@@ -139,12 +139,20 @@ hi=$(awk -v a="$OWN_A" -v b="$HI_B" 'BEGIN { printf "%.4f", b / a }')
 check "the headline's ratio ${shown}x between the spans' bounds ${lo}x and ${hi}x (to its 0.05)" \
 	fcmp "${shown:-0} >= $lo - 0.05 && ${shown:-0} <= $hi + 0.05"
 # the part named in the headline: the bucket (or I/O wait by device) that moved as the wall did by
-# the most; its share of the wall's change
+# the most, the CPU split as the headline split has it (user code, all kernel) when both runs have
+# one, else the tracepoints' two CPU buckets; its share of the wall's change
 part=$(jq -rn --slurpfile a "$JA" --slurpfile b "$JB" '
 	($a[0].phases[0]) as $pa | ($b[0].phases[0]) as $pb | ($pb.wall_ns - $pa.wall_ns) as $d |
-	[["CPU outside syscalls", "user_ns"], ["kernel CPU in syscalls", "kernel_ns"], ["run-queue wait", "runq_ns"],
-	 ["I/O wait", "iowait_ns"], ["other waits", "other_ns"]] |
-	map({name: .[0], a: $pa.wall[.[1]], b: $pb.wall[.[1]]}) |
+	($pa.cpu_split.user_ns != null and $pb.cpu_split.user_ns != null) as $split |
+	(if $split then
+	   [["user CPU (sampled)", "user_ns"], ["kernel CPU (sampled)", "kernel_ns"]] |
+	   map({name: .[0], a: $pa.cpu_split[.[1]], b: $pb.cpu_split[.[1]]})
+	 else
+	   [["CPU outside syscalls", "user_ns"], ["kernel CPU in syscalls", "kernel_ns"]] |
+	   map({name: .[0], a: $pa.wall[.[1]], b: $pb.wall[.[1]]})
+	 end) +
+	([["run-queue wait", "runq_ns"], ["I/O wait", "iowait_ns"], ["other waits", "other_ns"]] |
+	 map({name: .[0], a: $pa.wall[.[1]], b: $pb.wall[.[1]]})) |
 	map(select((.b - .a) * $d > 0)) | max_by((.b - .a) | fabs) // empty |
 	if ((.b - .a) | fabs) <= 1.05 * ($d | fabs) then
 		"\(100 * ((.b - .a) | fabs) / ($d | fabs) | round)% of the difference is \(if .b < .a then "less" else "more" end) \(.name)"
