@@ -465,8 +465,7 @@ static void split_interval(struct interval_out *iv, struct interval_sample *smp)
 	du = n_user >= iv->prev_user ? n_user - iv->prev_user : n_user;
 	iv->prev_outside = n_out;
 	iv->prev_user = n_user;
-	cpu_split_counts((double)(smp->end_ns - smp->start_ns), outside, traced, dn, du > dn ? dn : du,
-			 &c);
+	cpu_split_counts((double)(smp->end_ns - smp->start_ns), outside, traced, dn, du, &c);
 	smp->split.sampled = 1;
 	smp->split.state = (int)c.state;
 	smp->split.samples = c.samples;

@@ -44,6 +44,18 @@ static int no_samples_bound(struct cpu_split *out)
 	return 1;
 }
 
+/* A split with samples: shown (SAMPLED) when its error is within CPU_SPLIT_MAX_ERR of the wall,
+ * else FEW, with about how many samples it would need. */
+static void decide(struct cpu_split *out)
+{
+	if (out->err_ns <= CPU_SPLIT_MAX_ERR * out->wall_ns) {
+		out->state = CPU_SPLIT_SAMPLED;
+	} else {
+		out->state = CPU_SPLIT_FEW;
+		out->needed_samples = samples_needed(out->outside_ns, out->wall_ns);
+	}
+}
+
 void cpu_split_of(const struct phase_result *p, struct cpu_split *out)
 {
 	double wall = (double)wall_ns(&p->wall);
@@ -91,12 +103,7 @@ void cpu_split_of(const struct phase_result *p, struct cpu_split *out)
 		out->kernel_ns = out->traced_kernel_ns + (out->outside_ns - u->ns);
 		out->err_ns = u->err_ns;
 	}
-	if (out->err_ns <= CPU_SPLIT_MAX_ERR * wall) {
-		out->state = CPU_SPLIT_SAMPLED;
-	} else {
-		out->state = CPU_SPLIT_FEW;
-		out->needed_samples = samples_needed(out->outside_ns, wall);
-	}
+	decide(out);
 }
 
 void cpu_split_counts(double wall_ns, double outside_ns, double traced_kernel_ns,
@@ -124,12 +131,7 @@ void cpu_split_counts(double wall_ns, double outside_ns, double traced_kernel_ns
 	out->user_ns = (double)n_user / (double)n_outside * outside_ns;
 	out->kernel_ns = traced_kernel_ns + (outside_ns - out->user_ns);
 	out->err_ns = cs_share_err(n_user, n_outside) * outside_ns;
-	if (out->err_ns <= CPU_SPLIT_MAX_ERR * wall_ns) {
-		out->state = CPU_SPLIT_SAMPLED;
-	} else {
-		out->state = CPU_SPLIT_FEW;
-		out->needed_samples = samples_needed(outside_ns, wall_ns);
-	}
+	decide(out);
 }
 
 void cpu_split_cols(const struct session_result *s, const int *idx, int n, struct cpu_split *out)
