@@ -277,6 +277,14 @@ struct {
 	__type(value, __u32);
 } bio_tids SEC(".maps");
 
+/* This CPU's rows of the request statistics the hash refused (io.h io_spill). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IO_SPILL_ROWS);
+	__type(key, __u32);
+	__type(value, struct io_spill);
+} io_spill SEC(".maps");
+
 /* Zeroes to create rows of the per-CPU hashes from (the largest value type; never written). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -317,6 +325,85 @@ static __always_inline void *row(void *map, const void *key)
 		return NULL;
 	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
 	return bpf_map_lookup_elem(map, key);
+}
+
+#define IO_ENOMEM 12 /* (errno.h is not for BPF objects) */
+/* The spilled rows a CPU may use (tests: fewer, IOWHY_TEST_SPILL_ROWS). */
+const volatile __u32 spill_rows = IO_SPILL_ROWS;
+
+/* The search of this CPU's spilled rows (io.h io_spill) for (kind, key), by bpf_loop: its callback
+ * is verified once, where an unrolled loop of 64 made the completion programs 3x longer. */
+struct spill_search {
+	__u64 kind, key[2];
+	__s32 slot;           /* the row's, or -1 */
+	__u32 pad;
+};
+
+static long spill_search_row(__u64 i, void *ctx)
+{
+	struct spill_search *q = ctx;
+	__u32 idx = (__u32)i;
+	struct io_spill *sp = bpf_map_lookup_elem(&io_spill, &idx);
+
+	if (!sp)
+		return 1;
+	if (!sp->used) { /* claimed here, unless a nested program took it first */
+		if (__sync_val_compare_and_swap(&sp->used, 0, q->kind) != 0)
+			return 0;
+		sp->key.raw[0] = q->key[0];
+		sp->key.raw[1] = q->key[1];
+		q->slot = (__s32)idx;
+		return 1;
+	}
+	if (sp->used == q->kind && sp->key.raw[0] == q->key[0] && sp->key.raw[1] == q->key[1]) {
+		q->slot = (__s32)idx;
+		return 1;
+	}
+	return 0;
+}
+
+/* The row of (kind, key) among this CPU's spilled rows, claimed if new; NULL when all are taken
+ * (and on a kernel without bpf_loop, 5.17: none are kept aside there). A program nested into this
+ * one (an interrupt's completion) may claim another row for the same key: user space adds rows by
+ * key. */
+static __always_inline void *spill_row(__u64 kind, const __u64 *key)
+{
+	struct spill_search q = { .kind = kind, .key = { key[0], key[1] }, .slot = -1 };
+	struct io_spill *sp;
+	__u32 idx;
+
+	/* (a bpf_loop of a known 0 times fails the load here: EFAULT) */
+	if (!spill_rows || !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_loop))
+		return NULL;
+	bpf_loop(spill_rows, spill_search_row, &q, 0);
+	if (q.slot < 0)
+		return NULL;
+	idx = (__u32)q.slot;
+	sp = bpf_map_lookup_elem(&io_spill, &idx);
+	return sp ? &sp->v : NULL;
+}
+
+/* row(), or when the map refused a new row with room left in it (no element at hand: -ENOMEM),
+ * this CPU's spilled row of the key (of KEY_SIZE bytes). A map that is full (-E2BIG) is full:
+ * NULL, a loss its caller counts. */
+static __always_inline void *row_or_spill(void *map, const void *key, __u32 key_size, __u64 kind)
+{
+	__u64 k[2] = {};
+	__u32 z = 0;
+	void *v = bpf_map_lookup_elem(map, key), *zero;
+	long err;
+
+	if (v)
+		return v;
+	zero = bpf_map_lookup_elem(&zero_row, &z);
+	if (!zero)
+		return NULL;
+	err = bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(map, key);
+	if (v || err != -IO_ENOMEM || key_size > sizeof(k))
+		return v;
+	__builtin_memcpy(k, key, key_size);
+	return spill_row(kind, k);
 }
 
 static __always_inline struct io_phase_ctr *ctr(__u32 phase)
@@ -1002,13 +1089,18 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 		k.cls = r->cls;
 		k.upper = r->upper;
 		if (stats_per_cpu) {
-			s = row(&io_stats_pc, &k);
+			s = row_or_spill(&io_stats_pc, &k, sizeof(k), IO_SPILL_IO);
 			if (s)
 				io_stat_add(s, r, now, false);
 		} else {
 			s = row(&io_stats, &k);
-			if (s)
+			if (s) {
 				io_stat_add(s, r, now, true);
+			} else { /* a spilled row is this CPU's own: plain adds */
+				s = row_or_spill(&io_stats, &k, sizeof(k), IO_SPILL_IO);
+				if (s)
+					io_stat_add(s, r, now, false);
+			}
 		}
 		if (!s)
 			LOST(stats_full);
@@ -1618,7 +1710,7 @@ int BPF_PROG(io_fsync_exit, struct inode *inode, int ret)
 	d = now > start ? now - start : 0;
 	k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	k.phase = c->phase;
-	s = row(&fs_stats, &k);
+	s = row_or_spill(&fs_stats, &k, sizeof(k), IO_SPILL_FS);
 	if (!s) {
 		LOST(fs_full);
 		return 0;
@@ -1644,7 +1736,7 @@ int BPF_PROG(io_jbd_run_stats, dev_t dev, tid_t tid, struct transaction_run_stat
 
 	if (k.phase >= IO_MAX_PHASES)
 		return 0;
-	s = row(&jbd_stats, &k);
+	s = row_or_spill(&jbd_stats, &k, sizeof(k), IO_SPILL_JBD);
 	if (!s) {
 		LOST(fs_full);
 		return 0;
@@ -1695,7 +1787,7 @@ int BPF_PROG(io_jbd_end, journal_t *journal, transaction_t *commit)
 	bpf_map_delete_elem(&commit_start, &dev);
 	if (k.phase >= IO_MAX_PHASES)
 		return 0;
-	s = row(&jbd_stats, &k);
+	s = row_or_spill(&jbd_stats, &k, sizeof(k), IO_SPILL_JBD);
 	if (!s) {
 		LOST(fs_full);
 		return 0;

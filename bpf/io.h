@@ -186,6 +186,28 @@ struct io_jbd_stat {
 	__u32 hist[IO_LAT_SLOTS];
 };
 
+/* A row a CPU keeps aside when its map could not make it though it had room: the statistics maps
+ * are hashes made at first use, whose allocator may have no element at hand in a tracepoint's
+ * context long before the map is full (-ENOMEM; rows of 4-8 KiB: it keeps 1-3 spare). A full map
+ * stays full (a loss, counted). The same key (zero-padded), the
+ * same sums; read with the map's rows, added by key; cleared with them when their phase begins
+ * again. A CPU has IO_SPILL_ROWS of them, for rows of every kind. */
+#define IO_SPILL_ROWS 64
+enum { IO_SPILL_IO = 1, IO_SPILL_FS, IO_SPILL_JBD };
+struct io_spill {
+	__u64 used;                 /* 0: free, else the kind of row (IO_SPILL_*) */
+	union {
+		__u64 raw[2];       /* zero-padded */
+		struct io_key io;
+		struct io_fs_key fs;
+	} key;
+	union {
+		struct io_stat io;
+		struct io_fs_stat fs;
+		struct io_jbd_stat jbd;
+	} v;
+};
+
 /* The inodes the tree dirtied (a set, bpf/inode_set.h), summed over the session: per-CPU, one entry.
  * The bytes here are those of the inodes in the set, whatever phase (or none) was open. */
 struct io_inode_totals {

@@ -21,9 +21,26 @@ static struct dev_lat *row_of(struct dev_lat *out, int *n, int max, uint32_t kde
 	return &out[(*n)++];
 }
 
+struct spill_ctx {
+	struct dev_lat *out;
+	int *n, max;
+	uint32_t (*kdisk)(uint32_t kdev);
+};
+
+/* A row the CPUs kept aside (io_probes_spill_foreach): its device's histogram too. */
+static void add_spilled(void *ctx, const struct io_key *key, const struct io_stat *st)
+{
+	struct spill_ctx *c = ctx;
+	struct dev_lat *r = row_of(c->out, c->n, c->max, c->kdisk ? c->kdisk(key->dev) : key->dev);
+
+	for (int k = 0; r && k < IOWHY_HIST_SLOTS && k < IO_LAT_SLOTS; k++)
+		r->hist[k] += st->dhist[k];
+}
+
 int dev_lat_read(const struct io_probes *io, int tag, uint32_t (*kdisk)(uint32_t kdev),
 		 struct dev_lat *out, int max)
 {
+	struct spill_ctx sc = { out, NULL, max, kdisk };
 	int fd = io_probes_stats_fd(io), n = 0;
 	struct io_key key, next, *prev = NULL;
 	struct io_stat *v;
@@ -47,5 +64,7 @@ int dev_lat_read(const struct io_probes *io, int tag, uint32_t (*kdisk)(uint32_t
 			r->hist[k] += v->dhist[k];
 	}
 	free(v);
+	sc.n = &n;
+	io_probes_spill_foreach(io, tag, add_spilled, &sc);
 	return n;
 }

@@ -236,6 +236,8 @@ static void *open_io(void *ctx)
 		s->rodata->test_miss_done_too = s->rodata->test_skip_complete_every != 0;
 	}
 	s->rodata->test_no_unstale = env_number("IOWHY_TEST_NO_UNSTALE", 0, 1) != 0;
+	/* tests only: fewer spilled rows a CPU (0: a refused row is lost, as with a full map) */
+	s->rodata->spill_rows = (__u32)env_number("IOWHY_TEST_SPILL_ROWS", IO_SPILL_ROWS, IO_SPILL_ROWS);
 	t->test_no_end_wait = env_number("IOWHY_TEST_NO_END_WAIT", 0, 1) != 0;
 	s->bss->timeline_on = t->timeline != 0;
 	/* tests only: a bio kept in another CPU's row; a few request slots, so that most requests
@@ -385,6 +387,81 @@ int io_probes_stats_lookup(const struct io_probes *t, const struct io_key *key,
 	}
 	free(v);
 	return err;
+}
+
+/* The spilled rows of slot i on every CPU into v (t->ncpus of them): 0, or -1. */
+static int spill_slot(const struct io_probes *t, __u32 i, struct io_spill *v)
+{
+	return bpf_map__lookup_elem(t->skel->maps.io_spill, &i, sizeof(i), v,
+				    (size_t)t->ncpus * sizeof(*v), 0) ? -1 : 0;
+}
+
+/* The phase of a spilled row (its key's, by kind). */
+static int spill_phase(const struct io_spill *sp)
+{
+	return sp->used == IO_SPILL_IO ? sp->key.io.phase : (int)sp->key.fs.phase;
+}
+
+/* Each spilled row of KIND and phase tag, on every CPU, to fn. */
+static void spill_foreach(const struct io_probes *t, __u64 kind, int tag,
+			  void (*fn)(void *ctx, const struct io_spill *sp), void *ctx)
+{
+	struct io_spill *v;
+
+	if (!t || !t->skel)
+		return;
+	v = calloc((size_t)t->ncpus, sizeof(*v));
+	for (__u32 i = 0; v && i < IO_SPILL_ROWS; i++) {
+		if (spill_slot(t, i, v))
+			continue;
+		for (int c = 0; c < t->ncpus; c++)
+			if (v[c].used == kind && spill_phase(&v[c]) == tag)
+				fn(ctx, &v[c]);
+	}
+	free(v);
+}
+
+struct io_spill_fn {
+	void (*fn)(void *ctx, const struct io_key *key, const struct io_stat *st);
+	void *ctx;
+};
+
+static void io_spilled(void *ctx, const struct io_spill *sp)
+{
+	const struct io_spill_fn *f = ctx;
+
+	f->fn(f->ctx, &sp->key.io, &sp->v.io);
+}
+
+void io_probes_spill_foreach(const struct io_probes *t, int tag,
+			     void (*fn)(void *ctx, const struct io_key *key, const struct io_stat *st),
+			     void *ctx)
+{
+	struct io_spill_fn f = { fn, ctx };
+
+	spill_foreach(t, IO_SPILL_IO, tag, io_spilled, &f);
+}
+
+/* Free the spilled rows of phase tag, as clear_phase does the maps' rows. */
+static void clear_spill(struct io_probes *t, int tag)
+{
+	struct io_spill *v = calloc((size_t)t->ncpus, sizeof(*v));
+
+	for (__u32 i = 0; v && i < IO_SPILL_ROWS; i++) {
+		int changed = 0;
+
+		if (spill_slot(t, i, v))
+			continue;
+		for (int c = 0; c < t->ncpus; c++)
+			if (v[c].used && spill_phase(&v[c]) == tag) {
+				memset(&v[c], 0, sizeof(v[c]));
+				changed = 1;
+			}
+		if (changed)
+			bpf_map__update_elem(t->skel->maps.io_spill, &i, sizeof(i), v,
+					     (size_t)t->ncpus * sizeof(*v), 0);
+	}
+	free(v);
 }
 
 const struct probe_set *io_probes_set(const struct io_probes *t)
@@ -673,6 +750,7 @@ void io_probes_phase_begin(struct io_probes *t, int tag)
 	t->skel->bss->current_phase = IO_NO_PHASE;
 	io_probes_poll(t); /* --timeline: requests of no open phase, dropped */
 	clear_phase(stats_map(t), sizeof(struct io_key), 4, 1, tag);
+	clear_spill(t, tag);
 	clear_phase(t->skel->maps.fs_stats, sizeof(struct io_fs_key), 4, 4, tag);
 	clear_phase(t->skel->maps.jbd_stats, sizeof(struct io_fs_key), 4, 4, tag);
 	memset(zero, 0, sizeof(zero));
@@ -694,6 +772,11 @@ void io_probes_until(struct io_probes *t, uint64_t end_ns)
 		t->skel->bss->phase_until_ns = end_ns;
 }
 
+static void add_spilled(void *ctx, const struct io_key *k, const struct io_stat *st)
+{
+	io_phase_add_upper(ctx, k->dev, k->upper, k->op, k->cls, st);
+}
+
 static void read_rows(struct io_probes *t, int tag, struct io_phase *p)
 {
 	struct bpf_map *m = stats_map(t);
@@ -711,6 +794,7 @@ static void read_rows(struct io_probes *t, int tag, struct io_phase *p)
 		io_phase_add_upper(p, key.dev, key.upper, key.op, key.cls, v);
 	}
 	free(v);
+	io_probes_spill_foreach(t, tag, add_spilled, p);
 }
 
 static void sum_u64(void *dst, const void *src, size_t bytes)
@@ -722,6 +806,82 @@ static void sum_u64(void *dst, const void *src, size_t bytes)
 		o[k] += a[k];
 }
 
+/* The phase's fsync row of dev, made when absent; NULL when out of memory. */
+static struct io_fsrow *fs_row(struct io_phase *p, uint32_t dev)
+{
+	struct io_fsrow *r;
+
+	for (size_t i = 0; i < p->nfs; i++)
+		if (p->fs[i].dev == dev)
+			return &p->fs[i];
+	r = realloc(p->fs, (p->nfs + 1) * sizeof(*r));
+	if (!r)
+		return NULL;
+	p->fs = r;
+	r = &p->fs[p->nfs++];
+	memset(r, 0, sizeof(*r));
+	r->dev = dev;
+	return r;
+}
+
+/* One CPU's (or one spilled) fsync row of dev into the phase's. */
+static void add_fs(struct io_phase *p, uint32_t dev, const struct io_fs_stat *one)
+{
+	struct io_fsrow *r = fs_row(p, dev);
+
+	if (!r)
+		return;
+	sum_u64(&r->st, one, offsetof(struct io_fs_stat, hist));
+	for (int k = 0; k < IO_LAT_SLOTS; k++)
+		r->st.hist[k] += one->hist[k];
+	/* (the sums above added the maxima too) */
+	r->st.max_ns -= one->max_ns;
+	if (one->max_ns > r->st.max_ns)
+		r->st.max_ns = one->max_ns;
+}
+
+static struct io_jbdrow *jbd_row(struct io_phase *p, uint32_t dev)
+{
+	struct io_jbdrow *r;
+
+	for (size_t i = 0; i < p->njbd; i++)
+		if (p->jbd[i].dev == dev)
+			return &p->jbd[i];
+	r = realloc(p->jbd, (p->njbd + 1) * sizeof(*r));
+	if (!r)
+		return NULL;
+	p->jbd = r;
+	r = &p->jbd[p->njbd++];
+	memset(r, 0, sizeof(*r));
+	r->dev = dev;
+	return r;
+}
+
+/* One CPU's (or one spilled) journal row of dev into the phase's. */
+static void add_jbd(struct io_phase *p, uint32_t dev, const struct io_jbd_stat *one)
+{
+	struct io_jbdrow *r = jbd_row(p, dev);
+
+	if (!r)
+		return;
+	sum_u64(&r->st, one, offsetof(struct io_jbd_stat, hist));
+	for (int k = 0; k < IO_LAT_SLOTS; k++)
+		r->st.hist[k] += one->hist[k];
+	r->st.commit_max -= one->commit_max;
+	if (one->commit_max > r->st.commit_max)
+		r->st.commit_max = one->commit_max;
+}
+
+static void fs_spilled(void *ctx, const struct io_spill *sp)
+{
+	add_fs(ctx, sp->key.fs.dev, &sp->v.fs);
+}
+
+static void jbd_spilled(void *ctx, const struct io_spill *sp)
+{
+	add_jbd(ctx, sp->key.fs.dev, &sp->v.jbd);
+}
+
 static void read_fs(struct io_probes *t, int tag, struct io_phase *p)
 {
 	struct io_fs_key key, next;
@@ -730,31 +890,16 @@ static void read_fs(struct io_probes *t, int tag, struct io_phase *p)
 
 	while (v && !bpf_map__get_next_key(t->skel->maps.fs_stats, have ? &key : NULL, &next,
 					   sizeof(next))) {
-		struct io_fsrow *r;
-
 		key = next;
 		have = 1;
 		if ((int)key.phase != tag || bpf_map__lookup_elem(t->skel->maps.fs_stats, &key,
 				sizeof(key), v, t->ncpus * sizeof(*v), 0))
 			continue;
-		r = realloc(p->fs, (p->nfs + 1) * sizeof(*r));
-		if (!r)
-			break;
-		p->fs = r;
-		r = &p->fs[p->nfs++];
-		memset(r, 0, sizeof(*r));
-		r->dev = key.dev;
-		for (int c = 0; c < t->ncpus; c++) {
-			sum_u64(&r->st, &v[c], offsetof(struct io_fs_stat, hist));
-			for (int k = 0; k < IO_LAT_SLOTS; k++)
-				r->st.hist[k] += v[c].hist[k];
-		}
-		r->st.max_ns = 0;
 		for (int c = 0; c < t->ncpus; c++)
-			if (v[c].max_ns > r->st.max_ns)
-				r->st.max_ns = v[c].max_ns;
+			add_fs(p, key.dev, &v[c]);
 	}
 	free(v);
+	spill_foreach(t, IO_SPILL_FS, tag, fs_spilled, p);
 }
 
 static void read_jbd(struct io_probes *t, int tag, struct io_phase *p)
@@ -765,31 +910,16 @@ static void read_jbd(struct io_probes *t, int tag, struct io_phase *p)
 
 	while (v && !bpf_map__get_next_key(t->skel->maps.jbd_stats, have ? &key : NULL, &next,
 					   sizeof(next))) {
-		struct io_jbdrow *r;
-
 		key = next;
 		have = 1;
 		if ((int)key.phase != tag || bpf_map__lookup_elem(t->skel->maps.jbd_stats, &key,
 				sizeof(key), v, t->ncpus * sizeof(*v), 0))
 			continue;
-		r = realloc(p->jbd, (p->njbd + 1) * sizeof(*r));
-		if (!r)
-			break;
-		p->jbd = r;
-		r = &p->jbd[p->njbd++];
-		memset(r, 0, sizeof(*r));
-		r->dev = key.dev;
-		for (int c = 0; c < t->ncpus; c++) {
-			sum_u64(&r->st, &v[c], offsetof(struct io_jbd_stat, hist));
-			for (int k = 0; k < IO_LAT_SLOTS; k++)
-				r->st.hist[k] += v[c].hist[k];
-		}
-		r->st.commit_max = 0;
 		for (int c = 0; c < t->ncpus; c++)
-			if (v[c].commit_max > r->st.commit_max)
-				r->st.commit_max = v[c].commit_max;
+			add_jbd(p, key.dev, &v[c]);
 	}
 	free(v);
+	spill_foreach(t, IO_SPILL_JBD, tag, jbd_spilled, p);
 }
 
 static void read_ctr(struct io_probes *t, int tag, struct io_phase *p)
@@ -1062,6 +1192,7 @@ int io_probes_phase_end(struct io_probes *t, int tag, struct phase_result *r)
 	t->open_tag = -1;
 	read_fs(t, tag, p);
 	read_jbd(t, tag, p);
+	clear_spill(t, tag); /* read: its rows go back to the CPUs for the next phases' */
 	read_ctr(t, tag, p);
 	/* a missed completion's request still in flight ends before the count (charged to this phase,
 	 * closed already in the programs) */

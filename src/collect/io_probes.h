@@ -58,6 +58,11 @@ struct io_stat;
 /* The row of `key`, summed over the CPUs where each has its own. 0, or -1 (none, or an error). */
 int io_probes_stats_lookup(const struct io_probes *t, const struct io_key *key,
 			   struct io_stat *out);
+/* The rows of phase `tag` that the CPUs kept aside when the map refused them (bpf/io.h io_spill),
+ * each given to fn; a key may come more than once (add them, and add them to the map's row). */
+void io_probes_spill_foreach(const struct io_probes *t, int tag,
+			     void (*fn)(void *ctx, const struct io_key *key, const struct io_stat *st),
+			     void *ctx);
 /* Its probe set (NULL for NULL). */
 const struct probe_set *io_probes_set(const struct io_probes *t);
 /* fd of the I/O probes' map `name` (for other probe sets to share), -1 if none. */
