@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A slow backing store for the hunt tests: a FUSE file system with one file, "img", whose data
- * lives in a real file; every read waits DELAY_US first. Files are opened with direct_io, so the
- * page cache never hides the delay. BACKING_FILE may be a comma-separated list: the files are
+ * lives in a real file; every read waits DELAY_US first, or with DELAY_US given as "N/MiB", N µs
+ * for each MiB it reads (a store of fixed bandwidth: the wait of a read does not depend on how the
+ * layers above split it into requests). Files are opened with direct_io, so the page cache never
+ * hides the delay. BACKING_FILE may be a comma-separated list: the files are
  * then "img", "img1", "img2", ... (with -s, one thread serves them all: a shared backing store).
  *
- *   fuse_delay BACKING_FILE[,FILE...] DELAY_US MOUNTPOINT [fuse options...] (tests/fuse_test.h)
+ *   fuse_delay BACKING_FILE[,FILE...] DELAY_US[/MiB] MOUNTPOINT [fuse options...] (tests/fuse_test.h)
  */
 #include "fuse_test.h"
 #include <fcntl.h>
@@ -18,6 +20,7 @@
 static int backing_fd[MAX_FILES];
 static int nfiles;
 static long delay_us;
+static int per_mib; /* delay_us is per MiB read, not per read */
 
 /* Which file a path names: "/img" is 0, "/imgK" is K; -1 for anything else. */
 static int file_of(const char *path)
@@ -79,7 +82,7 @@ static int fd_read(const char *path, char *buf, size_t size, off_t off,
 	ssize_t n;
 
 	(void)path;
-	fuse_test_sleep_us(delay_us);
+	fuse_test_sleep_us(per_mib ? (long)((double)delay_us * (double)size / (1 << 20)) : delay_us);
 	n = pread(backing_fd[fi->fh], buf, size, off);
 	return n < 0 ? -errno : (int)n;
 }
@@ -123,7 +126,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 4) {
 		fprintf(stderr,
-			"usage: fuse_delay BACKING_FILE[,FILE...] DELAY_US MOUNTPOINT "
+			"usage: fuse_delay BACKING_FILE[,FILE...] DELAY_US[/MiB] MOUNTPOINT "
 			"[fuse options]\n");
 		return 2;
 	}
@@ -138,7 +141,16 @@ int main(int argc, char **argv)
 	}
 	if (!nfiles)
 		return 2;
-	delay_us = strtol(argv[2], NULL, 10);
+	{
+		char *end;
+
+		delay_us = strtol(argv[2], &end, 10);
+		per_mib = !strcmp(end, "/MiB");
+		if (delay_us < 0 || (*end && !per_mib)) {
+			fprintf(stderr, "fuse_delay: DELAY_US: a number of µs, or N/MiB: '%s'\n", argv[2]);
+			return 2;
+		}
+	}
 	/* fuse_main sees: prog MOUNTPOINT [options] */
 	argv[2] = argv[0];
 	return fuse_test_main(argc - 2, argv + 2, &ops);

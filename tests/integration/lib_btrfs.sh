@@ -8,8 +8,9 @@
 #   make_fuse_delay SIZE_MB US [NAME [NFILES]]
 #                               a FUSE file system (tests/fuse_delay.c) at $TMPROOT/NAME (fuse)
 #                               whose file FUSE_IMG (NFILES files: FUSE_IMGS, SIZE_MB each) waits
-#                               US microseconds before every read (one FUSE thread: reads of all
-#                               its files are served one at a time).
+#                               US microseconds before every read, or with US as "N/MiB" N µs a
+#                               MiB read (one FUSE thread: reads of all its files are served one
+#                               at a time).
 #   write_counts                "loopA=N loopB=N ...": writes completed (stat field 5) of BT_LOOPS
 
 make_btrfs_loops() {
