@@ -294,7 +294,7 @@ wit_steal() {
 #   -0.7 to -0.1 ms, task-clock -0.6 to +3.4 ms; and the phase's wall at least the witness's
 #   elapsed time (the witness ran inside the phase; observed 11.7-81 ms more).
 check_cpu_witness() {
-	local j=$1 i=$2 wf=$3 slack=${4:-0} name tree wall iru itc w tcl self self0 rd el st vals
+	local j=$1 i=$2 wf=$3 slack=${4:-0} name tree wall iru itc w tcl self self0 rd el st vals orp
 	vals=$(jqr "$j" '.phases[$i] | [.name, .cpu_check.tree_cpu_ns, .wall_ns,
 		.cpu_check.rusage_cpu_ns, (.cpu_check.task_clock_ns // -1)] | map(tostring) |
 		join("\u001f")' --argjson i "$i") || return
@@ -302,8 +302,13 @@ check_cpu_witness() {
 	w=$(wit "$wf" cpu_ns) && tcl=$(wit "$wf" task_clock_ns) && self=$(wit "$wf" self_cpu_ns) &&
 		self0=$(wit "$wf" self_start_cpu_ns) && el=$(wit "$wf" elapsed_ns) && st=$(wit_steal "$wf") &&
 		rd=$(( $(wit "$wf" reaped_run_delay_ns) + $(wit "$wf" self_run_delay_ns) )) || return
+	# (a test whose tree has processes reaped by another of its processes, not the witness, says
+	# how many in its copy of the witness file: "others_reaped N")
+	orp=$(awk '$1 == "others_reaped" { print $2 }' "$wf")
+	is_num "${orp:=0}" || { fail "witness $wf: others_reaped '$orp' is not a number"; return 1; }
 	echo "  $name: witness: getrusage $w ns, task-clock $tcl ns, own CPU $self ns ($self0 before" \
-		"its main), run-queue wait $rd ns, steal <= $st ns, elapsed $el ns; traced CPU $tree ns" \
+		"its main), run-queue wait $rd ns, steal <= $st ns, elapsed $el ns," \
+		"$(awk '$1 == "switches" { print $2 }' "$wf") switches; traced CPU $tree ns" \
 		"($(awk -v t="$tree" -v w="$w" 'BEGIN { printf "%+.3f%%", 100 * (t - w) / w }') of getrusage)"
 	check "$name: witness task-clock measured ($tcl)" fcmp "$tcl >= 0"
 	# observed: never below, +5.5 ms at least; tolerance 0.5% below (a bound)
@@ -314,8 +319,11 @@ check_cpu_witness() {
 	# scheduler's sum holds each switch's own cost, perf's task-clock stops at its sched-out hook
 	# and starts at its sched-in hook; thousands of sleeps on a PVM guest put 69 ms between them,
 	# iowhy's switch tracepoints in between)
-	check "$name: tree CPU $tree ns within the witness's getrusage $w ns +- (its own CPU $self ns + 8% of run-queue wait $rd ns), + steal $st ns above; below, down to task-clock's bound if lower" \
-		fcmp "$tree >= (($w - $self - 0.08 * $rd) < 0.995 * ($tcl + $self - $self0) ? ($w - $self - 0.08 * $rd) : 0.995 * ($tcl + $self - $self0)) - $slack && $tree <= $w + $self + 0.08 * $rd + $st"
+	# above, 0.5 ms more for each process another reaped (observed: 101 processes a shell reaped,
+	# on a loaded host: 25.1 ms over getrusage with 586 ms of wait, 29.5 ms with 206 ms; quiet
+	# 0.8-1.7 ms): the end of an exit a parent has already reaped is outside the sum it reaped
+	check "$name: tree CPU $tree ns within the witness's getrusage $w ns +- (its own CPU $self ns + 8% of run-queue wait $rd ns), + steal $st ns and 0.5 ms for each of $orp processes others reaped above; below, down to task-clock's bound if lower" \
+		fcmp "$tree >= (($w - $self - 0.08 * $rd) < 0.995 * ($tcl + $self - $self0) ? ($w - $self - 0.08 * $rd) : 0.995 * ($tcl + $self - $self0)) - $slack && $tree <= $w + $self + 0.08 * $rd + $st + 500000 * $orp"
 	# observed: -0.7 to -0.1 ms and -0.6 to +3.4 ms; tolerance the witness's own CPU (4.6-10 ms)
 	check "$name: iowhy's getrusage $iru ns is the witness's $w ns (within its own CPU $self ns)" \
 		fcmp "abs($iru - $w) <= $self"

@@ -1,3 +1,4 @@
+# exclusive: perf record -a: its witness samples every process on the machine, by name
 # A shell loop of dd processes (the seed script's shape): the kernel share of the tree's CPU, with
 # the samples' correction, agrees with perf's own cpu-clock samples of the same run (lib_perf.sh:
 # perf record -a, the samples of this test's calib, sh, seq and dd processes, split by the
@@ -75,8 +76,9 @@ fi
 check "the text report names the read syscall's kernel code" grep -q 'kernel CPU in read: .*read_zero' "$TMPROOT/out"
 # the witness with the loop's run-queue wait: elapsed - CPU (above), when more than it counted
 el=$(wit "$w" elapsed_ns) wc=$(wit "$w" cpu_ns) rd=$(wit "$w" reaped_run_delay_ns) sd=$(wit "$w" self_run_delay_ns)
-awk -v rd=$((el - wc - sd > rd ? el - wc - sd : rd)) '$1 == "reaped_run_delay_ns" { $2 = rd } { print }' \
-	"$w" >"$w.seq"
+# (and the 101 processes sh reaps: 100 dd and seq)
+awk -v rd=$((el - wc - sd > rd ? el - wc - sd : rd)) '$1 == "reaped_run_delay_ns" { $2 = rd } { print }
+	END { print "others_reaped 101" }' "$w" >"$w.seq"
 echo "  witness: elapsed $el ns, CPU $wc ns: the loop's run-queue wait $((el - wc)) ns (the witness" \
 	"saw $((rd + sd)) ns of it); iowhy's run queue $(jqr "$j" .phases[0].wall.runq_ns) ns"
 check_phase_invariants "$j" 0 0 "$w.seq"
