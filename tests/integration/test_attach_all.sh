@@ -1,3 +1,4 @@
+# exclusive: attach -a traces every process on the machine, and the test counts them
 # iowhy attach -a: the whole machine, per process and per cgroup. A known writer (started before
 # the window, writing only inside it) is listed with its write bytes within 1% of what it wrote
 # itself. It and a second writer sit in a cgroup v2 directory of their own: that cgroup's row has

@@ -1,3 +1,4 @@
+# exclusive: perf record -a: its witness samples every process on the machine, by name
 # 1,000,000 getppid calls: counted exactly, and the kernel share of the tree's CPU (measured inside
 # syscalls, plus the sampled kernel time outside them: entry/exit path, faults, interrupts) agrees
 # with perf's own cpu-clock samples of the same run (lib_perf.sh: perf record -a, the samples of

@@ -1,3 +1,4 @@
+# exclusive: perf record -a: its witness samples every process on the machine, by name
 # A 300 ms user-space busy loop (300 ms of its own CPU clock) is user CPU. On a busy machine it
 # also waits for a CPU: the witnesses are of the same run, not shares of the wall: the loop's own
 # construction, perf's cpu-clock samples of the test's calib processes (lib_perf.sh: user against

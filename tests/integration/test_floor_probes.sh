@@ -1,3 +1,4 @@
+# exclusive: counts the BPF programs of the whole machine (bpftool) and turns bpf_stats_enabled on
 # The benchmark's floor controls: `iowhy __floor` attaches one empty program per probe iowhy attaches
 # (F0: the same tracepoints, from the same probe tables), `--core` those of --no-io, `--syscalls`
 # (F1) the raw_syscalls pair only; each runs on its tracepoint (bpf_stats run counts) and does

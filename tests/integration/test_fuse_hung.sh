@@ -23,10 +23,11 @@ fuse_mount_wait "$TMPROOT/mnt" "$DPID" || { fail "fuse_slow mounted"; finish; }
 	>"$TMPROOT/out.txt" 2>"$TMPROOT/err.txt" &
 IPID=$!
 on_exit "kill -9 $IPID 2>/dev/null"
-# dd is stuck once it sleeps in request_wait_answer (the daemon holds the WRITE)
+# dd (this test's: its file's name) is stuck once it sleeps in request_wait_answer (the daemon
+# holds the WRITE)
 stuck=
 for _ in $(seq 100); do
-	for p in $(pgrep -x dd); do
+	for p in $(pgrep -x -f "dd if=/dev/zero of=$TMPROOT/mnt/f bs=128k count=4"); do
 		[ "$(cat /proc/$p/wchan 2>/dev/null)" = request_wait_answer ] && stuck=$p
 	done
 	[ -n "$stuck" ] && break

@@ -1,3 +1,4 @@
+# exclusive: its unmatched FUSE ends are counted over every connection on the machine (another test's FUSE requests in flight when this run starts end unmatched)
 # A FUSE mount that appears after the run started is traced exactly: the request programs
 # (fuse_send/fuse_end) are loaded at start even without a FUSE mount, so the workload's first
 # requests to a mount made after the run started are all seen (a lazy attach at the mount could

@@ -1,3 +1,4 @@
+# exclusive: perf record -a: its witness samples every process on the machine, by name
 # The headline user/kernel split (cpu_split: user CPU is user code, kernel CPU all kernel work) of
 # two programs that are mostly kernel outside the syscall tracepoints, against perf's own cpu-clock
 # samples of the same run (lib_perf.sh: perf record -a, the test's own descendants, classified by

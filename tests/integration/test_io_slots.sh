@@ -1,3 +1,4 @@
+# exclusive: forces the request map's rare paths (IOWHY_TEST_*); beside another test's I/O the bios LRU evicted (2,600-4,500 issue_unseen, up to 61 reads lost): a known weakness
 # The request slots (io.bpf.c req_slots, the overflow hash reqs) and the per-CPU rows of the last
 # bio queued (bio_last, the LRU bios behind them), under the paths the common case does not take:
 #   IOWHY_TEST_REQ_SLOT_BITS=1   two slots: nearly every request goes to the overflow hash;

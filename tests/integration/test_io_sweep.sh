@@ -53,7 +53,8 @@ for mode in exact sweep control; do
 	tol=$(awk -v b="$busy" -v t="$ticks" -v j="$jf" 'BEGIN { m = b > t ? b : t; printf "%.0f", 3 * sqrt(j * m) + 2 * j }')
 	echo "  $mode: busy $busy ns of $wall, the kernel's io_ticks over fio $ticks ns (JSON's" \
 		"$(jqr "$J" "$dev | .stat.io_ticks_ns") ns; busy - io_ticks $((busy - ticks)) ns, tolerance $tol ns);" \
-		"$reqs counted + $missed missed ($swept by the sweep; $all on every disk), /sys/block $ios over fio, $ios_out around iowhy"
+		"$reqs counted + $missed missed ($swept by the sweep; $all on every disk), /sys/block $ios over fio, $ios_out around iowhy;" \
+		"lost $(jqr "$J" "$ph.lost | with_entries(select(.value != 0))" -c)"
 	ok="abs($busy - $ticks) <= $tol"
 	exact=$(jqr "$J" "$dev | .busy_exact")
 	if [ $mode = exact ]; then

@@ -1,3 +1,4 @@
+# exclusive: counts unnamed kernel frames: another test's iowhy, whose BPF programs run inside this workload's samples and are unloaded before the names are looked up, leaves frames no lookup can name
 # --folded FILE: FlameGraph folded stacks of the CPU samples (and FILE.offcpu: of the
 # uninterruptible sleeps, in µs). Every line is "frames count" with no
 # space inside the frames, the counts add up to the samples the JSON reports as recorded, kernel

@@ -1,3 +1,4 @@
+# exclusive: perf record -a: its witness samples every process on the machine, by name
 # Page faults: 1 GiB of fresh anonymous memory touched page by page is almost all page-fault
 # time, which the syscall tracepoints call user CPU. Where the guest kernel handles the fault that
 # is kernel CPU: the samples must put the tree's kernel-side CPU (all but user code) as perf's own

@@ -1,3 +1,4 @@
+# exclusive: times traced runs against untraced ones
 # The report says when tracing slowed the workload down: a calibration at start gives the cost of
 # one traced event on this host, and when a phase's events x that cost reach 5% of its wall, an
 # honesty line says so with the estimate. A dense syscall loop (2M getppid, ~4M events) must get it;
