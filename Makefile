@@ -150,9 +150,10 @@ unit:
 deps:
 	@sh tests/install-deps.sh
 
+# (the unit tests run once, under ASan+UBSan in `sanitize`; plain only with IOWHY_NO_SANITIZE=1)
 test: deps
-	$(MAKE) $(JOBS) all $(UNIT_BINS) $(OUT)/calib $(OUT)/fuse_slow $(OUT)/mk_split_btf
-	@bash tests/run.sh $(UNIT_BINS)
+	$(MAKE) $(JOBS) all $(if $(IOWHY_NO_SANITIZE),$(UNIT_BINS)) $(OUT)/calib $(OUT)/fuse_slow $(OUT)/mk_split_btf
+	@bash tests/run.sh $(if $(IOWHY_NO_SANITIZE),$(UNIT_BINS))
 
 integration: all $(OUT)/calib $(OUT)/fuse_slow $(OUT)/mk_split_btf
 	@bash tests/integration/run.sh
