@@ -311,19 +311,21 @@ __noinline __u32 io_lat_bucket(__u64 v)
 			l_->field++;                                    \
 	} while (0)
 
-/* Row `key` of a hash, created zeroed when missing; NULL when the map is full. */
-static __always_inline void *row(void *map, const void *key)
+/* Row `key` of a hash, created zeroed when missing; NULL when it could not be made (*err: the
+ * insert's error, 0 when it was found or made). */
+static __always_inline void *row_err(void *map, const void *key, long *err)
 {
 	void *v = bpf_map_lookup_elem(map, key);
 	__u32 z = 0;
 	void *zero;
 
+	*err = 0;
 	if (v)
 		return v;
 	zero = bpf_map_lookup_elem(&zero_row, &z);
 	if (!zero)
 		return NULL;
-	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	*err = bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
 	return bpf_map_lookup_elem(map, key);
 }
 
@@ -383,26 +385,21 @@ static __always_inline void *spill_row(__u64 kind, const __u64 *key)
 	return sp ? &sp->v : NULL;
 }
 
-/* row(), or when the map refused a new row with room left in it (no element at hand: -ENOMEM),
- * this CPU's spilled row of the key (of KEY_SIZE bytes). A map that is full (-E2BIG) is full:
- * NULL, a loss its caller counts. */
-static __always_inline void *row_or_spill(void *map, const void *key, __u32 key_size, __u64 kind)
+/* row_err(), or when the map refused a new row with room left in it (no element at hand: -ENOMEM),
+ * this CPU's spilled row of the key (of KEY_SIZE bytes; *spilled set). A map that is full (-E2BIG)
+ * is full: NULL, a loss its caller counts. */
+static __always_inline void *row_or_spill(void *map, const void *key, __u32 key_size, __u64 kind,
+					  bool *spilled)
 {
 	__u64 k[2] = {};
-	__u32 z = 0;
-	void *v = bpf_map_lookup_elem(map, key), *zero;
 	long err;
+	void *v = row_err(map, key, &err);
 
-	if (v)
-		return v;
-	zero = bpf_map_lookup_elem(&zero_row, &z);
-	if (!zero)
-		return NULL;
-	err = bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
-	v = bpf_map_lookup_elem(map, key);
+	*spilled = false;
 	if (v || err != -IO_ENOMEM || key_size > sizeof(k))
 		return v;
 	__builtin_memcpy(k, key, key_size);
+	*spilled = true;
 	return spill_row(kind, k);
 }
 
@@ -1061,6 +1058,7 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 	struct io_req *r = req_find(key);
 	struct io_key k = {};
 	struct io_stat *s;
+	bool spilled;
 	struct io_dev *d;
 
 	if (r && r->wslot) /* the workload's: another's completion must not name the waker */
@@ -1088,21 +1086,14 @@ static __always_inline void on_rq_complete(struct request *rq, unsigned int nr_b
 		k.op = r->op;
 		k.cls = r->cls;
 		k.upper = r->upper;
-		if (stats_per_cpu) {
-			s = row_or_spill(&io_stats_pc, &k, sizeof(k), IO_SPILL_IO);
-			if (s)
-				io_stat_add(s, r, now, false);
-		} else {
-			s = row(&io_stats, &k);
-			if (s) {
-				io_stat_add(s, r, now, true);
-			} else { /* a spilled row is this CPU's own: plain adds */
-				s = row_or_spill(&io_stats, &k, sizeof(k), IO_SPILL_IO);
-				if (s)
-					io_stat_add(s, r, now, false);
-			}
-		}
-		if (!s)
+		if (stats_per_cpu)
+			s = row_or_spill(&io_stats_pc, &k, sizeof(k), IO_SPILL_IO, &spilled);
+		else
+			s = row_or_spill(&io_stats, &k, sizeof(k), IO_SPILL_IO, &spilled);
+		/* atomic adds only to a row the CPUs share (a spilled row is this CPU's own) */
+		if (s)
+			io_stat_add(s, r, now, !stats_per_cpu && !spilled);
+		else
 			LOST(stats_full);
 		send_rq(r, now);
 	}
@@ -1694,6 +1685,7 @@ int BPF_PROG(io_fsync_exit, struct inode *inode, int ret)
 	__u64 *t0, start, d, now;
 	struct io_fs_key k = {};
 	struct io_fs_stat *s;
+	bool spilled;
 	int datasync;
 
 	if (!c)
@@ -1710,7 +1702,7 @@ int BPF_PROG(io_fsync_exit, struct inode *inode, int ret)
 	d = now > start ? now - start : 0;
 	k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	k.phase = c->phase;
-	s = row_or_spill(&fs_stats, &k, sizeof(k), IO_SPILL_FS);
+	s = row_or_spill(&fs_stats, &k, sizeof(k), IO_SPILL_FS, &spilled);
 	if (!s) {
 		LOST(fs_full);
 		return 0;
@@ -1733,10 +1725,11 @@ int BPF_PROG(io_jbd_run_stats, dev_t dev, tid_t tid, struct transaction_run_stat
 {
 	struct io_fs_key k = { .dev = dev, .phase = current_phase };
 	struct io_jbd_stat *s;
+	bool spilled;
 
 	if (k.phase >= IO_MAX_PHASES)
 		return 0;
-	s = row_or_spill(&jbd_stats, &k, sizeof(k), IO_SPILL_JBD);
+	s = row_or_spill(&jbd_stats, &k, sizeof(k), IO_SPILL_JBD, &spilled);
 	if (!s) {
 		LOST(fs_full);
 		return 0;
@@ -1777,6 +1770,7 @@ int BPF_PROG(io_jbd_end, journal_t *journal, transaction_t *commit)
 	__u64 *t0 = bpf_map_lookup_elem(&commit_start, &dev), now, d;
 	struct io_fs_key k = { .dev = dev, .phase = current_phase };
 	struct io_jbd_stat *s;
+	bool spilled;
 
 	if (!t0) {
 		LOST(commit_unmatched);
@@ -1787,7 +1781,7 @@ int BPF_PROG(io_jbd_end, journal_t *journal, transaction_t *commit)
 	bpf_map_delete_elem(&commit_start, &dev);
 	if (k.phase >= IO_MAX_PHASES)
 		return 0;
-	s = row_or_spill(&jbd_stats, &k, sizeof(k), IO_SPILL_JBD);
+	s = row_or_spill(&jbd_stats, &k, sizeof(k), IO_SPILL_JBD, &spilled);
 	if (!s) {
 		LOST(fs_full);
 		return 0;
