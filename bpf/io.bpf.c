@@ -503,15 +503,28 @@ static __always_inline void throttled_tree_bio(struct bio *bio, struct io_bio *b
 	b->phase = phase->phase;
 }
 
+/* Tests only (IOWHY_TEST_BIO_MOVE_SPIN=N): N empty bpf_loop steps while a bio moves from its row
+ * into bios, to widen the moment a request on another CPU may search for it. */
+const volatile __u32 test_bio_move_spin = 0;
+
+static long spin_step(__u64 i, void *ctx)
+{
+	return 0;
+}
+
 static __always_inline struct io_bio_slot *bio_row(__u32 cpu)
 {
 	return bpf_map_lookup_elem(&bio_last, &cpu);
 }
 
 /* Remember bio `key` until a request takes it: in this CPU's row, the row's bio before it moved
- * into bios. The row is emptied by a compare-and-swap before that move, so that a bio is never in
- * both places (a copy left in bios would be found for a later bio at the same address); a request
- * that looks in between finds it in bios at its second look (bio_take). */
+ * into bios. The move copies it into bios first and then empties the row by a compare-and-swap,
+ * so that at every moment the bio is in one place or both: a request on another CPU searching
+ * the rows and then bios (bio_take_here) always finds it. (Emptied first, the bio was in neither
+ * while the hash's update ran, and a request that searched then was built without it:
+ * issue_unseen, about one read in several thousand beside another process's I/O.) If the swap
+ * fails, a request took the bio from the row meanwhile, and the copy is deleted: left in bios, it
+ * would be found for a later bio at the same address. */
 static __always_inline void bio_keep(__u64 key, const struct io_bio *b)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
@@ -530,10 +543,16 @@ static __always_inline void bio_keep(__u64 key, const struct io_bio *b)
 	old = *(volatile __u64 *)&sl->key;
 	if (old) {
 		struct io_bio ob = sl->b;
+		int err = bpf_map_update_elem(&bios, &old, &ob, BPF_ANY);
 
-		if (__sync_val_compare_and_swap(&sl->key, old, 0) == old &&
-		    bpf_map_update_elem(&bios, &old, &ob, BPF_ANY))
+		if (test_bio_move_spin) /* (rodata: pruned at load when 0) */
+			bpf_loop(test_bio_move_spin, spin_step, NULL, 0);
+		if (__sync_val_compare_and_swap(&sl->key, old, 0) != old) {
+			if (!err)
+				bpf_map_delete_elem(&bios, &old);
+		} else if (err) {
 			LOST(bios_full);
+		}
 	}
 	sl->b = *b;
 	asm volatile("" ::: "memory");

@@ -243,6 +243,7 @@ static void *open_io(void *ctx)
 	/* tests only: a bio kept in another CPU's row; a few request slots, so that most requests
 	 * go to the overflow hash */
 	s->rodata->test_bio_row_offset = (__u32)env_number("IOWHY_TEST_BIO_ROW_OFFSET", 0, 1024);
+	s->rodata->test_bio_move_spin = (__u32)env_number("IOWHY_TEST_BIO_MOVE_SPIN", 0, 1000000);
 	slot_bits = (__u32)env_number("IOWHY_TEST_REQ_SLOT_BITS", 0, 20);
 	if (!slot_bits)
 		slot_bits = req_slot_bits(t->reqs);
