@@ -545,7 +545,8 @@ static __always_inline void bio_keep(__u64 key, const struct io_bio *b)
 		struct io_bio ob = sl->b;
 		int err = bpf_map_update_elem(&bios, &old, &ob, BPF_ANY);
 
-		if (test_bio_move_spin) /* (rodata: pruned at load when 0) */
+		if (test_bio_move_spin && /* (rodata: pruned at load when 0) */
+		    bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_loop))
 			bpf_loop(test_bio_move_spin, spin_step, NULL, 0);
 		if (__sync_val_compare_and_swap(&sl->key, old, 0) != old) {
 			if (!err)

@@ -76,20 +76,28 @@ run_fio() {
 	[ -s "$J" ] && [ -s "$F" ]
 }
 
+# read_counts LABEL: sets req (the workload's reads on the device), allreq (its requests of any
+# class), missed (its missed completions) and fios (fio's reads) from J and F, and prints the rows
+read_counts() {
+	local all="[.phases[0].io.requests[] | select(.name == \"$NAME\")]"
+	req=$(jqr "$J" "$all | map(select(.op == \"read\" and .class == \"tree\") | .requests) | add // 0")
+	allreq=$(jqr "$J" "$all | map(.requests) | add // 0")
+	missed=$(jqr "$J" ".phases[0].io.devices[] | select(.name == \"$NAME\") | .missed_completions")
+	fios=$(jqr "$F" '.jobs[0].read.total_ios')
+	echo "  $1: $NAME's rows $(jqr "$J" "$all | map(\"\\(.op)/\\(.class) \\(.requests)\") | join(\", \")");" \
+		"lost $(jqr "$J" '.phases[0].io.lost | with_entries(select(.value != 0))' -c)"
+}
+
 # --- 16 psync threads over 4 tags
 if run_fio psync --ioengine=psync --numjobs="$JOBS" --thread; then
+	read_counts psync
 	tree="[.phases[0].io.requests[] | select(.name == \"$NAME\" and .op == \"read\" and .class == \"tree\")]"
-	all="[.phases[0].io.requests[] | select(.name == \"$NAME\")]"
 	dsel=".phases[0].io.devices[] | select(.name == \"$NAME\")"
-	req=$(jqr "$J" "$tree | map(.requests) | add // 0")
-	allreq=$(jqr "$J" "$all | map(.requests) | add // 0")
 	q=$(jqr "$J" "$tree | map(.queue_ns.total) | add // 0")
 	d=$(jqr "$J" "$tree | map(.device_ns.total) | add // 0")
 	busy=$(jqr "$J" "$dsel | .busy_ns")
 	win=$(jqr "$J" ".phases[0].io.window_ns")
-	missed=$(jqr "$J" "$dsel | .missed_completions")
 	hist=$(jqr "$J" "$tree | map(.depth_hist_log2) | transpose | map(add // 0) | @json")
-	fios=$(jqr "$F" '.jobs[0].read.total_ios')
 	clat=$(jqr "$F" '.jobs[0].read.clat_ns.mean * .jobs[0].read.total_ios')
 	sios=$(stat_delta "$S0" "$S1" 1)
 	rticks=$(( $(stat_delta "$S0" "$S1" 4) * 1000000 ))
@@ -99,8 +107,6 @@ if run_fio psync --ioengine=psync --numjobs="$JOBS" --thread; then
 	echo "  psync: iowhy $req requests (all classes $allreq, +$missed missed), queue $q ns, device $d ns," \
 		"busy $busy ns of the window $win ns, depth $hist; fio $fios reads, clat summed $clat ns;" \
 		"/sys/block $sios reads, read ticks $rticks ns, time in queue $tiq ns, io_ticks $ioticks ns"
-	echo "  psync: $NAME's rows $(jqr "$J" "$all | map(\"\\(.op)/\\(.class) \\(.requests)\") | join(\", \")");" \
-		"lost $(jqr "$J" '.phases[0].io.lost | with_entries(select(.value != 0))' -c)"
 	check "psync: the workload's requests $req + missed $missed = fio's reads $fios" test "$((req + missed))" = "$fios"
 	check "psync: the workload's requests $req + missed $missed = /sys/block's reads $sios" test "$((req + missed))" = "$sios"
 	check "psync: every request on $NAME is the workload's ($req of $allreq)" test "$req" = "$allreq"
@@ -160,17 +166,13 @@ fi
 # --- the handoff of a bio from its CPU's row into the bios hash, widened (IOWHY_TEST_BIO_MOVE_SPIN:
 # 20,000 empty bpf_loop steps inside the move): a thread that waited for a tag often builds its
 # request on the other CPU while that CPU moves the thread's bio out of its row. Every request must
-# still find its bio. When the row was emptied before the bio reached the hash, 4 runs of this
-# lost 1-10 requests each to class "untracked" (io.lost.issue_unseen); unwidened, one CI run in
-# several lost one, beside another test's writer.
+# still find its bio.
+# witness: fio's own count of its reads; tolerance: exact (a missed completion counts once);
+# observed: equal in 8 runs (2 in the suite beside two spinners); when the row was emptied before
+# the bio reached the hash, 4 runs lost 1-10 reads each to class "untracked" (io.lost.issue_unseen),
+# and unwidened one CI run in several lost one beside another test's writer.
 if IOWHY_TEST_BIO_MOVE_SPIN=20000 run_fio moved --ioengine=psync --numjobs="$JOBS" --thread; then
-	all="[.phases[0].io.requests[] | select(.name == \"$NAME\")]"
-	req=$(jqr "$J" "$all | map(select(.op == \"read\" and .class == \"tree\") | .requests) | add // 0")
-	allreq=$(jqr "$J" "$all | map(.requests) | add // 0")
-	missed=$(jqr "$J" ".phases[0].io.devices[] | select(.name == \"$NAME\") | .missed_completions")
-	fios=$(jqr "$F" '.jobs[0].read.total_ios')
-	echo "  moved: $NAME's rows $(jqr "$J" "$all | map(\"\\(.op)/\\(.class) \\(.requests)\") | join(\", \")");" \
-		"lost $(jqr "$J" '.phases[0].io.lost | with_entries(select(.value != 0))' -c)"
+	read_counts moved
 	check "moved: the workload's requests $req + missed $missed = fio's reads $fios" test "$((req + missed))" = "$fios"
 	check "moved: every request on $NAME is the workload's ($req of $allreq)" test "$req" = "$allreq"
 else
