@@ -29,7 +29,7 @@
 #   at most 4;
 # - busy time at least io_ticks less one jiffy (HZ from /proc/config.gz, else 100) and at most the
 #   window (busy - io_ticks observed -3.2 to +7.8 ms; one busy period: io_ticks is off by less
-#   than a jiffy);
+#   than a jiffy, once the run's first read starts alone: see the psync part);
 # - no request at a depth above 4 (depth_hist_log2 slots 3 and up empty).
 # The second part drives the same rig with io_uring at depth 16: its reads that find no tag are
 # handed to io_uring's workers (iou-wrk threads of fio's process), and their requests must still be
@@ -61,13 +61,14 @@ echo "  rig: $DEV over $FUSE_IMG (FUSE, ${DELAY_US} us a read, one thread), nr_r
 
 stat_delta() { local a b; read -ra a <<<"$1"; read -ra b <<<"$2"; echo $(( b[$3 - 1] - a[$3 - 1] )); }
 
-# run_fio LABEL FIO_ARGS...: sets J (iowhy's JSON), F (fio's), S0 and S1 (/sys/block stat)
+# run_fio LABEL FIO_JOBS...: sets J (iowhy's JSON), F (fio's), S0 and S1 (/sys/block stat); the
+# jobs are fio options after the global ones, each job beginning with its --name
 run_fio() {
 	local label=$1 rc
 	shift
 	J=$TMPROOT/$label.json F=$TMPROOT/$label.fio.json
 	S0=$(cat "/sys/block/$NAME/stat")
-	"$IOWHY" run --no-sample --json "$J" -o "$TMPROOT/$label.txt" -- nice -n -20 fio --name="$label" \
+	"$IOWHY" run --no-sample --json "$J" -o "$TMPROOT/$label.txt" -- nice -n -20 fio \
 		--filename="$DEV" --direct=1 --rw=randread --bs=4k --size=64M --runtime=2 --time_based \
 		--group_reporting --output-format=json --output="$F" "$@" 2>"$TMPROOT/$label.err"
 	rc=$?
@@ -89,7 +90,14 @@ read_counts() {
 }
 
 # --- 16 psync threads over 4 tags
-if run_fio psync --ioengine=psync --numjobs="$JOBS" --thread; then
+# One thread leads by 100 ms, alone: the kernel's io_ticks took in the whole idle time before the
+# run (1.59 s: 3.61 s of io_ticks in a window of 2.42 s) when 16 threads started their first reads
+# at once. A request's start adds the time since the device's last stamp if any request is then in
+# flight (update_io_ticks); one CPU swapped the stale stamp for now, another CPU's new request
+# was counted in flight before the first looked. A first read alone finds none in flight; from
+# then on the device is never idle for more than a read's return, so its stamp stays fresh.
+if run_fio psync --thread --ioengine=psync --name=psync-lead --numjobs=1 \
+	--name=psync --numjobs=$((JOBS - 1)) --startdelay=100ms; then
 	read_counts psync
 	tree="[.phases[0].io.requests[] | select(.name == \"$NAME\" and .op == \"read\" and .class == \"tree\")]"
 	dsel=".phases[0].io.devices[] | select(.name == \"$NAME\")"
@@ -139,7 +147,7 @@ fi
 
 # --- io_uring at depth 16 on the same 4 tags: the reads that find no tag go to io_uring's
 # workers, threads of fio's process: still the workload's
-if run_fio uring --ioengine=io_uring --iodepth="$JOBS"; then
+if run_fio uring --name=uring --ioengine=io_uring --iodepth="$JOBS"; then
 	tree="[.phases[0].io.requests[] | select(.name == \"$NAME\" and .op == \"read\" and .class == \"tree\")]"
 	all="[.phases[0].io.requests[] | select(.name == \"$NAME\")]"
 	dsel=".phases[0].io.devices[] | select(.name == \"$NAME\")"
@@ -171,7 +179,7 @@ fi
 # observed: equal in 8 runs (2 in the suite beside two spinners); when the row was emptied before
 # the bio reached the hash, 4 runs lost 1-10 reads each to class "untracked" (io.lost.issue_unseen),
 # and unwidened one CI run in several lost one beside another test's writer.
-if IOWHY_TEST_BIO_MOVE_SPIN=20000 run_fio moved --ioengine=psync --numjobs="$JOBS" --thread; then
+if IOWHY_TEST_BIO_MOVE_SPIN=20000 run_fio moved --thread --name=moved --ioengine=psync --numjobs="$JOBS"; then
 	read_counts moved
 	check "moved: the workload's requests $req + missed $missed = fio's reads $fios" test "$((req + missed))" = "$fios"
 	check "moved: every request on $NAME is the workload's ($req of $allreq)" test "$req" = "$allreq"
