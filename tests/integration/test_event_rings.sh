@@ -9,7 +9,7 @@
 # shell starts one loop and execs the other: the witness (a subreaper) reaps both and reads their
 # run-queue waits, which a shell that waited for them would have taken along.
 #
-# witness: calib's count (2 x 1,500,000 getppid, and the shell's: at most 2 more; 200,000 with the
+# witness: calib's count (2 x 700,000 getppid, and the shell's: at most 2 more; 200,000 with the
 #   rings installed one at a time); tolerance: +2; observed: +1 (the shell's) in 5 runs
 # witness: the test's own stop: the consumer stopped (SIGSTOP) until each loop has had 300 ms of
 #   CPU by its own schedstat, which makes the backlog; the ring's peak as iowhy counted it must
@@ -22,7 +22,7 @@ need_root
 command -v jq >/dev/null || skip "jq missing"
 command -v taskset >/dev/null || skip "taskset missing"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
-N=1500000
+N=700000
 possible=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, r, "-"); n += (r[2] == "" ? 1 : r[2] - r[1] + 1) } print n }' \
 	/sys/devices/system/cpu/possible)
 

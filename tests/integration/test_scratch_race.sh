@@ -8,6 +8,7 @@
 #   every run succeeded, nothing of root's left in --dir); observed: not recorded
 # witness: behaviour: copy --to under another user's directory: exit 2, one line saying why,
 #   nothing created; tolerance: exact; observed: not recorded
+# io beside others: every run is --no-io; the checks are of the files and directories alone
 need_root
 command -v setpriv >/dev/null || skip "no setpriv"
 command -v cc >/dev/null || skip "no C compiler for tests/racer.c"
