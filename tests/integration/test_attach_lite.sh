@@ -66,6 +66,9 @@ check "on-CPU and I/O wait are both seen" fcmp "$j_user > 0 && $j_iow > 0"
 "$IOWHY" attach -p "$P" --lite --slow 10 >/dev/null 2>"$TMPROOT/e2"
 rc=$?
 check "--lite with --slow: exit 2 (got $rc), one line" test "$rc" = 2 -a "$(wc -l < "$TMPROOT/e2")" = 1
+# (the fsync loop has done its part: it stops, so that it does not write on through the rest)
+kill -9 "$P" 2>/dev/null
+wait "$P" 2>/dev/null
 
 # The on-CPU time split by CPU samples alone: a running `calib getppid` (a null syscall in a loop)
 # spends most of its CPU in the kernel. The kernel share from the samples agrees with the target's

@@ -23,9 +23,9 @@ build_attach_target
 make_loop_ext4 128
 make_test_cgroup iowhy-test-attach-tl
 
-# (a pause of 200 µs after each fsync: a few thousand calls a second, not ~10,000: the timeline is
+# (a pause of 2 ms after each fsync: a few hundred calls a second, not ~10,000: the timeline is
 # what the jq checks below read, again and again)
-start_bg P "$TGT" fsync "$MNT/f" "$TMPROOT/calls" 4096 200
+start_bg P "$TGT" fsync "$MNT/f" "$TMPROOT/calls" 4096 2000
 sleep 0.5
 T=$TMPROOT/p.tl.json
 J=$TMPROOT/p.json
