@@ -101,7 +101,7 @@ read_counts() {
 # J x sqrt(n / 6) for n of them): a 100 ms lead (~80 reads) had busy 7.7 ms under io_ticks; 10 ms
 # (at most ~10 reads) is held to 4 jiffies (3 sd, and the one of the main run). fio does not
 # invalidate the device's cache at each job's start (--invalidate=0: 15 jobs starting at once;
-# with it one run had busy 18.8 ms under io_ticks). Observed with both: -6.5 to +3.4 ms in 4 runs.
+# with it one run had busy 18.8 ms under io_ticks). Observed with both: -6.5 to +9.9 ms in 5 runs.
 if run_fio psync --thread --invalidate=0 --ioengine=psync --name=psync-lead --numjobs=1 \
 	--name=psync --numjobs=$((JOBS - 1)) --startdelay=10ms; then
 	read_counts psync
