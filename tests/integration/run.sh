@@ -122,7 +122,11 @@ drops_cache() {
 has_marker() { awk -v m="$MARKER" '$0 == m { f = 1; exit } !/^[[:space:]]*(#|$)/ { exit } END { exit !f }' "$1"; }
 # has_exclusive TEST: a line "# exclusive: WHY" in its opening comment block (any reason: a test
 # that reads the whole machine, perf record -a or attach -a, or times itself against a run)
-has_exclusive() { awk '/^# exclusive: / { f = 1; exit } !/^[[:space:]]*(#|$)/ { exit } END { exit !f }' "$1"; }
+has_exclusive() { has_header_line '# exclusive: ' "$1"; }
+# has_header_line PREFIX TEST: a line beginning with PREFIX in its opening comment block
+has_header_line() {
+	awk -v p="$1" 'index($0, p) == 1 { f = 1; exit } !/^[[:space:]]*(#|$)/ { exit } END { exit !f }' "$2"
+}
 
 # ---- the lock: exclusive tests alone on the machine ----
 
@@ -162,16 +166,15 @@ unlock_test() { [ "$LOCKING" = 0 ] || flock -u "$lfd"; [ "${IOLOCKING:-0}" = 0 ]
 # fdatasync or --sync. Its exact request counts do not hold beside another's I/O: a suite run
 # without this lock (IOWHY_TEST_IOLOCK=0) had an iowhy miss 2 of 1,609 requests' bios on its loop
 # device (issue_unseen) while another test wrote, a known weakness the report counts. It may run
-# beside any other test. A test that does I/O but checks nothing the block layer counts (iowhy
-# with --no-io, a rendering check) says so with the line "# io beside others: WHY" in its opening
-# comment block, and takes no I/O lock.
+# beside any other test. A test that does I/O but checks nothing the block layer counts, its I/O
+# only writes to the page cache (iowhy with --no-io), says so with the line
+# "# io beside others: WHY" in its opening comment block, and takes no I/O lock.
 IOLOCK=/tmp/iowhy-tests.io.lock
 [ -e "$IOLOCK" ] || { (umask 0; : >>"$IOLOCK") 2>/dev/null; }
 IOLOCKING=0
 if [ "$LOCKING" = 1 ] && [ -r "$IOLOCK" ] && [ "${IOWHY_TEST_IOLOCK:-1}" != 0 ]; then exec {iofd}<"$IOLOCK" && IOLOCKING=1; else exec {iofd}</dev/null; fi
 is_io_test() {
-	awk '/^# io beside others: / { f = 1; exit } !/^[[:space:]]*(#|$)/ { exit } END { exit !f }' "$1" &&
-		return 1
+	has_header_line '# io beside others: ' "$1" && return 1
 	grep -v '^[[:space:]]*#' "$1" | grep -qE 'lib_(dev|btrfs|fuse|throttle)\.sh|build_attach_target|(^|[^A-Za-z0-9_.-])(losetup|fio|dd|sync)[[:space:]]|IOWHY"?[[:space:]]+(rand|read|copy|bigfile|gen|tar|write|flush|fsbench|hunt)([[:space:]]|$)|--sync|fsync|fdatasync|iomix'
 }
 # lock_io: the I/O lock for the test (bounded: then it runs anyway and says so)
