@@ -10,6 +10,10 @@
 # at the check. Observed (6 runs, 2 beside two spinners): the tree read 64 MiB, all of it not
 # resident, loopN 64 MiB (3 KiB more once, class other); readahead 27 = perf's 27 (28 and 29
 # once; 54-57 before perf's own files were paged in untraced first: perf counts dd alone).
+# Warm: the tree's block reads lie between what was not resident and what the device read over dd
+# (its own witness); observed 0 B of 0 B. Once in a whole-suite run the device read 2 MiB over the
+# warm dd of a file fincore had all resident: such a run is checked against its witness and
+# repeated, and the "~ 0" claims are made of a run in which the device read under 1 MiB.
 need_root
 source tests/integration/lib_dev.sh
 command -v perf >/dev/null || skip "needs perf (linux-perf)"
@@ -28,12 +32,32 @@ ra_events=readahead:page_cache_sync_ra,readahead:page_cache_async_ra
 "$IOWHY" run --json "$J1" -- "$CALIB" witness "$W" "$LOOPNAME" -- perf stat -x, -o "$P" \
 	-e "$ra_events" -- dd if="$MNT/f" of=/dev/null bs=1M status=none >"$TMPROOT/cold.txt" 2>&1
 check "cold run exits 0" test $? = 0
-# Warm it again right before: on a shared host another's drop_caches may have emptied the cache since
-# the cold run. What is resident just before (fincore) is the witness of what the warm run may read.
-cat "$MNT/f" >/dev/null
-res=$(fincore -bno RES "$MNT/f" 2>/dev/null || echo 67108864)
-"$IOWHY" run -v --json "$J2" -- dd if="$MNT/f" of=/dev/null bs=1M status=none >"$TMPROOT/warm.txt" 2>&1
-check "warm run exits 0" test $? = 0
+# warm_run: warm the file again right before (on a shared host another's drop_caches may have
+# emptied the cache since the cold run); what is resident just before (fincore) is what the run
+# need not read, and the loop device's sectors read over dd (calib witness) what it did read.
+warm_run() {
+	cat "$MNT/f" >/dev/null
+	res=$(fincore -bno RES "$MNT/f" 2>/dev/null || echo 67108864)
+	"$IOWHY" run -v --json "$J2" -- "$CALIB" witness "$W2" "$LOOPNAME" -- \
+		dd if="$MNT/f" of=/dev/null bs=1M status=none >"$TMPROOT/warm.txt" 2>&1
+	wrc=$?
+	wdev=$(( $(wit_dev "$W2" "$LOOPNAME" 3) * 512 ))
+}
+W2=$TMPROOT/witness.warm
+warm_run
+# The device reading a resident file over dd means something took the file's pages between fincore
+# and dd (seen once in a whole-suite run: 2 MiB read, fincore had it all resident; not reproduced
+# alone). That is the machine, not iowhy: iowhy's count is still held to the witness below, for
+# this run and the repeat; the "~ 0" claims are made of a run in which the device read < 1 MiB.
+if [ "$wdev" -ge 1048576 ]; then
+	w1=$(jqr "$J2" "[.phases[] | select(.kind == \"work\") | .io.requests[] | select(.name == \"$LOOPNAME\" and .op == \"read\" and .class == \"tree\") | .bytes] | add // 0")
+	echo "  warm: $LOOPNAME read $wdev B over dd with $res B of the file resident before" \
+		"(resident after: $(fincore -bno RES "$MNT/f" 2>/dev/null)); once more"
+	check "warm, the disturbed run: block reads $w1 B <= what $LOOPNAME read over dd ($wdev B)" \
+		fcmp "$w1 <= $wdev"
+	warm_run
+fi
+check "warm run exits 0" test "$wrc" = 0
 ph='.phases[] | select(.kind == "work") | .io'
 cold=$(jqr "$J1" "[$ph.requests[] | select(.name == \"$LOOPNAME\" and .op == \"read\" and .class == \"tree\") | .bytes] | add // 0")
 warm=$(jqr "$J2" "[$ph.requests[] | select(.name == \"$LOOPNAME\" and .op == \"read\" and .class == \"tree\") | .bytes] | add // 0")
@@ -53,6 +77,8 @@ check "cold: readahead visible" fcmp "$ra >= 1"
 check "cold: readahead calls $ra = perf's count for dd (${pra:-none}), + 2 at most" \
 	fcmp "$ra >= ${pra:-none} && $ra <= ${pra:-none} + 2"
 check "cold: page cache filled for the tree" fcmp "$(jqr "$J1" "$ph.page_cache.added_bytes") >= 67108864 - $res0"
+check "warm: block reads $warm B <= what $LOOPNAME read over dd ($wdev B)" fcmp "$warm <= $wdev"
+check "warm: block reads >= what was not resident ($((67108864 - res)) B)" fcmp "$warm >= 67108864 - $res"
 check "warm: block reads ~ 0 (< 1 MiB beyond the $((67108864 - res)) B not resident before)" \
 	fcmp "$warm < 67108864 - $res + 1048576"
 check "warm: the report says served from page cache" grep -q "served from page cache" "$TMPROOT/warm.txt"
