@@ -2,7 +2,8 @@
 # The harness's own tests: planted integration tests, each run through tests/integration/run.sh,
 # must come out as stated (a test with no check, a null or empty comparison, a jq error, a skip
 # after a failed check, a check that failed in a subshell, an unknown command: each fails), and
-# cmocka skips must be counted by tests/unit/run.sh. Needs no root and no kernel feature.
+# cmocka skips must be counted by tests/unit/run.sh; two lanes share the I/O lock as run.sh says.
+# Needs no root and no kernel feature.
 # Last line: "harness: N passed, N failed".
 cd "$(dirname "$0")/../.." || exit 1
 dir=$(mktemp -d /tmp/iowhy-harness-test.XXXXXX) || exit 1
@@ -68,6 +69,35 @@ grep -q "^== test_part_skipped: PASS (1 checks, 1 part(s) skipped" <<<"$out" &&
 	ok "a dropped part is counted" || bad "part not counted: $(grep '^== test_part_skipped' <<<"$out")"
 want="integration: 2 passed, $(( ${#names[@]} - 3 )) failed, 1 skipped"
 grep -qx "$want" <<<"$out" && ok "closing line: $want" || bad "closing line: $(tail -n 1 <<<"$out"), expected $want"
+
+# Two lanes and the I/O lock: a lane does not wait for the lock while a test that is not an I/O
+# test is left, and io_done lets the lock go. In this order: io1 (an I/O test: it names fsync)
+# holds the lock 1.5 s; io2 lets it go at once (io_done) and runs on 1.5 s; io3 an I/O test;
+# plain4 none. Expected: plain4 starts while io1 runs (the free lane skips io2 and io3), io3
+# while io2 runs. (Each writes "NAME start|end NS" into a log.)
+if ! command -v flock >/dev/null; then
+	bad "lanes: no flock (util-linux): run.sh runs without its locks"
+else
+	lg=$dir/lanes.log lk=()
+	mk() { printf '%s\n' "echo \"$1 start \$(date +%s%N)\" >>$lg" "$2" "echo \"$1 end \$(date +%s%N)\" >>$lg" \
+		'pass "ran"' >"$dir/lk_$1.sh"; lk+=("$dir/lk_$1.sh"); }
+	mk io1 ': fsync; sleep 1.5'
+	mk io2 ': fsync; io_done; sleep 1.5'
+	mk io3 ': fsync'
+	mk plain4 'true'
+	lout=$(IOWHY_TEST_JOBS=2 bash tests/integration/run.sh "${lk[@]}" 2>&1)
+	at() { awk -v n="$1" -v w="$2" '$1 == n && $2 == w { print $3 }' "$lg"; }
+	if grep -qx "integration: 4 passed, 0 failed, 0 skipped" <<<"$lout"; then
+		ok "lanes: the four planted tests passed"
+		[ "$(at plain4 start)" -lt "$(at io1 end)" ] && ok "lanes: a test that is not an I/O test ran while an I/O test held the lock" ||
+			bad "lanes: plain4 waited for the I/O lock behind io2 or io3: $(tr '\n' ' ' <"$lg")"
+		[ "$(at io3 start)" -lt "$(at io2 end)" ] && ok "lanes: io_done let the I/O lock go" ||
+			bad "lanes: io3 did not start before io2 ended: $(tr '\n' ' ' <"$lg")"
+	else
+		bad "lanes: the planted tests did not pass: $(tail -n 1 <<<"$lout")"
+		out+=$'\n'"$lout"
+	fi
+fi
 
 # cmocka: a skipped test is counted as skipped, not passed
 if [ -n "${CMOCKA_BIN_DIR:-}" ] || pkg-config --exists cmocka 2>/dev/null || [ -f /usr/include/cmocka.h ]; then

@@ -189,6 +189,16 @@ finish() {
 	exit 0
 }
 
+# io_done: the test's I/O is over; what is left (its checks, a browser) runs beside the next I/O
+# test. run.sh holds the I/O lock for an I/O test on an open file the test shares (fd
+# IOWHY_IO_LOCK_FD): unlocking it here lets the lock go. Nothing without run.sh's lock.
+io_done() {
+	[ -n "${IOWHY_IO_LOCK_FD:-}" ] || return 0
+	flock -u "$IOWHY_IO_LOCK_FD"
+	[ -z "${IOWHY_IO_TAKEN:-}" ] || rm -f "$IOWHY_IO_TAKEN"
+	IOWHY_IO_LOCK_FD='' IOWHY_IO_TAKEN=''
+}
+
 # Hypervisor steal time of all CPUs so far, in ns (/proc/stat, whole ticks). Traced on-CPU times are
 # timestamp differences and include it; getrusage (the kernel's accounting) does not.
 steal_ns() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.0f", $9 * 1e9 / hz }' /proc/stat; }

@@ -162,8 +162,9 @@ lock_test() {
 unlock_test() { [ "$LOCKING" = 0 ] || flock -u "$lfd"; [ "${IOLOCKING:-0}" = 0 ] || flock -u "$iofd"; }
 # An I/O test never runs beside another: one that builds block devices, FUSE mounts or throttles
 # with the rigs of lib_dev.sh, lib_btrfs.sh, lib_fuse.sh or lib_throttle.sh, runs losetup, fio,
-# dd, sync or the writer of lib_attach.sh, one of iowhy's I/O workloads, or calls for fsync,
-# fdatasync or --sync. Its exact request counts do not hold beside another's I/O: a suite run
+# dd, sync or one of iowhy's I/O workloads, or calls for fsync (lib_attach.sh's target's fsync
+# mode; its write mode and its sleepers only write to the page cache or do nothing), fdatasync or
+# --sync. Its exact request counts do not hold beside another's I/O: a suite run
 # without this lock (IOWHY_TEST_IOLOCK=0) had an iowhy miss 2 of 1,609 requests' bios on its loop
 # device (issue_unseen) while another test wrote, a known weakness the report counts. It may run
 # beside any other test. A test that does I/O but checks nothing the block layer counts, its I/O
@@ -175,7 +176,7 @@ IOLOCKING=0
 if [ "$LOCKING" = 1 ] && [ -r "$IOLOCK" ] && [ "${IOWHY_TEST_IOLOCK:-1}" != 0 ]; then exec {iofd}<"$IOLOCK" && IOLOCKING=1; else exec {iofd}</dev/null; fi
 is_io_test() {
 	has_header_line '# io beside others: ' "$1" && return 1
-	grep -v '^[[:space:]]*#' "$1" | grep -qE 'lib_(dev|btrfs|fuse|throttle)\.sh|build_attach_target|(^|[^A-Za-z0-9_.-])(losetup|fio|dd|sync)[[:space:]]|IOWHY"?[[:space:]]+(rand|read|copy|bigfile|gen|tar|write|flush|fsbench|hunt)([[:space:]]|$)|--sync|fsync|fdatasync|iomix'
+	grep -v '^[[:space:]]*#' "$1" | grep -qE 'lib_(dev|btrfs|fuse|throttle)\.sh|(^|[^A-Za-z0-9_.-])(losetup|fio|dd|sync)[[:space:]]|IOWHY"?[[:space:]]+(rand|read|copy|bigfile|gen|tar|write|flush|fsbench|hunt)([[:space:]]|$)|--sync|fsync|fdatasync|iomix'
 }
 # lock_io: the I/O lock for the test (bounded: then it runs anyway and says so)
 lock_io() {
@@ -321,9 +322,18 @@ run_one() {
 	if [ -n "$CGBASE" ] && mkdir "$CGBASE/iowhy-run-$BASHPID-$n" 2>/dev/null; then TESTCG=$CGBASE/iowhy-run-$BASHPID-$n; fi
 	T0=$(date +%s)
 	start=$(date +%s.%N)
+	# An I/O test gets the I/O lock's open file (a dup: the same lock) as IOWHY_IO_LOCK_FD, and
+	# lib.sh's io_done lets it go when the test's I/O is over (its checks, a browser, run beside
+	# the next I/O test); with lanes, it also removes the lane's iotaken mark (IOWHY_IO_TAKEN).
+	local iolk='' iotk=''
+	if [ "$mode" = io ] && [ "$IOLOCKING" = 1 ]; then
+		exec {iolk}<&"$iofd"
+		[ -z "${lane:-}" ] || iotk=$TOPDIR/iotaken.$lane
+	fi
 	# a session of its own (setsid), its cgroup, then the limit; TMPROOT and HARNESS_DIR are in the
 	# test's environment only (run.sh's own helpers must not carry them), the lock's fds are not
-	TMPROOT=$TMPROOT HARNESS_DIR=$HARNESS_DIR setsid -w bash -c '
+	# (but the I/O lock's dup above)
+	TMPROOT=$TMPROOT HARNESS_DIR=$HARNESS_DIR IOWHY_IO_LOCK_FD=$iolk IOWHY_IO_TAKEN=$iotk setsid -w bash -c '
 		echo $$ >"$1/sid"
 		[ -z "$2" ] || echo $$ 2>/dev/null >"$2/cgroup.procs" || true
 		shift 2
@@ -332,6 +342,7 @@ run_one() {
 		bash -c 'echo $$ >"$1"; shift; source tests/integration/lib.sh || exit 1; source "$1"; finish' _ "$RUNDIR/tpid" "$t" \
 		{lfd}<&- {tfd}<&- {iofd}<&-
 	rc=$?
+	[ -z "$iolk" ] || exec {iolk}<&-
 	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	SID=$(cat "$RUNDIR/sid" 2>/dev/null) TPID=$(cat "$RUNDIR/tpid" 2>/dev/null)
 	# the CPU its cgroup used (what a test costs a loaded machine: the suite is about one CPU's
@@ -377,10 +388,13 @@ run_one() {
 }
 # ---- lanes ----
 
-# JOBS lanes take the tests in turn from one queue (the next test goes to the first lane free);
-# a lane prints each test's output whole when it ends. An exclusive test waits for the other
-# lanes' running tests to end and holds the next ones back (the lock above). One lane: the tests in
-# order, their output as it comes.
+# JOBS lanes take the tests from one queue (the next test goes to the first lane free); a lane
+# prints each test's output whole when it ends. A lane free while an I/O test holds the I/O lock
+# (or another lane has just taken one) takes the first test left that is not an I/O test, and an
+# I/O test only when nothing else is left: it would only wait for the lock (the I/O tests are
+# three quarters of the suite's time and run one at a time; the others fill the other lane). An
+# exclusive test waits for the other lanes' running tests to end and holds the next ones back
+# (the lock above). One lane: the tests in order, their output as it comes.
 JOBS=${IOWHY_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $JOBS in ''|*[!0-9]*|0) JOBS=1 ;; esac
 [ "$JOBS" -le 2 ] || JOBS=2
@@ -393,7 +407,40 @@ if [ "$JOBS" = 1 ]; then
 		run_one "$t"
 	done
 else
-	echo 0 >"$TOPDIR/next"
+	# isio[i]: test i takes the I/O lock (as run_one decides: not exclusive, an I/O test; a test
+	# that drops the page cache is exclusive by its marker, or fails)
+	isio=()
+	for ((i = 0; i < ${#tests[@]}; i++)); do
+		t=${tests[$i]}
+		case $t in */*) ;; *) t=tests/integration/${t%.sh}.sh ;; esac
+		isio[i]=0
+		if [ "$IOLOCKING" = 1 ] && [ -f "$t" ] && ! has_exclusive "$t" &&
+			is_io_test "$t"; then isio[i]=1; fi
+	done
+	# pick_next: under the queue's lock, the index of the next test for this lane (appended to
+	# "taken"), or nothing when none is left. The I/O lock is busy when a lane has taken an I/O
+	# test that has not ended (its file iotaken.LANE: it may not hold the lock yet) or another
+	# run holds it.
+	pick_next() {
+		local i first='' busy=0
+		local -A taken=()
+		while read -r i; do taken[$i]=1; done <"$TOPDIR/taken"
+		if compgen -G "$TOPDIR/iotaken.*" >/dev/null || ! { flock -n -x "$iofd" && flock -u "$iofd"; }; then
+			busy=1
+		fi
+		for ((i = 0; i < ${#tests[@]}; i++)); do
+			[ -z "${taken[$i]:-}" ] || continue
+			[ -n "$first" ] || first=$i
+			[ "$busy" = 1 ] && [ "${isio[$i]}" = 1 ] && continue
+			first=$i
+			break
+		done
+		[ -n "$first" ] || return 0
+		echo "$first" >>"$TOPDIR/taken"
+		[ "${isio[$first]}" = 0 ] || : >"$TOPDIR/iotaken.$lane"
+		echo "$first"
+	}
+	: >"$TOPDIR/next" >"$TOPDIR/taken"
 	: >"$TOPDIR/print.lock"
 	for ((lane = 1; lane <= JOBS; lane++)); do
 		(
@@ -407,13 +454,13 @@ else
 			exec {qfd}<"$TOPDIR/next"
 			while :; do
 				flock -x "$qfd"
-				n=$(cat "$TOPDIR/next")
-				echo $((n + 1)) >"$TOPDIR/next"
+				k=$(pick_next)
 				flock -u "$qfd"
-				[ "$n" -lt ${#tests[@]} ] || break
-				t=${tests[$n]}
-				n=$((n + 1))
+				[ -n "$k" ] || break
+				t=${tests[$k]}
+				n=$((k + 1))
 				run_one "$t" >"$RUNDIR/out" 2>&1
+				rm -f "$TOPDIR/iotaken.$lane"
 				flock -x "$TOPDIR/print.lock" cat "$RUNDIR/out"
 			done
 			{

@@ -18,6 +18,9 @@ L=$TMPROOT/i.jsonl
 "$IOWHY" attach -p "$P" --duration 3.5s --interval 1s --json-lines "$L" -j "$J" -o "$TMPROOT/i.txt" \
 	>"$TMPROOT/blocks" 2>"$TMPROOT/err"
 rc=$?
+# the fsync loop's part is over: it stops, and the rest (no block I/O) runs beside the next I/O test
+kill -9 "$P" 2>/dev/null; wait "$P" 2>/dev/null
+io_done
 check "attach --interval exits 0 (got $rc)" [ "$rc" = 0 ]
 blocks=$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2} #[0-9]+ ' "$TMPROOT/blocks")
 echo "  $blocks blocks:"; sed 's/^/    /' "$TMPROOT/blocks" | head -12

@@ -23,6 +23,7 @@ T=$TMPROOT/t.json
 "$IOWHY" run --timeline "$T" -- sh -c "dd if=/dev/zero of=$LOOP bs=64k count=64 oflag=direct \
 	status=none; for i in 1 2 3; do cat /etc/hostname; done >/dev/null" >"$TMPROOT/out.txt" 2>&1
 check "run --timeline exits 0" test $? = 0
+io_done
 node tests/trace_viewer.js "$T" --no-sandbox --disable-gpu --no-first-run \
 	--proxy-server=127.0.0.1:9 --disable-background-networking --disable-component-update \
 	--user-data-dir="$TMPROOT/chrome-profile" >"$TMPROOT/viewer.json" 2>"$TMPROOT/viewer.log"
