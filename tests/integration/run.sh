@@ -388,13 +388,14 @@ run_one() {
 }
 # ---- lanes ----
 
-# JOBS lanes take the tests from one queue (the next test goes to the first lane free); a lane
-# prints each test's output whole when it ends. A lane free while an I/O test holds the I/O lock
-# (or another lane has just taken one) takes the first test left that is not an I/O test, and an
-# I/O test only when nothing else is left: it would only wait for the lock (the I/O tests are
-# three quarters of the suite's time and run one at a time; the others fill the other lane). An
-# exclusive test waits for the other lanes' running tests to end and holds the next ones back
-# (the lock above). One lane: the tests in order, their output as it comes.
+# JOBS lanes take the tests from one queue, the exclusive tests first (the next test goes to the
+# first lane free); a lane prints each test's output whole when it ends. A lane free while an I/O
+# test holds the I/O lock (or another lane has just taken one) takes the first test left that is
+# not an I/O test, and an I/O test only when nothing else is left: it would only wait for the
+# lock (the I/O tests are three quarters of the suite's time and run one at a time; the others
+# fill the other lane). An exclusive test waits for the other lanes' running tests to end and
+# holds the next ones back (the lock above). One lane: the tests in order, their output as it
+# comes.
 JOBS=${IOWHY_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $JOBS in ''|*[!0-9]*|0) JOBS=1 ;; esac
 [ "$JOBS" -le 2 ] || JOBS=2
@@ -409,14 +410,18 @@ if [ "$JOBS" = 1 ]; then
 else
 	# isio[i]: test i takes the I/O lock (as run_one decides: not exclusive, an I/O test; a test
 	# that drops the page cache is exclusive by its marker, or fails)
-	isio=()
+	# order: the exclusive tests first (each waits for the other lane's test to end: together at
+	# the start, that happens once), then the others, each in the order given
+	isio=() order=() rest=()
 	for ((i = 0; i < ${#tests[@]}; i++)); do
 		t=${tests[$i]}
 		case $t in */*) ;; *) t=tests/integration/${t%.sh}.sh ;; esac
 		isio[i]=0
-		if [ "$IOLOCKING" = 1 ] && [ -f "$t" ] && ! has_exclusive "$t" &&
-			is_io_test "$t"; then isio[i]=1; fi
+		if [ -f "$t" ] && has_exclusive "$t"; then order+=("$i"); continue; fi
+		rest+=("$i")
+		if [ "$IOLOCKING" = 1 ] && [ -f "$t" ] && is_io_test "$t"; then isio[i]=1; fi
 	done
+	order+=("${rest[@]}")
 	# pick_next: under the queue's lock, the index of the next test for this lane (appended to
 	# "taken"), or nothing when none is left. The I/O lock is busy when a lane has taken an I/O
 	# test that has not ended (its file iotaken.LANE: it may not hold the lock yet) or another
@@ -428,7 +433,7 @@ else
 		if compgen -G "$TOPDIR/iotaken.*" >/dev/null || ! { flock -n -x "$iofd" && flock -u "$iofd"; }; then
 			busy=1
 		fi
-		for ((i = 0; i < ${#tests[@]}; i++)); do
+		for i in "${order[@]}"; do
 			[ -z "${taken[$i]:-}" ] || continue
 			[ -n "$first" ] || first=$i
 			[ "$busy" = 1 ] && [ "${isio[$i]}" = 1 ] && continue
