@@ -99,6 +99,35 @@ else
 	fi
 fi
 
+# Leftovers: a test that leaves processes running passes its checks, but run.sh names each, kills
+# it and fails the run as "teardown(NAME)": one in the test's session; one in a session of its own
+# working in TMPROOT; one in a session of its own with TMPROOT in its environment.
+cat >"$dir/lk_left.sh" <<'T'
+sleep 300 >/dev/null 2>&1 &
+echo "$!" >"$LEFT/a"
+env -u TMPROOT setsid sh -c 'echo $$ >"$2"; cd "$1" && exec sleep 301' _ "$TMPROOT" "$LEFT/b" >/dev/null 2>&1 &
+setsid sh -c 'echo $$ >"$1"; exec sleep 302' _ "$LEFT/c" >/dev/null 2>&1 &
+for _ in $(seq 50); do [ -s "$LEFT/b" ] && [ -s "$LEFT/c" ] && break; sleep 0.1; done
+pass "ran"
+T
+mkdir "$dir/left"
+# (without the test's cgroup, IOWHY_TEST_CGROUPS=0: as root it would name all three "in its cgroup")
+tout=$(LEFT=$dir/left IOWHY_TEST_JOBS=1 IOWHY_TEST_CGROUPS=0 bash tests/integration/run.sh "$dir/lk_left.sh" 2>&1)
+# gone: no such process, or a zombie not yet reaped
+gone() { [ ! -e "/proc/$1" ] || [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" = Z ]; }
+for k in a:"in its session" b:"working in its TMPROOT" c:"with its TMPROOT"; do
+	lpid=$(cat "$dir/left/${k%%:*}" 2>/dev/null)
+	if [ -n "$lpid" ] && grep -qF "teardown: process $lpid left running (${k#*:})" <<<"$tout"; then
+		ok "teardown: the process ${k#*:} is named"
+	else
+		bad "teardown: the process ${k#*:} (${lpid:-?}) not named: $(grep teardown <<<"$tout" | tr '\n' ' ')"
+	fi
+	if [ -n "$lpid" ] && gone "$lpid"; then ok "teardown: ${k#*:}: gone"; else
+		bad "teardown: ${k#*:}: process ${lpid:-?} still there"; kill -9 "$lpid" 2>/dev/null; fi
+done
+grep -qx "integration: 1 passed, 1 failed, 0 skipped" <<<"$tout" && ok "teardown: the run fails" ||
+	bad "teardown: the closing line: $(tail -n 1 <<<"$tout")"
+
 # cmocka: a skipped test is counted as skipped, not passed
 if [ -n "${CMOCKA_BIN_DIR:-}" ] || pkg-config --exists cmocka 2>/dev/null || [ -f /usr/include/cmocka.h ]; then
 	cat >"$dir/sk.c" <<'C'

@@ -58,20 +58,25 @@ trap 'rm -rf "$TOPDIR"' EXIT
 
 # ---- drop_caches: which tests drop the page cache ----
 
-# test_files TEST: the test, lib.sh and every file they source or run by a literal path (bench/...,
-# tests/...), transitively
+# test_files TEST: TEST_FILES = the test, lib.sh and every file they source or run by a literal
+# path (bench/..., tests/...), transitively. What a file references is read once per lane
+# (FILE_REFS).
+declare -A FILE_REFS=()
 test_files() {
 	local -A seen=()
 	local queue=(tests/integration/lib.sh "$1") f r
+	TEST_FILES=()
 	while [ ${#queue[@]} -gt 0 ]; do
 		f=${queue[0]}
 		queue=("${queue[@]:1}")
 		[ -n "${seen[$f]:-}" ] && continue
 		seen[$f]=1
 		[ -r "$f" ] || continue
-		echo "$f"
-		for r in $(grep -v '^[[:space:]]*#' "$f" | grep -oE '(^|[[:space:];&|("'"'"'])(\.|source)[[:space:]]+["'"'"']?[A-Za-z0-9_./-]+\.sh|(bench|tests)/[A-Za-z0-9_./-]+\.sh' |
-			grep -oE '[A-Za-z0-9_./-]+\.sh$'); do
+		TEST_FILES+=("$f")
+		[ -n "${FILE_REFS[$f]+set}" ] ||
+			FILE_REFS[$f]=$(grep -v '^[[:space:]]*#' "$f" | grep -oE '(^|[[:space:];&|("'"'"'])(\.|source)[[:space:]]+["'"'"']?[A-Za-z0-9_./-]+\.sh|(bench|tests)/[A-Za-z0-9_./-]+\.sh' |
+				grep -oE '[A-Za-z0-9_./-]+\.sh$')
+		for r in ${FILE_REFS[$f]}; do
 			[ -z "${seen[$r]:-}" ] && queue+=("$r")
 		done
 	done
@@ -83,7 +88,8 @@ test_files() {
 # outside any function of a library (in the test itself: anywhere).
 drops_cache() {
 	local files
-	mapfile -t files < <(test_files "$1")
+	test_files "$1"
+	files=("${TEST_FILES[@]}")
 	awk -v test="$1" '
 	function call_of(line, name,   re) {
 		re = "(^|[[:space:];&|({])" name "([[:space:];&|)}]|$)"
@@ -119,13 +125,25 @@ drops_cache() {
 }
 # has_marker TEST: the marker is in the test's opening comment block (the lines before its first
 # command)
-has_marker() { awk -v m="$MARKER" '$0 == m { f = 1; exit } !/^[[:space:]]*(#|$)/ { exit } END { exit !f }' "$1"; }
+has_marker() {
+	local l
+	while IFS= read -r l; do
+		[ "$l" = "$MARKER" ] && return 0
+		[[ $l =~ ^[[:space:]]*(#|$) ]] || return 1
+	done <"$1"
+	return 1
+}
 # has_exclusive TEST: a line "# exclusive: WHY" in its opening comment block (any reason: a test
 # that reads the whole machine, perf record -a or attach -a, or times itself against a run)
 has_exclusive() { has_header_line '# exclusive: ' "$1"; }
 # has_header_line PREFIX TEST: a line beginning with PREFIX in its opening comment block
 has_header_line() {
-	awk -v p="$1" 'index($0, p) == 1 { f = 1; exit } !/^[[:space:]]*(#|$)/ { exit } END { exit !f }' "$2"
+	local l
+	while IFS= read -r l; do
+		[[ $l == "$1"* ]] && return 0
+		[[ $l =~ ^[[:space:]]*(#|$) ]] || return 1
+	done <"$2"
+	return 1
 }
 
 # ---- the lock: exclusive tests alone on the machine ----
@@ -194,46 +212,88 @@ if [ -n "$CG2" ] && [ "$(id -u)" = 0 ]; then
 	CGBASE=$CG2${own%/}
 	[ -w "$CGBASE" ] || CGBASE=''
 fi
+# (the harness's own tests: IOWHY_TEST_CGROUPS=0, no cgroup a test, to see the other ways a test's
+# processes are found)
+[ "${IOWHY_TEST_CGROUPS:-1}" != 0 ] || CGBASE=''
 
 # ---- leftovers ----
 
+# The scans below run after every test: shell builtins where a program is not needed (a fork and
+# exec cost ~5 ms on the hosts seen, and there were ~140 of them a test).
+shopt -s globstar
 # test_procs: "PID WHY" of processes of the test still running (not zombies); the patterns come
 # from files, so that no scanning process names $TMPROOT itself
 test_procs() {
-	local p why st
+	local -A seen=()
+	local p s f c line why
 	{
-		ps -e -o pid=,sid= | awk -v s="$SID" '$2 == s { print $1, "in its session" }'
-		[ -n "$TESTCG" ] && [ -d "$TESTCG" ] &&
-			find "$TESTCG" -name cgroup.procs -exec cat {} + 2>/dev/null | sed 's/$/ in its cgroup/'
-		grep -lzxF -f "$RUNDIR/env.pat" /proc/[0-9]*/environ 2>/dev/null | awk -F/ '{ print $3, "with its TMPROOT" }'
-		grep -lzF -f "$RUNDIR/root.pat" /proc/[0-9]*/cmdline 2>/dev/null |
-			awk -F/ '{ print $3, "with its TMPROOT on the command line" }'
-		find /proc/[0-9]*/cwd -maxdepth 0 -printf '%l\t%p\n' 2>/dev/null |
-			awk -F'\t' 'NR == FNR { r = $0; next } $1 == r || index($1, r "/") == 1 {
-				split($2, a, "/"); print a[3], "working in its TMPROOT" }' "$RUNDIR/root.pat" -
-	} | awk '!seen[$1]++' | while read -r p why; do
+		while read -r p s; do [ "$s" = "$SID" ] && echo "$p in its session"; done < <(ps -e -o pid=,sid=)
+		if [ -n "$TESTCG" ] && [ -d "$TESTCG" ]; then
+			for f in "$TESTCG"/**/cgroup.procs; do
+				[ -r "$f" ] || continue
+				while read -r p; do echo "$p in its cgroup"; done <"$f"
+			done
+		fi
+		for f in $(grep -lzxF -f "$RUNDIR/env.pat" /proc/[0-9]*/environ 2>/dev/null); do
+			p=${f#/proc/}; echo "${p%%/*} with its TMPROOT"
+		done
+		for f in $(grep -lzF -f "$RUNDIR/root.pat" /proc/[0-9]*/cmdline 2>/dev/null); do
+			p=${f#/proc/}; echo "${p%%/*} with its TMPROOT on the command line"
+		done
+		while IFS=$'\t' read -r c f; do
+			[ "$c" = "$TMPROOT" ] || [ "${c#"$TMPROOT"/}" != "$c" ] || continue
+			p=${f#/proc/}; echo "${p%%/*} working in its TMPROOT"
+		done < <(find /proc/[0-9]*/cwd -maxdepth 0 -printf '%l\t%p\n' 2>/dev/null)
+	} | while read -r p why; do
+		[ -z "${seen[$p]:-}" ] || continue
+		seen[$p]=1
 		[ "$p" = $$ ] || [ "$p" = "$BASHPID" ] && continue
-		st=$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) || continue
-		[ "$st" = Z ] && continue
+		read -r line 2>/dev/null <"/proc/$p/stat" || continue
+		line=${line##*) }
+		[ "${line%% *}" = Z ] && continue
 		echo "$p $why"
 	done
 }
 # test_cgroups: cgroups the test made that are still there, deepest first
 test_cgroups() {
-	{
-		[ -n "$TESTCG" ] && [ -d "$TESTCG" ] && find "$TESTCG" -mindepth 1 -type d
-		[ -n "$TPID" ] && find /sys/fs/cgroup -mindepth 1 -maxdepth 8 -type d -name "*.$TPID" \
-			-newermt "@$((T0 - 1))" 2>/dev/null
-	} | awk '{ print length($0), $0 }' | sort -rn | cut -d' ' -f2- | awk '!seen[$0]++'
+	local -a found=()
+	local c
+	if [ -n "$TESTCG" ] && [ -d "$TESTCG" ]; then
+		for c in "$TESTCG"/**/; do
+			c=${c%/}
+			[ "$c" = "$TESTCG" ] || found+=("$c")
+		done
+	fi
+	[ -z "$TPID" ] || mapfile -t -O "${#found[@]}" found < <(find /sys/fs/cgroup -mindepth 1 -maxdepth 8 \
+		-type d -name "*.$TPID" -newermt "@$((T0 - 1))" 2>/dev/null)
+	[ ${#found[@]} -gt 0 ] || return 0
+	printf '%s\n' "${found[@]}" | awk '{ print length($0), $0 }' | sort -rn | cut -d' ' -f2- | awk '!seen[$0]++'
 }
-test_mounts() { findmnt -rn -o TARGET 2>/dev/null | awk -v r="$TMPROOT" '$0 == r || index($0, r "/") == 1' | sort -r; }
-test_loops() { losetup -a 2>/dev/null | awk -v r="$TMPROOT" 'index($0, "(" r "/") { sub(/:.*/, ""); print }'; }
+# test_mounts: mounts at or under $TMPROOT, deepest first (/proc/self/mountinfo's fifth field)
+test_mounts() {
+	local -a m=()
+	local a b c d mp rest
+	while read -r a b c d mp rest; do
+		if [ "$mp" = "$TMPROOT" ] || [ "${mp#"$TMPROOT"/}" != "$mp" ]; then m+=("$mp"); fi
+	done </proc/self/mountinfo
+	[ ${#m[@]} -eq 0 ] || printf '%s\n' "${m[@]}" | sort -r
+}
+# test_loops: loop devices over files under $TMPROOT
+test_loops() {
+	local f b
+	for f in /sys/block/loop*/loop/backing_file; do
+		read -r b 2>/dev/null <"$f" || continue
+		[ "${b#"$TMPROOT"/}" != "$b" ] || continue
+		f=${f#/sys/block/}
+		echo "/dev/${f%%/*}"
+	done
+}
 describe() { # PID: its command line, short
 	local c
 	c=$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)
 	echo "${c:0:120}"
 }
-now_ns() { date +%s%N; }
+now_ns() { local t=${EPOCHREALTIME/[.,]/}; echo $((t * 1000)); }
 # teardown: remove what the test left, saying what in TEARDOWN (a line each); 1 when it left anything
 teardown() {
 	local end procs cgs mnts loops p why c m l
@@ -282,9 +342,15 @@ teardown() {
 	return 1
 }
 
+# lines FILE: its number of lines (0 when it is not there)
+lines() {
+	local -a l=()
+	[ ! -r "$1" ] || mapfile -t l <"$1"
+	echo "${#l[@]}"
+}
 # run_one TEST: run it, tear it down, print its verdict, count it
 run_one() {
-	local t=$1 name mode where rc secs tdown np nf nparts why parts start cpu
+	local t=$1 name mode where rc secs tdown np nf nparts why parts start cpu k v
 	# a bare name means tests/integration/NAME.sh; a test that is not there fails, never passes
 	case $t in */*) ;; *) t=tests/integration/${t%.sh}.sh ;; esac
 	name=$(basename "$t" .sh)
@@ -294,6 +360,7 @@ run_one() {
 		return
 	fi
 	mode=shared
+	test_files "$t" # (here, not only in drops_cache's subshell: what the files reference is kept)
 	where=$(drops_cache "$t")
 	if [ -n "$where" ]; then
 		if ! has_marker "$t"; then
@@ -320,8 +387,8 @@ run_one() {
 	rm -f "$RUNDIR/sid" "$RUNDIR/tpid"
 	TESTCG=''
 	if [ -n "$CGBASE" ] && mkdir "$CGBASE/iowhy-run-$BASHPID-$n" 2>/dev/null; then TESTCG=$CGBASE/iowhy-run-$BASHPID-$n; fi
-	T0=$(date +%s)
-	start=$(date +%s.%N)
+	T0=$EPOCHSECONDS
+	start=${EPOCHREALTIME/[.,]/}
 	# An I/O test gets the I/O lock's open file (a dup: the same lock) as IOWHY_IO_LOCK_FD, and
 	# lib.sh's io_done lets it go when the test's I/O is over (its checks, a browser, run beside
 	# the next I/O test); with lanes, it also removes the lane's iotaken mark (IOWHY_IO_TAKEN).
@@ -343,12 +410,22 @@ run_one() {
 		{lfd}<&- {tfd}<&- {iofd}<&-
 	rc=$?
 	[ -z "$iolk" ] || exec {iolk}<&-
-	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-	SID=$(cat "$RUNDIR/sid" 2>/dev/null) TPID=$(cat "$RUNDIR/tpid" 2>/dev/null)
+	secs=${EPOCHREALTIME/[.,]/}
+	secs=$(( (secs - start + 50000) / 100000 ))
+	secs=$((secs / 10)).$((secs % 10))
+	SID='' TPID=''
+	read -r SID 2>/dev/null <"$RUNDIR/sid"
+	read -r TPID 2>/dev/null <"$RUNDIR/tpid"
 	# the CPU its cgroup used (what a test costs a loaded machine: the suite is about one CPU's
 	# work, so beside spinners its time is about its CPU)
 	cpu=''
-	[ -z "$TESTCG" ] || cpu=$(awk '$1 == "usage_usec" { printf ", %.1f s CPU", $2 / 1e6 }' "$TESTCG/cpu.stat" 2>/dev/null)
+	if [ -n "$TESTCG" ] && [ -r "$TESTCG/cpu.stat" ]; then
+		while read -r k v; do
+			[ "$k" = usage_usec ] || continue
+			v=$(( (v + 50000) / 100000 ))
+			cpu=", $((v / 10)).$((v % 10)) s CPU"
+		done <"$TESTCG/cpu.stat"
+	fi
 	teardown; tdown=$?
 	unlock_test
 	[ -z "$TESTCG" ] || rmdir "$TESTCG" 2>/dev/null
@@ -357,9 +434,7 @@ run_one() {
 	SID='' TPID='' TESTCG=''
 	# The verdict is the harness's, from the checks the test recorded, whatever it exited with:
 	# it passes only with at least one check made and none failed.
-	np=$(cat "$HARNESS_DIR/pass" 2>/dev/null | wc -l)
-	nf=$(cat "$HARNESS_DIR/fail" 2>/dev/null | wc -l)
-	nparts=$(cat "$HARNESS_DIR/parts" 2>/dev/null | wc -l)
+	np=$(lines "$HARNESS_DIR/pass") nf=$(lines "$HARNESS_DIR/fail") nparts=$(lines "$HARNESS_DIR/parts")
 	rm -rf "$HARNESS_DIR"
 	why=
 	case $rc in
