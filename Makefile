@@ -1,12 +1,14 @@
 # iowhy build. Everything generated goes to $(OUT) (ignored by git).
 #   make            build ./iowhy
-#   make test       install missing packages, build, run unit + integration tests, then `sanitize`
+#   make test       install missing packages, build, run the harness and integration tests and
+#                   `sanitize` (its build and unit tests beside the others: tests/run.sh)
 #   make demo       install missing packages, build, run the loop/split/direct demo
 #   make unit       unit tests only (no kernel needed: the few that load a BPF program skip without root)
 #   make install    install iowhy, its man page and bash completion (PREFIX, DESTDIR)
 #   make uninstall  remove what make install installed
 #   make lint       shellcheck on the scripts
 #   make sanitize   ASan+UBSan build in build-san/, unit tests + a set of integration tests under it
+#                   (sanitize-build, sanitize-unit, sanitize-integration: its three steps)
 #   make fuzz       libFuzzer targets (clang) in build-fuzz/, each run FUZZ_SECONDS (30) seconds
 
 OUT      ?= build
@@ -58,7 +60,8 @@ SH_SCRIPTS := $(wildcard tests/*.sh tests/unit/*.sh tests/integration/*.sh bench
 SHELLCHECK ?= shellcheck
 SHELLCHECK_FLAGS := -s bash -S warning -e SC2010
 
-.PHONY: all clean test unit integration demo deps bench install uninstall lint sanitize fuzz
+.PHONY: all clean test unit integration demo deps bench install uninstall lint sanitize fuzz \
+	sanitize-build sanitize-unit sanitize-integration
 all: iowhy
 
 iowhy: $(OUT)/iowhy
@@ -211,13 +214,21 @@ $(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(LIB)
 # $(OUT) has are taken (their times kept: make still remakes any older than its sources).
 SAN_REUSE = $(wildcard $(OUT)/*.bpf.o $(OUT)/*.skel.h $(OUT)/gen_core_roots $(OUT)/core_roots.c \
 	$(OUT)/syscall_names.c)
+# sanitize = sanitize-build, sanitize-unit, sanitize-integration (`make test` runs the first two
+# beside the integration tests, tests/run.sh)
 sanitize: deps
+	$(MAKE) --no-print-directory sanitize-build
+	$(MAKE) --no-print-directory sanitize-unit
+	$(MAKE) --no-print-directory sanitize-integration
+sanitize-build:
 	$(if $(SAN_REUSE),mkdir -p $(SAN_OUT) && cp -pu $(SAN_REUSE) $(SAN_OUT)/)
 	$(MAKE) $(JOBS) OUT=$(SAN_OUT) CFLAGS="$(SAN_FLAGS)" $(SAN_OUT)/iowhy \
 		$(patsubst $(OUT)/%,$(SAN_OUT)/%,$(UNIT_BINS))
 	$(MAKE) $(OUT)/calib
+sanitize-unit: sanitize-build
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		sh tests/unit/run.sh $(patsubst $(OUT)/%,$(SAN_OUT)/%,$(UNIT_BINS))
+sanitize-integration: sanitize-build
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 OUT=$(SAN_OUT) \
 		IOWHY=$(CURDIR)/$(SAN_OUT)/iowhy CALIB=$(CURDIR)/$(OUT)/calib \
 		bash tests/integration/run.sh $(SAN_TESTS)

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# `make test`: the harness's own tests (tests/harness/run.sh), the integration tests, then the unit
-# tests and a set of integration tests again under ASan+UBSan (`make sanitize`). With
-# IOWHY_NO_SANITIZE=1 the last part is left out and the unit tests (cmocka, given as arguments) run
-# plain, before the integration tests: they run once either way. Ends with one line
-# "N passed, N failed, N skipped" over all of them.
+# `make test`: the harness's own tests (tests/harness/run.sh), the integration tests, and under
+# ASan+UBSan (`make sanitize`) the unit tests and a set of integration tests again. The ASan build
+# and the unit tests under it run beside the harness's and the integration tests (on the CPU the
+# I/O tests, run one at a time, leave idle; every integration test holds beside another's load),
+# holding the shared test lock, so that no exclusive test runs beside them (run.sh runs those
+# last); their output comes after the integration tests', then the integration tests under ASan.
+# With IOWHY_NO_SANITIZE=1 the ASan part is left out and the unit tests (cmocka, given as
+# arguments) run plain, before the integration tests: they run once either way. Ends with one
+# line "N passed, N failed, N skipped" over all of them.
 cd "$(dirname "$0")/.." || exit 1
 # every "N passed, N failed[, N skipped]" line of a log, summed: "P F S"
 sums() {
@@ -11,8 +15,20 @@ sums() {
 		awk '{ p += $1; f += $2; s += $3; n++ } END { if (n) print p, f, s + 0 }'
 }
 counts() { sed -n 's/.*\b\([0-9]\+\) passed, \([0-9]\+\) failed\(, \([0-9]\+\) skipped\)\?.*/\1 \2 \4/p' | tail -n 1; }
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+log=$(mktemp) sanlog=$(mktemp) sanpid=''
+trap 'rm -f "$log" "$sanlog"; [ -z "$sanpid" ] || kill -- -"$sanpid" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
+if [ -z "${IOWHY_NO_SANITIZE:-}" ]; then
+	LOCK=/tmp/iowhy-tests.lock
+	[ -e "$LOCK" ] || { (umask 0; : >>"$LOCK") 2>/dev/null; }
+	set -m # (its own process group, killed with it on the way out)
+	(
+		if command -v flock >/dev/null && exec {l}<"$LOCK"; then flock -s "$l"; fi
+		make --no-print-directory sanitize-build && make --no-print-directory sanitize-unit
+	) >"$sanlog" 2>&1 &
+	sanpid=$!
+	set +m
+fi
 # took: the part's time since the last mark (a line after it)
 t0=$SECONDS
 took() { echo "### ($1 took $((SECONDS - t0)) s)"; t0=$SECONDS; }
@@ -33,11 +49,17 @@ read -r ip if is <<<"$(counts <"$log")"
 took "the integration tests"
 sp=0 sf=0 ss=0
 if [ -z "${IOWHY_NO_SANITIZE:-}" ]; then
-	echo "### under ASan+UBSan (make sanitize)"
-	make --no-print-directory sanitize 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
+	echo "### under ASan+UBSan (make sanitize): the build and the unit tests, run beside the above"
+	wait "$sanpid"
+	rc=$?
+	sanpid=''
+	tee "$log" <"$sanlog"
+	took "waiting for them"
+	echo "### under ASan+UBSan: integration tests"
+	make --no-print-directory sanitize-integration 2>&1 | tee -a "$log"
+	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 	read -r sp sf ss <<<"$(sums <"$log")"
-	took "the build and tests under ASan+UBSan"
+	took "the integration tests under ASan+UBSan"
 	# a build that failed, or a run that counted nothing, is one failure
 	if [ -z "$sp" ] || { [ "$rc" != 0 ] && [ "${sf:-0}" = 0 ]; }; then
 		sp=${sp:-0} sf=1 ss=${ss:-0}

@@ -463,7 +463,7 @@ run_one() {
 }
 # ---- lanes ----
 
-# JOBS lanes take the tests from one queue, the exclusive tests first (the next test goes to the
+# JOBS lanes take the tests from one queue, the exclusive tests last (the next test goes to the
 # first lane free); a lane prints each test's output whole when it ends. A lane free while an I/O
 # test holds the I/O lock (or another lane has just taken one) takes the first test left that is
 # not an I/O test, and an I/O test only when nothing else is left: it would only wait for the
@@ -485,18 +485,19 @@ if [ "$JOBS" = 1 ]; then
 else
 	# isio[i]: test i takes the I/O lock (as run_one decides: not exclusive, an I/O test; a test
 	# that drops the page cache is exclusive by its marker, or fails)
-	# order: the exclusive tests first (each waits for the other lane's test to end: together at
-	# the start, that happens once), then the others, each in the order given
-	isio=() order=() rest=()
+	# order: the exclusive tests last (each waits for the other lane's test to end: together, that
+	# happens once; and what runs beside the whole run holding the shared lock, make test's ASan
+	# build, has ended by then), the others before them, each in the order given
+	isio=() order=() last=()
 	for ((i = 0; i < ${#tests[@]}; i++)); do
 		t=${tests[$i]}
 		case $t in */*) ;; *) t=tests/integration/${t%.sh}.sh ;; esac
 		isio[i]=0
-		if [ -f "$t" ] && has_exclusive "$t"; then order+=("$i"); continue; fi
-		rest+=("$i")
+		if [ -f "$t" ] && has_exclusive "$t"; then last+=("$i"); continue; fi
+		order+=("$i")
 		if [ "$IOLOCKING" = 1 ] && [ -f "$t" ] && is_io_test "$t"; then isio[i]=1; fi
 	done
-	order+=("${rest[@]}")
+	order+=("${last[@]}")
 	# pick_next: under the queue's lock, the index of the next test for this lane (appended to
 	# "taken"), or nothing when none is left. The I/O lock is busy when a lane has taken an I/O
 	# test that has not ended (its file iotaken.LANE: it may not hold the lock yet) or another
@@ -520,7 +521,8 @@ else
 		[ "${isio[$first]}" = 0 ] || : >"$TOPDIR/iotaken.$lane"
 		echo "$first"
 	}
-	: >"$TOPDIR/next" >"$TOPDIR/taken"
+	: >"$TOPDIR/next"
+	: >"$TOPDIR/taken"
 	: >"$TOPDIR/print.lock"
 	for ((lane = 1; lane <= JOBS; lane++)); do
 		(
