@@ -428,7 +428,13 @@ run_one() {
 	fi
 	teardown; tdown=$?
 	unlock_test
-	[ -z "$TESTCG" ] || rmdir "$TESTCG" 2>/dev/null
+	# (a process of the test that exited and is not yet reaped still holds its cgroup: 5 s at most)
+	if [ -n "$TESTCG" ]; then
+		for _ in {1..25}; do
+			rmdir "$TESTCG" 2>/dev/null || [ ! -d "$TESTCG" ] && break
+			sleep 0.2
+		done
+	fi
 	# (a mount that could not be removed keeps the directory: rm would reach into it)
 	[ -n "$(test_mounts)" ] || rm -rf "$TMPROOT"
 	SID='' TPID='' TESTCG=''
