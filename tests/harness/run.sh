@@ -73,8 +73,8 @@ grep -qx "$want" <<<"$out" && ok "closing line: $want" || bad "closing line: $(t
 # Two lanes and the I/O lock: a lane does not wait for the lock while a test that is not an I/O
 # test is left, and io_done lets the lock go. In this order: io1 (an I/O test: it names fsync)
 # holds the lock 1.5 s; io2 lets it go at once (io_done) and runs on 1.5 s; io3 an I/O test;
-# plain4 none. Expected: plain4 starts while io1 runs (the free lane skips io2 and io3), io3
-# while io2 runs. (Each writes "NAME start|end NS" into a log.)
+# plain4 none; ex5 exclusive. Expected: plain4 starts while io1 runs (the free lane skips io2 and
+# io3), io3 while io2 runs, ex5 after them all. (Each writes "NAME start|end NS" into a log.)
 if ! command -v flock >/dev/null; then
 	bad "lanes: no flock (util-linux): run.sh runs without its locks"
 else
@@ -85,14 +85,20 @@ else
 	mk io2 ': fsync; io_done; sleep 1.5'
 	mk io3 ': fsync'
 	mk plain4 'true'
+	# ex5: exclusive (its header line first): it runs when nothing else is left
+	mk ex5 'true'
+	sed -i '1i # exclusive: the harness'"'"'s planted test' "$dir/lk_ex5.sh"
 	lout=$(IOWHY_TEST_JOBS=2 bash tests/integration/run.sh "${lk[@]}" 2>&1)
 	at() { awk -v n="$1" -v w="$2" '$1 == n && $2 == w { print $3 }' "$lg"; }
-	if grep -qx "integration: 4 passed, 0 failed, 0 skipped" <<<"$lout"; then
-		ok "lanes: the four planted tests passed"
+	if grep -qx "integration: 5 passed, 0 failed, 0 skipped" <<<"$lout"; then
+		ok "lanes: the five planted tests passed"
 		[ "$(at plain4 start)" -lt "$(at io1 end)" ] && ok "lanes: a test that is not an I/O test ran while an I/O test held the lock" ||
 			bad "lanes: plain4 waited for the I/O lock behind io2 or io3: $(tr '\n' ' ' <"$lg")"
 		[ "$(at io3 start)" -lt "$(at io2 end)" ] && ok "lanes: io_done let the I/O lock go" ||
 			bad "lanes: io3 did not start before io2 ended: $(tr '\n' ' ' <"$lg")"
+		[ "$(at ex5 start)" -gt "$(at io2 end)" ] && [ "$(at ex5 start)" -gt "$(at io3 end)" ] &&
+			ok "lanes: the exclusive test ran last, not in the place of an I/O test waiting" ||
+			bad "lanes: ex5 ran before the I/O tests ended: $(tr '\n' ' ' <"$lg")"
 	else
 		bad "lanes: the planted tests did not pass: $(tail -n 1 <<<"$lout")"
 		out+=$'\n'"$lout"

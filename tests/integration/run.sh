@@ -494,12 +494,12 @@ else
 	# order: the exclusive tests last (each waits for the other lane's test to end: together, that
 	# happens once; and what runs beside the whole run holding the shared lock, make test's ASan
 	# build, has ended by then), the others before them, each in the order given
-	isio=() order=() last=()
+	isio=() isex=() order=() last=()
 	for ((i = 0; i < ${#tests[@]}; i++)); do
 		t=${tests[$i]}
 		case $t in */*) ;; *) t=tests/integration/${t%.sh}.sh ;; esac
-		isio[i]=0
-		if [ -f "$t" ] && has_exclusive "$t"; then last+=("$i"); continue; fi
+		isio[i]=0 isex[i]=0
+		if [ -f "$t" ] && has_exclusive "$t"; then isex[i]=1; last+=("$i"); continue; fi
 		order+=("$i")
 		if [ "$IOLOCKING" = 1 ] && [ -f "$t" ] && is_io_test "$t"; then isio[i]=1; fi
 	done
@@ -518,6 +518,9 @@ else
 		for i in "${order[@]}"; do
 			[ -z "${taken[$i]:-}" ] || continue
 			[ -n "$first" ] || first=$i
+			# an exclusive test only when no other is left (not in the place of an I/O test
+			# waiting for the lock: it would wait for the other lane too, and hold it back)
+			[ "${isex[$i]}" = 1 ] && break
 			[ "$busy" = 1 ] && [ "${isio[$i]}" = 1 ] && continue
 			first=$i
 			break
