@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `make test`: the harness's own tests (tests/harness/run.sh), the integration tests, and under
-# ASan+UBSan (`make sanitize`) the unit tests and a set of integration tests again. The ASan build
-# and the unit tests under it run beside the harness's and the integration tests (on the CPU the
-# I/O tests, run one at a time, leave idle; every integration test holds beside another's load),
-# holding the shared test lock, so that no exclusive test runs beside them (run.sh runs those
-# last); their output comes after the integration tests', then the integration tests under ASan.
+# ASan+UBSan (`make sanitize`) the unit tests and a set of integration tests again. The ASan part
+# runs beside the harness's and the integration tests (on the CPU the I/O tests, run one at a
+# time, leave idle; every integration test holds beside another's load): the build and the unit
+# tests holding the shared test lock, so that no exclusive test runs beside them (run.sh runs
+# those last), then the integration tests under ASan in one lane, taking the locks as any run of
+# run.sh does beside another. Its output comes after the integration tests'.
 # With IOWHY_NO_SANITIZE=1 the ASan part is left out and the unit tests (cmocka, given as
 # arguments) run plain, before the integration tests: they run once either way. Ends with one
 # line "N passed, N failed, N skipped" over all of them.
@@ -19,12 +20,21 @@ log=$(mktemp) sanlog=$(mktemp) sanpid=''
 trap 'rm -f "$log" "$sanlog"; [ -z "$sanpid" ] || kill -- -"$sanpid" 2>/dev/null' EXIT
 trap 'exit 130' INT TERM
 if [ -z "${IOWHY_NO_SANITIZE:-}" ]; then
-	LOCK=/tmp/iowhy-tests.lock
+	LOCK=${IOWHY_TEST_LOCKDIR:-/tmp}/iowhy-tests.lock
 	[ -e "$LOCK" ] || { (umask 0; : >>"$LOCK") 2>/dev/null; }
 	set -m # (its own process group, killed with it on the way out)
 	(
+		l=''
 		if command -v flock >/dev/null && exec {l}<"$LOCK"; then flock -s "$l"; fi
-		make --no-print-directory sanitize-build && make --no-print-directory sanitize-unit
+		make --no-print-directory sanitize-build || exit 1
+		make --no-print-directory sanitize-unit
+		urc=$?
+		# the shared lock goes: the integration tests under ASan take their own, as any run of
+		# run.sh does beside another (one lane: at most three tests at once on the machine)
+		[ -z "$l" ] || exec {l}<&-
+		IOWHY_TEST_JOBS=1 make --no-print-directory sanitize-integration
+		irc=$?
+		[ "$urc" = 0 ] && [ "$irc" = 0 ]
 	) >"$sanlog" 2>&1 &
 	sanpid=$!
 	set +m
@@ -49,17 +59,13 @@ read -r ip if is <<<"$(counts <"$log")"
 took "the integration tests"
 sp=0 sf=0 ss=0
 if [ -z "${IOWHY_NO_SANITIZE:-}" ]; then
-	echo "### under ASan+UBSan (make sanitize): the build and the unit tests, run beside the above"
+	echo "### under ASan+UBSan (make sanitize), run beside the above"
 	wait "$sanpid"
 	rc=$?
 	sanpid=''
 	tee "$log" <"$sanlog"
-	took "waiting for them"
-	echo "### under ASan+UBSan: integration tests"
-	make --no-print-directory sanitize-integration 2>&1 | tee -a "$log"
-	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 	read -r sp sf ss <<<"$(sums <"$log")"
-	took "the integration tests under ASan+UBSan"
+	took "waiting for them"
 	# a build that failed, or a run that counted nothing, is one failure
 	if [ -z "$sp" ] || { [ "$rc" != 0 ] && [ "${sf:-0}" = 0 ]; }; then
 		sp=${sp:-0} sf=1 ss=${ss:-0}
