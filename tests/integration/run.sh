@@ -533,7 +533,7 @@ else
 		[ "${isio[$first]}" = 0 ] || : >"$TOPDIR/iotaken.$lane"
 		echo "$first"
 	}
-	: >"$TOPDIR/next"
+	: >"$TOPDIR/queue.lock"
 	: >"$TOPDIR/taken"
 	: >"$TOPDIR/print.lock"
 	for ((lane = 1; lane <= JOBS; lane++)); do
@@ -545,7 +545,7 @@ else
 			# must not share
 			if [ "$LOCKING" = 1 ]; then exec {lfd}<"$LOCK" {tfd}<"$TURN"; fi
 			if [ "$IOLOCKING" = 1 ]; then exec {iofd}<"$IOLOCK"; fi
-			exec {qfd}<"$TOPDIR/next"
+			exec {qfd}<"$TOPDIR/queue.lock"
 			while :; do
 				flock -x "$qfd"
 				k=$(pick_next)
